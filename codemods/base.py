@@ -1,0 +1,239 @@
+"""The contract between rules and the engine.
+
+A rule is a class with a code, a summary and the node types it looks at; subclassing `Rule` registers it.
+The engine parses a file once, resolves metadata once, and walks the tree once, handing each node to every
+enabled rule that asked for its type. Rules record findings and edits on the `FileState`; they never print
+and never write. Edits are applied by one transformer after the walk.
+
+Rules that need the whole package (a tool in one file reaching roots through a helper in another) add three
+hooks: `summarize` (a small picklable summary of this file), `plan` (over all summaries, once per run) and
+they read the plan back from `state.plan` on the rewrite walk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import libcst as cst
+from libcst._metadata_dependent import LazyValue
+from libcst.metadata import (
+    ParentNodeProvider,
+    PositionProvider,
+    QualifiedName,
+    QualifiedNameProvider,
+    Scope,
+    ScopeProvider,
+)
+
+from migrate_roots.model import Action, Finding, Severity
+
+PROVIDERS = (PositionProvider, QualifiedNameProvider, ScopeProvider, ParentNodeProvider)
+
+
+def _unlazy(value: Any) -> Any:
+    # QualifiedNameProvider computes lazily; a LazyValue is a callable returning the real value.
+    return value() if isinstance(value, LazyValue) else value
+
+
+MARKER_PREFIX = "# migrate-roots:"
+_IGNORE = re.compile(r"#\s*migrate-roots:\s*ignore\[([A-Za-z0-9, ]+)\]")
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+Edit = Callable[[cst.CSTNode], cst.CSTNode]
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]  # kebab-case, like the module that holds it
+    summary: ClassVar[str]
+    severity: ClassVar[Severity]
+    # "safe": rewritten by default; "opt-in": rewritten only when selected by code; "none": reported/marked.
+    fix: ClassVar[str] = "none"
+    default_enabled: ClassVar[bool] = True
+    # Byte strings of which at least one must occur in a file for this rule to look at it.
+    tokens: ClassVar[tuple[bytes, ...]]
+    # Node types handed to `visit`.
+    nodes: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
+    # The registered class that does this code's work (a rule family runs once for all its codes).
+    runner: ClassVar[type[Rule] | None] = None
+    # What the rule deliberately leaves alone (documented in `migrate-roots rules --verbose` and MIGRATION.md).
+    limits: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            if cls.code in REGISTRY and REGISTRY[cls.code] is not cls:
+                raise RuntimeError(f"duplicate rule code {cls.code}")
+            REGISTRY[cls.code] = cls
+
+    def visit(self, node: cst.CSTNode, state: FileState) -> None:
+        """Look at one node of a type named in `nodes`."""
+
+    def leave(self, state: FileState) -> None:
+        """Called once after the walk, before edits are applied."""
+
+    # Package-wide hooks (optional).
+    def summarize(self, state: FileState) -> Any:
+        return None
+
+    @classmethod
+    def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
+        """Names whose mention makes another file worth indexing (it may call into a summarised file)."""
+        return set()
+
+    @classmethod
+    def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
+        """Map file path -> instructions for the rewrite walk of that file. Files absent need no rewrite."""
+        return {}
+
+
+@dataclass
+class FileState:
+    """Everything a rule may read or record about one file during one walk."""
+
+    path: str
+    module: str  # dotted module name, from the package layout
+    package: str  # dotted package that relative imports start from
+    package_root: str  # folder of the top-level package (where the shim goes)
+    settings: Any
+    wrapper: cst.MetadataWrapper
+    lines: list[str]
+    enabled: frozenset[str]
+    phase: str = "index"  # "index" (analysis only) or "rewrite" (the plan is known; edits are applied)
+    plan: Mapping[str, Any] = field(default_factory=dict)  # from the rules' `plan`, keyed by rule code
+    findings: list[Finding] = field(default_factory=list)
+    edits: dict[cst.CSTNode, list[Edit]] = field(default_factory=dict)
+    markers: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # rule-to-rule scratch (e.g. imports to add)
+    stack: list[cst.CSTNode] = field(default_factory=list)  # enclosing FunctionDef/ClassDef nodes
+    meta: Mapping[Any, Mapping[cst.CSTNode, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.meta:
+            self.meta = self.wrapper.resolve_many(PROVIDERS)
+
+    # --- metadata -----------------------------------------------------------------------------------
+    def pos(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self.meta[PositionProvider][node].start
+        return start.line, start.column + 1
+
+    def qnames(self, node: cst.CSTNode) -> set[str]:
+        found: Iterable[QualifiedName] = _unlazy(self.meta[QualifiedNameProvider].get(node, ()))
+        return {self._absolute(q.name) for q in found}
+
+    def _absolute(self, name: str) -> str:
+        if not name.startswith("."):
+            return name
+        dots = len(name) - len(name.lstrip("."))
+        base = self.package.split(".") if self.package else []
+        if dots > 1:
+            base = base[: len(base) - (dots - 1)]
+        return ".".join([*base, name[dots:]]).strip(".")
+
+    def scope(self, node: cst.CSTNode) -> Scope | None:
+        return self.meta[ScopeProvider].get(node)
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.meta[ParentNodeProvider].get(node)
+
+    def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The nearest enclosing statement that can carry comment lines above it."""
+        current: cst.CSTNode | None = node
+        while current is not None and not hasattr(current, "leading_lines"):
+            current = self.parent(current)
+        return current if current is not None else node
+
+    @property
+    def function(self) -> cst.FunctionDef | None:
+        for item in reversed(self.stack):
+            if isinstance(item, cst.FunctionDef):
+                return item
+        return None
+
+    def qualname(self, func: cst.FunctionDef | cst.ClassDef) -> str:
+        """`Class.method` or `outer.<locals>.inner`-free dotted name of a function in this module."""
+        names: list[str] = []
+        current: cst.CSTNode | None = func
+        while current is not None:
+            if isinstance(current, (cst.FunctionDef, cst.ClassDef)):
+                names.append(current.name.value)
+            current = self.parent(current)
+        return ".".join(reversed(names))
+
+    # --- recording ---------------------------------------------------------------------------------
+    def ignored(self, line: int, code: str) -> bool:
+        if not 0 < line <= len(self.lines):
+            return False
+        match = _IGNORE.search(self.lines[line - 1])
+        if not match:
+            return False
+        return any(code.startswith(c.strip()) for c in match.group(1).split(",") if c.strip())
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        code: str,
+        message: str,
+        severity: Severity,
+        action: Action = Action.REPORTED,
+        tool: str | None = None,
+    ) -> Finding | None:
+        if code not in self.enabled:
+            return None
+        line, col = self.pos(node)
+        if self.ignored(line, code):
+            return None
+        finding = Finding(
+            path=self.path,
+            line=line,
+            col=col,
+            code=code,
+            message=message,
+            severity=severity,
+            action=action,
+            tool=tool,
+        )
+        self.findings.append(finding)
+        return finding
+
+    def mark(
+        self, node: cst.CSTNode, code: str, message: str, severity: Severity, tool: str | None = None
+    ) -> None:
+        """Report a site the tool will not rewrite and put a marker comment above its statement."""
+        action = Action.MARKED if self.settings.markers else Action.REPORTED
+        if self.report(node, code, message, severity, action, tool) is None:
+            return
+        if self.settings.markers:
+            text = f"{MARKER_PREFIX} {code}: {message}"
+            bucket = self.markers.setdefault(self.statement_of(node), [])
+            if text not in bucket:
+                bucket.append(text)
+
+    def edit(self, node: cst.CSTNode, change: Edit) -> None:
+        self.edits.setdefault(node, []).append(change)
+
+
+class ApplyEdits(cst.CSTTransformer):
+    """Apply recorded edits and markers in one pass; edits see the already-updated children."""
+
+    def __init__(self, state: FileState) -> None:
+        super().__init__()
+        self.state = state
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        node: Any = updated_node
+        for change in self.state.edits.get(original_node, ()):
+            node = change(node)
+        texts = self.state.markers.get(original_node)
+        if texts and hasattr(node, "leading_lines"):
+            present = {line.comment.value.strip() for line in node.leading_lines if line.comment}
+            new = [
+                cst.EmptyLine(comment=cst.Comment(text), indent=True) for text in texts if text not in present
+            ]
+            if new:
+                node = node.with_changes(leading_lines=[*node.leading_lines, *new])
+        return node

@@ -1,0 +1,791 @@
+"""Roots calls in decorator-based servers: give each tool that reaches roots an explicit path argument.
+
+The family of codes MR101-MR106 runs as one rule (`RootsCall`):
+
+- index: per file, the functions, which are tools (`@server.tool`, `server.add_tool(fn)`), the roots sites in
+  them (`ctx.session.list_roots()`, `ctx.request_context.session.list_roots()`, fastmcp `ctx.list_roots()`,
+  `get_context()` forms) and the calls they make;
+- plan: over the whole package, which tools reach a site (through helpers, across files), what parameter
+  each gets, which helpers receive the value as a keyword argument, and which sites are refused;
+- rewrite: the site becomes `list_roots_compat(<ctx>, <value>, name=...)` (same return shape), the tool gets
+  `root: Annotated[str | None, Field(description=...)] = None`, helpers get `root=None`, and the calls on the
+  way pass `root=root`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import QualifiedNameProvider, QualifiedNameSource
+
+from codemods import _sdk
+from codemods._imports import ensure_imports
+from codemods.base import FileState, Rule, _unlazy
+from migrate_roots.model import Action, Severity, ToolChange
+
+TOKENS = (b"list_roots",)
+
+DESCRIPTION_ONE = (
+    "Absolute path (or file:// URI) of the directory this tool works in, usually the project or "
+    "workspace root. Required when the MCP client does not provide roots."
+)
+DESCRIPTION_MANY = (
+    "Absolute paths (or file:// URIs) of the directories this tool may work in; the first is the main "
+    "workspace. Required when the MCP client does not provide roots."
+)
+SHIM_FUNCTION = "list_roots_compat"
+
+Pos = tuple[int, int]
+
+
+@dataclass
+class Site:
+    pos: Pos
+    shape: str  # "result": a ListRootsResult; "list": fastmcp's list[Root]
+    uses: str  # "first" (only roots[0]) or "list"
+    refusal: tuple[str, str] | None = None  # (code, message) when it must not be rewritten
+    existing: str | None = None  # an existing path parameter of the tool that guards this site
+
+
+@dataclass
+class Func:
+    qualname: str
+    pos: Pos
+    params: tuple[str, ...]
+    tool: str | None = None  # MCP tool name when registered as a tool
+    sites: list[Site] = field(default_factory=list)
+    calls: list[tuple[str, Pos]] = field(default_factory=list)  # (callee fully qualified name, call position)
+    refusal: tuple[str, str] | None = None
+
+
+@dataclass
+class Summary:
+    module: str
+    package_root: str
+    package: str
+    functions: dict[str, Func]
+
+
+@dataclass
+class Plan:
+    tools: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # qualname -> (param, shape, new)
+    threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
+    values: dict[str, str] = field(default_factory=dict)  # qualname -> name holding the path value there
+    calls: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword to pass (value name)
+    sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
+    shim_import: str = ""
+    shim_path: str = ""
+
+
+def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
+    """Fully qualified names of a callee: imports made absolute, local names prefixed with the module."""
+    out = set()
+    for q in _unlazy(state.meta[QualifiedNameProvider].get(node, ())):
+        if q.source is QualifiedNameSource.LOCAL:
+            out.add(f"{state.module}.{q.name}".replace(".<locals>", ""))
+        elif q.source is QualifiedNameSource.IMPORT:
+            out.add(state._absolute(q.name))
+    return out
+
+
+class RootsCall(Rule):
+    code = "MR101"
+    name = "roots-session-call"
+    summary = "`session.list_roots()` in a tool: rewritten to an explicit path argument with a legacy shim."
+    severity = Severity.BROKEN
+    fix = "safe"
+    tokens = TOKENS
+    nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign)
+    limits = (
+        "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
+        "'no roots capability' from 'empty list' (MR105) are marked, not rewritten."
+    )
+
+    def __init__(self) -> None:
+        self.functions: dict[str, Func] = {}
+        self.signatures: set[str] = set()  # functions given a synthesized __signature__
+        self.added_tools: list[tuple[str, str | None]] = []  # add_tool(fn) registrations
+
+    # --- the walk ------------------------------------------------------------------------------------
+    def visit(self, node: cst.CSTNode, state: FileState) -> None:
+        if isinstance(node, cst.Module):
+            text = "\n".join(state.lines)
+            state.extra["imports_fastmcp"] = "fastmcp" in text
+            state.extra["imports_sdk"] = "mcp" in text
+        elif isinstance(node, cst.FunctionDef):
+            self._function(node, state)
+        elif isinstance(node, cst.Call):
+            self._call(node, state)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                t = target.target
+                if (
+                    isinstance(t, cst.Attribute)
+                    and t.attr.value == "__signature__"
+                    and isinstance(t.value, cst.Name)
+                ):
+                    self.signatures.add(t.value.value)
+
+    def _function(self, node: cst.FunctionDef, state: FileState) -> None:
+        params = node.params
+        names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+        func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
+        for decorator in node.decorators:
+            tool = _tool_decorator(state, decorator.decorator)
+            if tool is not None:
+                func.tool = tool or node.name.value
+        self.functions[func.qualname] = func
+
+    def _call(self, node: cst.Call, state: FileState) -> None:
+        func_node = state.function
+        caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        target = node.func
+        if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
+            site = self._site(node, target.value, state)
+            if site is not None:
+                if caller is None:
+                    site.refusal = ("MR103", "roots read at import time, outside any request")
+                    self.functions.setdefault("<module>", Func("<module>", (1, 1), ())).sites.append(site)
+                else:
+                    caller.sites.append(site)
+            return
+        if isinstance(target, cst.Attribute) and target.attr.value == "add_tool" and node.args:
+            if _sdk.expr_kind(state, target.value) == _sdk.HL_SERVER:
+                first = node.args[0].value
+                if isinstance(first, cst.Name):
+                    self.added_tools.append((first.value, _string_kwarg(node, "name")))
+            return
+        if caller is not None:
+            for name in _fq(state, target) or _self_method(state, target):
+                caller.calls.append((name, state.pos(node)))
+
+    def _site(self, call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+        kind = _sdk.expr_kind(state, receiver)
+        if kind == _sdk.SESSION:
+            shape = "result"
+        elif kind == _sdk.FASTMCP_CONTEXT:
+            shape = "list"
+        elif kind == _sdk.CAPTURED:
+            site = Site(state.pos(call), "result", "list")
+            site.refusal = ("MR103", "roots read through a session held outside the current request")
+            return site
+        else:
+            return None  # not an MCP object: a user's own list_roots()
+        site = Site(state.pos(call), shape, _uses(call, shape, state))
+        site.refusal = _local_refusal(call, state)
+        site.existing = _guarding_param(call, state)
+        return site
+
+    def leave(self, state: FileState) -> None:
+        for name, tool_name in self.added_tools:
+            func = self.functions.get(name)
+            if func is not None:
+                func.tool = tool_name or name
+        for name in self.signatures:
+            func = self.functions.get(name)
+            if func is not None and func.tool:
+                func.refusal = (
+                    "MR104",
+                    "tool with a synthesized __signature__: its inputSchema is not its code",
+                )
+        if state.phase == "rewrite":
+            _Rewriter(self, state).record()
+
+    def summarize(self, state: FileState) -> Any:
+        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool}
+        if not wanted:
+            return None
+        return Summary(state.module, state.package_root, state.package, wanted)
+
+    # --- the package plan ----------------------------------------------------------------------------
+    @classmethod
+    def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
+        tokens: set[bytes] = set()
+        for summary in summaries.values():
+            for func in summary.functions.values():
+                if func.sites and func.qualname != "<module>":
+                    tokens.add(func.qualname.split(".")[-1].encode())
+        return tokens
+
+    @classmethod
+    def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
+        return plan_package(summaries, settings)
+
+
+def _string_kwarg(call: cst.Call, name: str) -> str | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name and isinstance(arg.value, cst.SimpleString):
+            value = arg.value.evaluated_value
+            return value if isinstance(value, str) else None
+    return None
+
+
+def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | None:
+    """'' for `@server.tool` / `@server.tool()`, the name for `@server.tool(name="x")`, None otherwise."""
+    call = decorator if isinstance(decorator, cst.Call) else None
+    target = call.func if call is not None else decorator
+    if not (isinstance(target, cst.Attribute) and target.attr.value == "tool"):
+        return None
+    if _sdk.expr_kind(state, target.value) != _sdk.HL_SERVER:
+        return None
+    if call is not None:
+        named = _string_kwarg(call, "name")
+        if named:
+            return named
+        if call.args and call.args[0].keyword is None and isinstance(call.args[0].value, cst.SimpleString):
+            value = call.args[0].value.evaluated_value
+            return value if isinstance(value, str) else ""
+    return ""
+
+
+def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
+    if (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+    ):
+        for item in reversed(state.stack):
+            if isinstance(item, cst.ClassDef):
+                return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
+    return set()
+
+
+def _climb(call: cst.CSTNode, state: FileState) -> cst.CSTNode:
+    """The expression whose value is the roots result: through `await` and timeout wrappers."""
+    node: cst.CSTNode = call
+    while True:
+        parent = state.parent(node)
+        if isinstance(parent, cst.Await):
+            node = parent
+        elif isinstance(parent, cst.Arg):
+            outer = state.parent(parent)
+            if isinstance(outer, cst.Call) and isinstance(outer.func, (cst.Attribute, cst.Name)):
+                name = outer.func.attr.value if isinstance(outer.func, cst.Attribute) else outer.func.value
+                if name in ("wait_for", "shield", "create_task", "ensure_future"):
+                    node = outer
+                    continue
+            return node
+        else:
+            return node
+
+
+def _bound_name(expr: cst.CSTNode, state: FileState) -> cst.Name | None:
+    parent = state.parent(expr)
+    if (
+        isinstance(parent, cst.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0].target, cst.Name)
+    ):
+        return parent.targets[0].target
+    if isinstance(parent, (cst.AnnAssign, cst.NamedExpr)) and isinstance(parent.target, cst.Name):
+        return parent.target
+    return None
+
+
+def _first_only(node: cst.CSTNode, state: FileState, shape: str) -> bool:
+    """Is this use `x.roots[0]` (result) or `x[0]` (list)?"""
+    parent = state.parent(node)
+    if shape == "result":
+        if not (isinstance(parent, cst.Attribute) and parent.attr.value == "roots"):
+            return False
+        node, parent = parent, state.parent(parent)
+    if isinstance(parent, cst.Subscript) and len(parent.slice) == 1:
+        index = parent.slice[0].slice
+        return (
+            isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.value == "0"
+        )
+    return False
+
+
+def _binding(call: cst.Call, state: FileState) -> tuple[cst.Name | None, cst.CSTNode, bool]:
+    """(name bound to the result, the result expression, whether the name holds `.roots` already)."""
+    result = _climb(call, state)
+    parent = state.parent(result)
+    if isinstance(parent, cst.Attribute) and parent.attr.value == "roots" and parent.value is result:
+        target = _bound_name(parent, state)
+        if target is not None:
+            return target, parent, True
+    return _bound_name(result, state), result, False
+
+
+def _uses(call: cst.Call, shape: str, state: FileState) -> str:
+    target, result, via_roots = _binding(call, state)
+    if via_roots:
+        shape = "list"
+    if target is None:
+        return "first" if _first_only(result, state, shape) else "list"
+    scope = state.scope(target)
+    if scope is None:
+        return "list"
+    accesses = [
+        a for a in scope.accesses if a.node is not target and getattr(a.node, "value", None) == target.value
+    ]
+    if accesses and all(_first_only(a.node, state, shape) for a in accesses):
+        return "first"
+    return "list"
+
+
+def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
+    func = state.function
+    if func is None:
+        return None
+    # A wrapper returned by its enclosing function: a decorator that reads roots for every tool it wraps.
+    outer = state.parent(func)
+    while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.Module)):
+        outer = state.parent(outer)
+    if isinstance(outer, cst.FunctionDef) and _returns_name(outer, func.name.value):
+        return ("MR104", "roots read in a decorator that wraps tools; give each wrapped tool a path argument")
+    # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
+    target = _binding(call, state)[0]
+    params = {
+        p.name.value for p in (*func.params.params, *func.params.kwonly_params, *func.params.posonly_params)
+    }
+    if target is not None and _compares_none(func, _derived_names(func, target.value) - params):
+        return (
+            "MR105",
+            "this code treats 'client has no roots' (None) differently from 'empty list': decide what "
+            "an absent path argument means here",
+        )
+    return None
+
+
+def _returns_name(func: cst.FunctionDef, name: str) -> bool:
+    found = False
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                found = True
+
+    func.body.visit(Returns())
+    return found
+
+
+def _derived_names(func: cst.FunctionDef, seed: str) -> set[str]:
+    names = {seed}
+
+    class Assigns(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            used = {n.value for n in _names_in(node.value)}
+            if used & names:
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        names.add(target.target.value)
+
+    for _ in range(2):
+        func.body.visit(Assigns())
+    return names
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    node.visit(Names())
+    return found
+
+
+def _compares_none(func: cst.FunctionDef, names: set[str]) -> bool:
+    hit = False
+
+    class Compare(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            nonlocal hit
+            if isinstance(node.left, cst.Name) and node.left.value in names:
+                for target in node.comparisons:
+                    if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
+                        hit = True
+
+    func.body.visit(Compare())
+    return hit
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _guarding_param(call: cst.Call, state: FileState) -> str | None:
+    """An existing path parameter whose emptiness guards this site (`if not repo_path: ...roots...`)."""
+    func = state.function
+    if func is None:
+        return None
+    params = {p.name.value for p in (*func.params.params, *func.params.kwonly_params)}
+    candidates = params & set(state.settings.path_params)
+    if not candidates:
+        return None
+    node: cst.CSTNode | None = state.parent(call)
+    while node is not None and node is not func:
+        test = getattr(node, "test", None)
+        if isinstance(node, (cst.If, cst.IfExp, cst.While)) and test is not None:
+            mentioned = {n.value for n in _names_in(test)} & candidates
+            if mentioned:
+                return sorted(mentioned)[0]
+        if isinstance(node, cst.BooleanOperation):
+            mentioned = {n.value for n in _names_in(node.left)} & candidates
+            if mentioned:
+                return sorted(mentioned)[0]
+        node = state.parent(node)
+    return None
+
+
+# -----------------------------------------------------------------------------------------------------
+# The package plan: plain data in, plain data out.
+
+
+def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
+    by_fq: dict[str, tuple[str, Func]] = {}
+    for path, summary in summaries.items():
+        for qualname, func in summary.functions.items():
+            by_fq[f"{summary.module}.{qualname}"] = (path, func)
+
+    def good_sites(func: Func) -> bool:
+        return func.refusal is None and any(s.refusal is None for s in func.sites)
+
+    # Functions that reach a rewritable site, through calls, to a fixed point.
+    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
+    changed = True
+    while changed:
+        changed = False
+        for fq, (_, func) in by_fq.items():
+            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
+                reach.add(fq)
+                changed = True
+
+    # Of those, the ones a tool reaches: only they can receive a path argument.
+    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
+    frontier = list(live)
+    while frontier:
+        for callee, _ in by_fq[frontier.pop()][1].calls:
+            if callee in reach and callee not in live:
+                live.add(callee)
+                frontier.append(callee)
+    reach = live
+
+    # Shapes: a tool takes a list when any site it reaches uses more than the first root.
+    def shape_of(fq: str, seen: set[str]) -> str:
+        if fq in seen:
+            return "single"
+        seen.add(fq)
+        _, func = by_fq[fq]
+        if any(s.uses == "list" for s in func.sites if s.refusal is None):
+            return "list"
+        if any(shape_of(c, seen) == "list" for c, _ in func.calls if c in reach):
+            return "list"
+        return "single"
+
+    plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
+    called_from_tool: set[str] = set()
+    param = settings.param_name
+    for fq in sorted(reach):
+        path, func = by_fq[fq]
+        plan = plans.setdefault(path, Plan())
+        if func.tool is not None:
+            existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
+            calls_reach = any(c in reach for c, _ in func.calls)
+            if len(existing) == 1 and not calls_reach:
+                name, new = existing.pop(), False
+            elif param in func.params:
+                name, new = param, False
+            else:
+                name, new = param, True
+            plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
+            plan.values[func.qualname] = name
+        else:
+            if param in func.params:
+                func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
+                continue
+            plan.threaded[func.qualname] = param
+            plan.values[func.qualname] = param
+        for callee, pos in func.calls:
+            if callee in reach and by_fq[callee][1].tool is None:
+                plan.calls[pos] = plan.values[func.qualname]
+                if func.tool is not None:
+                    called_from_tool.add(callee)
+
+    # Sites: rewrite where the enclosing function carries the value; otherwise say why not.
+    for path, summary in summaries.items():
+        for func in summary.functions.values():
+            fq = f"{summary.module}.{func.qualname}"
+            for site in func.sites:
+                plan = plans.setdefault(path, Plan())
+                if func.refusal is not None:
+                    plan.sites[site.pos] = func.refusal
+                elif site.refusal is not None:
+                    plan.sites[site.pos] = site.refusal
+                elif fq not in reach:
+                    plan.sites[site.pos] = (
+                        "MR103",
+                        "roots read outside any tool call found in the package (startup, handler, unused "
+                        "helper): nothing can pass a path argument here",
+                    )
+                else:
+                    plan.sites[site.pos] = None
+                    if (
+                        site.existing
+                        and func.tool is not None
+                        and plan.tools.get(func.qualname, ("",))[0] != site.existing
+                    ):
+                        site.existing = None
+    for path, plan in plans.items():
+        summary = summaries[path]
+        if any(v is None for v in plan.sites.values()):
+            plan.shim_import, plan.shim_path = _shim_location(summary, settings)
+    return plans
+
+
+def _has_sites(summary: Summary) -> bool:
+    return any(f.sites for f in summary.functions.values())
+
+
+def _shim_location(summary: Summary, settings: Any) -> tuple[str, str]:
+    import os
+
+    module = settings.shim_module
+    shim_path = os.path.join(summary.package_root, f"{module}.py")
+    if not summary.package:
+        return module, shim_path
+    top = os.path.basename(summary.package_root)
+    depth = summary.package.count(".") + 1 if summary.package.startswith(top) else 1
+    return "." * depth + module, shim_path
+
+
+# -----------------------------------------------------------------------------------------------------
+# The rewrite walk: turn the plan for this file into edits.
+
+
+class _Rewriter:
+    def __init__(self, rule: RootsCall, state: FileState) -> None:
+        self.rule = rule
+        self.state = state
+        self.plan: Plan = state.plan.get(RootsCall.code) or Plan()
+
+    def record(self) -> None:
+        state, plan = self.state, self.plan
+        finder = _NodeFinder(state)
+        state.wrapper.module.visit(finder)
+        rewritten = False
+        for func in self.rule.functions.values():
+            for site in func.sites:
+                call = finder.calls.get(site.pos)
+                if call is None:
+                    continue
+                decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
+                code = "MR101" if site.shape == "result" else "MR102"
+                tool = func.tool
+                if decision is not None:
+                    state.mark(call, decision[0], decision[1], Severity.BROKEN, tool)
+                    continue
+                if code not in state.enabled:
+                    continue
+                value = plan.values.get(func.qualname, state.settings.param_name)
+                state.report(
+                    call,
+                    code,
+                    f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{value}` "
+                    "argument, falling back to roots for legacy clients",
+                    Severity.BROKEN,
+                    Action.REWRITTEN,
+                    tool,
+                )
+                state.edit(call, _replace_site(call, value, site.shape))
+                rewritten = True
+        if not (rewritten or plan.tools or plan.threaded or plan.calls):
+            return
+        for qualname, (name, shape, new) in plan.tools.items():
+            node = finder.functions.get(qualname)
+            info = self.rule.functions.get(qualname)
+            if node is None or info is None:
+                continue
+            if new:
+                state.edit(node, _add_tool_param(name, shape, state.settings))
+            state.extra.setdefault("tools", []).append(
+                ToolChange(
+                    tool=info.tool or qualname,
+                    path=state.path,
+                    line=info.pos[0],
+                    parameter=name,
+                    shape=shape,
+                    reused_existing=not new,
+                )
+            )
+        for qualname, name in plan.threaded.items():
+            node = finder.functions.get(qualname)
+            if node is not None:
+                state.edit(node, _add_helper_param(name))
+        for pos, value in plan.calls.items():
+            call = finder.calls.get(pos)
+            if call is not None:
+                state.edit(call, _add_keyword(state.settings.param_name, value))
+        needs = (
+            [("typing", "Annotated"), ("pydantic", "Field")]
+            if any(n for _, _, n in plan.tools.values())
+            else []
+        )
+        if state.settings.target < (3, 10) and needs:
+            needs += [("typing", "Optional"), ("typing", "List")]
+        if rewritten:
+            needs.append((plan.shim_import, SHIM_FUNCTION))
+            state.extra["shim"] = plan.shim_path
+        if needs:
+            state.edit(state.wrapper.module, ensure_imports(needs))
+
+
+class _NodeFinder(cst.CSTVisitor):
+    """Position -> node, for the calls and functions the plan names."""
+
+    def __init__(self, state: FileState) -> None:
+        super().__init__()
+        self.state = state
+        self.calls: dict[Pos, cst.Call] = {}
+        self.functions: dict[str, cst.FunctionDef] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.setdefault(self.state.pos(node), node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.setdefault(self.state.qualname(node), node)
+
+
+def _replace_site(call: cst.Call, value: str, shape: str) -> Any:
+    func = call.func
+    assert isinstance(func, cst.Attribute)
+    receiver = func.value
+    if shape == "result" and isinstance(receiver, cst.Attribute) and receiver.attr.value == "session":
+        holder: cst.BaseExpression = receiver.value
+    else:
+        holder = receiver
+    args = [
+        cst.Arg(holder),
+        cst.Arg(cst.Name(value)),
+        cst.Arg(cst.SimpleString(f'"{value}"'), keyword=cst.Name("name"), equal=_EQ),
+    ]
+    if shape == "list":
+        args.append(cst.Arg(cst.SimpleString('"list"'), keyword=cst.Name("shape"), equal=_EQ))
+
+    def change(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        new_holder = updated.func.value if isinstance(updated.func, cst.Attribute) else holder
+        if shape == "result" and isinstance(new_holder, cst.Attribute) and new_holder.attr.value == "session":
+            new_holder = new_holder.value
+        return updated.with_changes(
+            func=cst.Name(SHIM_FUNCTION), args=[args[0].with_changes(value=new_holder), *args[1:]]
+        )
+
+    return change
+
+
+_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _annotation(shape: str, settings: Any) -> str:
+    old = settings.target < (3, 10)
+    inner = ("List[str]" if old else "list[str]") if shape == "list" else "str"
+    optional = f"Optional[{inner}]" if old else f"{inner} | None"
+    description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
+    return f"Annotated[{optional}, Field(description={description!r})]".replace("'", '"')
+
+
+def _add_tool_param(name: str, shape: str, settings: Any) -> Any:
+    annotation = cst.Annotation(cst.parse_expression(_annotation(shape, settings)))
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        param = cst.Param(cst.Name(name), annotation=annotation, default=cst.Name("None"))
+        return node.with_changes(params=_append_param(node.params, param))
+
+    return change
+
+
+def _add_helper_param(name: str) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
+        return node.with_changes(params=_append_param(node.params, param))
+
+    return change
+
+
+def _append_param(params: cst.Parameters, param: cst.Param) -> cst.Parameters:
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params:
+        return params.with_changes(kwonly_params=[*_comma_all(params.kwonly_params), param])
+    return params.with_changes(params=[*_comma_all(params.params), param])
+
+
+def _comma_all(items: Any) -> list[Any]:
+    out = list(items)
+    if out and out[-1].comma is cst.MaybeSentinel.DEFAULT:
+        out[-1] = out[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return out
+
+
+def _add_keyword(keyword: str, value: str) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Call)
+        if any(a.keyword is not None and a.keyword.value == keyword for a in node.args):
+            return node
+        arg = cst.Arg(cst.Name(value), keyword=cst.Name(keyword), equal=_EQ)
+        return node.with_changes(args=[*_comma_all(node.args), arg])
+
+    return change
+
+
+class FastmcpListRoots(Rule):
+    code = "MR102"
+    name = "fastmcp-list-roots"
+    summary = (
+        "fastmcp `ctx.list_roots()` in a tool (removed in fastmcp 4): rewritten like MR101, list shape kept."
+    )
+    severity = Severity.BROKEN
+    fix = "safe"
+    tokens = TOKENS
+    runner = RootsCall
+    limits = RootsCall.limits
+
+
+class RootsOutsideRequest(Rule):
+    code = "MR103"
+    name = "roots-outside-request"
+    summary = "Roots read outside a tool call (startup, handler, captured session): marked for a person."
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = "Never rewritten: no request exists there to carry a path argument. Use server configuration."
+
+
+class RootsInWrapper(Rule):
+    code = "MR104"
+    name = "roots-in-wrapper"
+    summary = "Roots read in a decorator wrapping tools, or in a tool with a synthesized signature: marked."
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = "The wrapped tools' signatures are not in the code, so no parameter can be added with certainty."
+
+
+class RootsNoneVersusEmpty(Rule):
+    code = "MR105"
+    name = "roots-none-versus-empty"
+    summary = (
+        "Code that tells 'no roots capability' (None) from 'empty roots list': marked (a security boundary)."
+    )
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = "Deciding what a missing path argument means here is a security decision left to a person."
+
+
+class RootsParamClash(Rule):
+    code = "MR106"
+    name = "roots-param-clash"
+    summary = "A helper on the way to roots already has a parameter with the configured name: marked."
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."

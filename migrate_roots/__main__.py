@@ -1,0 +1,3 @@
+from migrate_roots.cli import main
+
+main()

@@ -1,0 +1,233 @@
+"""The `migrate-roots` command line: parse options, call the engine, render, pick the exit code.
+
+Exit codes: 0 clean; 1 findings or pending changes; 2 usage or configuration error; 3 some files could not
+be processed (the others were).
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from migrate_roots import __version__
+
+if TYPE_CHECKING:
+    from migrate_roots.config import Settings
+    from migrate_roots.model import FileResult
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Move MCP servers off the deprecated roots feature (SEP-2577) onto explicit path arguments.",
+)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"migrate-roots {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Find and rewrite MCP roots usage."""
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"migrate-roots: error: {message}", err=True)
+    return typer.Exit(EXIT_USAGE)
+
+
+Paths = Annotated[list[Path], typer.Argument(help="Files or folders to process.", show_default=False)]
+Select = Annotated[
+    list[str] | None, typer.Option("--select", help="Rule codes or prefixes to enable (repeatable).")
+]
+Ignore = Annotated[
+    list[str] | None, typer.Option("--ignore", help="Rule codes or prefixes to disable (repeatable).")
+]
+Exclude = Annotated[list[str] | None, typer.Option("--exclude", help="Glob of paths to skip (repeatable).")]
+Jobs = Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: CPUs).")]
+FormatOpt = Annotated[Format, typer.Option("--format", help="Output format.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")]
+Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="More detail; tracebacks of internal errors.")]
+NoProgress = Annotated[bool, typer.Option("--no-progress", help="Never show a progress bar.")]
+NoMarkers = Annotated[
+    bool, typer.Option("--no-markers", help="Do not add `# migrate-roots:` comments; only report.")
+]
+
+
+def _settings(paths: list[Path], **overrides: Any) -> Settings:
+    from migrate_roots.config import ConfigError, load_settings
+
+    for path in paths:
+        if not path.exists() and not path.is_symlink():
+            raise _fail(f"{path}: no such file or folder")
+    try:
+        return load_settings(paths[0] if paths else Path.cwd(), overrides)
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _run(
+    paths: list[Path],
+    *,
+    select: list[str] | None,
+    ignore: list[str] | None,
+    exclude: list[str] | None,
+    jobs: int | None,
+    no_markers: bool,
+    write: bool,
+    want_diff: bool,
+    quiet: bool,
+    verbose: bool,
+    no_progress: bool,
+) -> tuple[list[FileResult], Any]:
+    import codemods
+    from migrate_roots import engine
+
+    markers = False if no_markers else None
+    settings = _settings(paths, select=select, ignore=ignore, exclude=exclude, jobs=jobs, markers=markers)
+    try:
+        enabled = codemods.select_codes(settings.select, settings.ignore)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    options = engine.Options(
+        settings=settings,
+        enabled=enabled,
+        write=write,
+        want_diff=want_diff,
+        jobs=settings.jobs or engine.default_jobs(),
+        verbose=verbose,
+    )
+    from migrate_roots.report.progress import progress_bar
+
+    with progress_bar(enabled=not (no_progress or quiet)) as progress:
+        runner = engine.Engine(options, progress)
+        results = list(runner.run(paths))
+    return results, runner.summary
+
+
+def _exit_code(results: list[FileResult], pending: bool) -> int:
+    from migrate_roots.model import Status
+
+    if any(r.status is Status.FAILED for r in results):
+        return EXIT_FAILED
+    return EXIT_FINDINGS if pending else EXIT_CLEAN
+
+
+@app.command()
+def scan(
+    paths: Paths,
+    select: Select = None,
+    ignore: Ignore = None,
+    exclude: Exclude = None,
+    jobs: Jobs = None,
+    output_format: FormatOpt = Format.text,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    no_progress: NoProgress = False,
+    no_markers: NoMarkers = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even when there are findings.")
+    ] = False,
+) -> None:
+    """List every SEP-2577 site as `path:line:col: CODE message`. Writes nothing."""
+    from migrate_roots.report import render
+
+    results, summary = _run(
+        paths,
+        select=select,
+        ignore=ignore,
+        exclude=exclude,
+        jobs=jobs,
+        no_markers=no_markers,
+        write=False,
+        want_diff=False,
+        quiet=quiet,
+        verbose=verbose,
+        no_progress=no_progress,
+    )
+    render.findings(results, summary, output_format.value, quiet=quiet, verbose=verbose)
+    code = _exit_code(results, any(r.findings for r in results))
+    raise typer.Exit(EXIT_CLEAN if exit_zero and code == EXIT_FINDINGS else code)
+
+
+@app.command()
+def apply(
+    paths: Paths,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print a unified diff; write nothing.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 when any file would change.")
+    ] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Print the diff and write.")] = False,
+    select: Select = None,
+    ignore: Ignore = None,
+    exclude: Exclude = None,
+    jobs: Jobs = None,
+    output_format: FormatOpt = Format.text,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+    no_progress: NoProgress = False,
+    no_markers: NoMarkers = False,
+) -> None:
+    """Rewrite files in place (or show what would change with --dry-run / --check)."""
+    from migrate_roots.model import Status
+    from migrate_roots.report import render
+
+    write = not (dry_run or check)
+    results, summary = _run(
+        paths,
+        select=select,
+        ignore=ignore,
+        exclude=exclude,
+        jobs=jobs,
+        no_markers=no_markers,
+        write=write,
+        want_diff=dry_run or diff or check,
+        quiet=quiet,
+        verbose=verbose,
+        no_progress=no_progress,
+    )
+    render.applied(results, summary, output_format.value, show_diff=dry_run or diff or check, quiet=quiet)
+    changed = any(r.status is Status.CHANGED for r in results)
+    raise typer.Exit(_exit_code(results, changed and not write))
+
+
+@app.command()
+def rules(
+    output_format: FormatOpt = Format.text,
+    verbose: Verbose = False,
+) -> None:
+    """Every rule: code, summary, and whether it fixes or only reports."""
+    from migrate_roots.report import render
+
+    render.rules(output_format.value, verbose=verbose)
+
+
+@app.command()
+def shim() -> None:
+    """Print the compatibility module that `apply` writes into your package."""
+    from migrate_roots import engine
+    from migrate_roots.config import load_settings
+
+    sys.stdout.write(engine.render_shim(load_settings(Path.cwd(), {})))
+
+
+def main() -> None:
+    app(prog_name="migrate-roots")

@@ -1,0 +1,415 @@
+"""The pipeline: discover -> prefilter -> index -> plan -> rewrite -> results. Prints nothing.
+
+Index and rewrite run in worker processes that receive paths and return `FileResult`s (plus, from the index,
+small picklable summaries). A file is parsed in the index phase; only files the plan or a local fix changes
+are parsed again for the rewrite, so a clean tree costs one read per file and a regex search.
+"""
+
+from __future__ import annotations
+
+import difflib
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+import codemods
+from codemods.base import ApplyEdits, FileState, Rule
+from migrate_roots import sourcefile, writer
+from migrate_roots.config import Settings
+from migrate_roots.discovery import discover
+from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+@dataclass(frozen=True)
+class Options:
+    settings: Settings
+    enabled: frozenset[str]
+    write: bool = False  # apply for real
+    want_diff: bool = False
+    jobs: int = 1
+    verbose: bool = False
+
+
+@dataclass
+class Indexed:
+    """What the index phase returns for one candidate file."""
+
+    result: FileResult
+    summaries: dict[str, Any] = field(default_factory=dict)
+    needs_rewrite: bool = False
+    digest: int = 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Per-file work (runs in worker processes)
+
+
+def package_info(path: Path) -> tuple[str, str, str]:
+    """(module, package, package_root) from the `__init__.py` files above `path`."""
+    folder = path.resolve().parent
+    parts = [] if path.stem == "__init__" else [path.stem]
+    top = folder
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        top = folder
+        folder = folder.parent
+    if top == path.resolve().parent and not (top / "__init__.py").is_file():
+        return path.stem, "", str(top)
+    module = ".".join(parts)
+    package = module if path.stem == "__init__" else module.rpartition(".")[0]
+    return module, package, str(top)
+
+
+def _failure(path: str, code: str, message: str, line: int = 1) -> FileResult:
+    finding = Finding(
+        path=path,
+        line=line,
+        col=1,
+        code=code,
+        message=message,
+        severity=Severity.ERROR,
+        action=Action.REPORTED,
+    )
+    return FileResult(path=path, status=Status.FAILED, reason=message, findings=[finding])
+
+
+class _Walker(cst.CSTVisitor):
+    """One walk over the tree; each node goes to every enabled rule that asked for its type."""
+
+    def __init__(self, state: FileState, rules: list[Rule]) -> None:
+        super().__init__()
+        self.state = state
+        self.handlers: dict[type, list[Rule]] = {}
+        for rule in rules:
+            for kind in rule.nodes:
+                self.handlers.setdefault(kind, []).append(rule)
+
+    def on_visit(self, node: Any) -> bool:
+        for rule in self.handlers.get(type(node), ()):
+            rule.visit(node, self.state)
+        if type(node).__name__ in ("FunctionDef", "ClassDef"):
+            self.state.stack.append(node)
+        return True
+
+    def on_leave(self, original_node: Any) -> None:
+        if self.state.stack and self.state.stack[-1] is original_node:
+            self.state.stack.pop()
+
+
+def _analyse(
+    path: Path, data: bytes, options: Options, phase: str, plan: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    source = sourcefile.decode(data)
+    try:
+        module = cst.parse_module(source.text)
+    except cst.ParserSyntaxError as exc:
+        raise _ParseFailure(f"cannot parse: {exc.message}", exc.raw_line) from None
+    except RecursionError:
+        raise _ParseFailure("cannot parse: nesting too deep", 1) from None
+    mod_name, package, package_root = package_info(path)
+    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
+    state = FileState(
+        path=str(path),
+        module=mod_name,
+        package=package,
+        package_root=package_root,
+        settings=options.settings,
+        wrapper=wrapper,
+        lines=source.text.splitlines(),
+        enabled=options.enabled,
+        phase=phase,
+        plan=plan,
+    )
+    runners = {codemods.REGISTRY[c].runner or codemods.REGISTRY[c] for c in options.enabled}
+    rules = [cls() for cls in sorted(runners, key=lambda r: r.code) if cls.nodes]
+    wrapper.visit(_Walker(state, rules))
+    for rule in rules:
+        rule.leave(state)
+    return source, module, state, rules
+
+
+class _ParseFailure(Exception):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
+    """Read the file and run `work`; every user-input problem becomes a failed FileResult."""
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return _failure(name, "MR901", f"cannot read: {exc.strerror or exc}")
+    try:
+        return work(data)
+    except sourcefile.DecodeError as exc:
+        return _failure(name, "MR902", f"cannot decode: {exc}", exc.line)
+    except _ParseFailure as exc:
+        return _failure(name, "MR903", str(exc), exc.line)
+    except writer.ChangedOnDisk:
+        return _failure(name, "MR905", "changed on disk during the run; left alone")
+    except OSError as exc:
+        return _failure(name, "MR901", f"cannot write: {exc.strerror or exc}")
+    except RecursionError:
+        return _failure(name, "MR903", "cannot process: nesting too deep")
+    except Exception as exc:  # an internal error must not stop the run
+        detail = traceback.format_exc() if options.verbose else ""
+        result = _failure(name, "MR904", f"internal error: {type(exc).__name__}: {exc}")
+        result.reason = (result.reason or "") + (f"\n{detail}" if detail else "")
+        return result
+
+
+def index_file(path: Path, options: Options) -> Indexed | FileResult:
+    def work(data: bytes) -> Indexed:
+        _, _, state, rules = _analyse(path, data, options, "index", {})
+        summaries = {}
+        for rule in rules:
+            summary = rule.summarize(state)
+            if summary is not None:
+                summaries[rule.code] = summary
+        status = Status.UNCHANGED
+        result = FileResult(
+            path=str(path), status=status, findings=sorted(state.findings, key=Finding.sort_key)
+        )
+        return Indexed(result, summaries, bool(state.edits or state.markers), hash(data))
+
+    return _guarded(path, options, work)
+
+
+def rewrite_file(path: Path, options: Options, plan: Mapping[str, Any]) -> FileResult:
+    def work(data: bytes) -> FileResult:
+        source, module, state, _ = _analyse(path, data, options, "rewrite", plan)
+        findings = sorted(state.findings, key=Finding.sort_key)
+        tools = list(state.extra.get("tools", []))
+        shim = state.extra.get("shim")
+        new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
+        new_text = new_module.code
+        if new_text == source.text:
+            return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools)
+        _verify(new_text, path)
+        result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
+        if options.want_diff:
+            result.diff = unified_diff(str(path), source.text, new_text)
+        if options.write:
+            writer.write_atomic(path, source.encode(new_text), data)
+            result.written = True
+        return result
+
+    return _guarded(path, options, work)
+
+
+def _verify(text: str, path: Path) -> None:
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:  # a bug of ours: refuse to write
+        raise RuntimeError(f"rewrite of {path} does not parse ({exc.message}); file left alone") from None
+
+
+def unified_diff(name: str, old: str, new: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The run (main process)
+
+
+def _executor(jobs: int, count: int) -> Executor | None:
+    if jobs <= 1 or count < 2:
+        return None
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=context)
+
+
+def _map(executor: Executor | None, fn: Callable[..., Any], items: list[Any], *args: Any) -> Iterator[Any]:
+    if executor is None:
+        return (fn(item, *args) for item in items)
+    chunk = max(1, min(32, len(items) // (4 * (getattr(executor, "_max_workers", 1) or 1))))
+    return executor.map(fn, items, *([a] * len(items) for a in args), chunksize=chunk)
+
+
+class Engine:
+    def __init__(self, options: Options, progress: Progress | None = None) -> None:
+        self.options = options
+        self.progress = progress or (lambda phase, done, total: None)
+        self.summary = Summary()
+        self.shims: list[FileResult] = []
+
+    def _prefilter(self, files: list[Path], pattern: Any) -> tuple[list[Path], list[FileResult]]:
+        hits: list[Path] = []
+        failed: list[FileResult] = []
+        for path in files:
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                failed.append(_failure(str(path), "MR901", f"cannot read: {exc.strerror or exc}"))
+                continue
+            if pattern is not None and pattern.search(data):
+                hits.append(path)
+        return hits, failed
+
+    def run(self, paths: list[Path]) -> Iterator[FileResult]:
+        """Yield one FileResult per interesting file (findings, changes or failures), in path order."""
+        start = time.perf_counter()
+        options = self.options
+        rules = codemods.load()
+        files = discover(paths, options.settings.exclude)
+        self.summary.files_seen = len(files)
+        self.progress("discover", len(files), len(files))
+
+        hits, failed = self._prefilter(files, codemods.trigger_pattern(options.enabled))
+        executor = _executor(options.jobs, len(hits))
+        try:
+            indexed = self._index(executor, hits)
+            # Stage two: files that may call into a stage-one file (a tool reaching roots through a helper).
+            follow: set[bytes] = set()
+            for code in options.enabled:
+                found = {str(p): _summaries(i)[code] for p, i in indexed.items() if code in _summaries(i)}
+                follow |= rules[code].follow_tokens(found)
+            if follow:
+                import re
+
+                pattern = re.compile(b"|".join(re.escape(t) for t in sorted(follow)))
+                seen = set(hits) | {Path(f.path) for f in failed}
+                more, more_failed = self._prefilter([f for f in files if f not in seen], pattern)
+                failed += more_failed
+                indexed.update(self._index(executor, more))
+            summaries: dict[str, dict[str, Any]] = {}
+            for path, item in indexed.items():
+                if isinstance(item, Indexed):
+                    for code, summary in item.summaries.items():
+                        summaries.setdefault(code, {})[str(path)] = summary
+            plan: dict[str, dict[str, Any]] = {}  # path -> rule code -> instructions
+            for code, per_file in summaries.items():
+                for path_name, instructions in rules[code].plan(per_file, options.settings).items():
+                    plan.setdefault(path_name, {})[code] = instructions
+            rewrite = sorted(
+                (
+                    p
+                    for p, i in indexed.items()
+                    if isinstance(i, Indexed) and (i.needs_rewrite or str(p) in plan)
+                ),
+                key=lambda p: p.as_posix(),
+            )
+            rewritten = _map(executor, _rewrite_one, rewrite, options, plan)
+            by_path: dict[str, FileResult] = {f.path: f for f in failed}
+            for path, item in indexed.items():
+                by_path.setdefault(str(path), item.result if isinstance(item, Indexed) else item)
+            order = sorted(by_path, key=lambda p: Path(p).as_posix())
+            pending = {str(p) for p in rewrite}
+            shims: dict[str, None] = {}
+            done = 0
+            for name in order:
+                result = next(rewritten) if name in pending else by_path[name]
+                done += name in pending
+                if name in pending:
+                    self.progress("rewrite", done, len(pending))
+                self._count(result)
+                if result.shim:
+                    shims[result.shim] = None
+                if result.findings or result.status in (Status.CHANGED, Status.FAILED):
+                    yield result
+            for shim in sorted(shims):
+                result = write_shim(_display(Path(shim)), options)
+                self._count(result)
+                if result.findings or result.status in (Status.CHANGED, Status.FAILED):
+                    yield result
+        finally:
+            if executor is not None:
+                executor.shutdown(cancel_futures=True)
+        self.summary.seconds = round(time.perf_counter() - start, 3)
+
+    def _index(self, executor: Executor | None, paths: list[Path]) -> dict[Path, Indexed | FileResult]:
+        out: dict[Path, Indexed | FileResult] = {}
+        items = _map(executor, index_file, paths, self.options)
+        for n, (path, item) in enumerate(zip(paths, items, strict=True), 1):
+            out[path] = item
+            self.progress("index", n, len(paths))
+        self.summary.files_parsed += len(paths)
+        return out
+
+    def _count(self, result: FileResult) -> None:
+        if result.status is Status.CHANGED:
+            self.summary.files_changed += 1
+        elif result.status is Status.FAILED:
+            self.summary.files_failed += 1
+        for finding in result.findings:
+            self.summary.findings_by_code[finding.code] = (
+                self.summary.findings_by_code.get(finding.code, 0) + 1
+            )
+
+
+def render_shim(settings: Settings) -> str:
+    from importlib.resources import files
+
+    text = (files("templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
+    default = 'ALLOWLIST_ENV = "MCP_ROOTS_ALLOWED_PATHS"'
+    return text.replace(default, f"ALLOWLIST_ENV = {settings.allowlist_env!r}".replace("'", '"'), 1)
+
+
+def write_shim(path: Path, options: Options) -> FileResult:
+    """The compatibility module, written once per package; an existing different file is left alone."""
+    text = render_shim(options.settings)
+    name = str(path)
+    if path.exists():
+        try:
+            same = path.read_bytes() == text.encode("utf-8")
+        except OSError as exc:
+            return _failure(name, "MR901", f"cannot read: {exc.strerror or exc}")
+        if same:
+            return FileResult(path=name, status=Status.UNCHANGED)
+        finding = Finding(
+            path=name,
+            line=1,
+            col=1,
+            code="MR906",
+            message="the compatibility module exists and differs from this version's; left as it is",
+            severity=Severity.INFO,
+        )
+        return FileResult(path=name, status=Status.UNCHANGED, findings=[finding])
+    result = FileResult(path=name, status=Status.CHANGED)
+    if options.want_diff:
+        result.diff = unified_diff(name, "", text).replace(f"--- a/{name}", "--- /dev/null", 1)
+    if options.write:
+        try:
+            writer.write_new(path, text.encode("utf-8"))
+        except OSError as exc:
+            return _failure(name, "MR901", f"cannot write: {exc.strerror or exc}")
+        result.written = True
+    return result
+
+
+def _display(path: Path) -> Path:
+    """A path relative to the working directory when it lies below it (as the user named the others)."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def _summaries(item: Indexed | FileResult) -> dict[str, Any]:
+    return item.summaries if isinstance(item, Indexed) else {}
+
+
+def _rewrite_one(path: Path, options: Options, plan: Mapping[str, Any]) -> FileResult:
+    return rewrite_file(path, options, plan.get(str(path), {}))
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))

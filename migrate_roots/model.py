@@ -1,0 +1,91 @@
+"""Plain data shared by the engine, the rules and the renderers.
+
+Nothing here imports the rest of the project: the JSON report's schema is generated from these models.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, Field
+
+
+class Severity(str, Enum):
+    """How bad a finding is, by the facts of MCP 2026-07-28."""
+
+    BROKEN = "broken"  # fails on a modern-era request (e.g. a server-initiated roots/list)
+    DEPRECATED = "deprecated"  # works for now; eligible for removal on or after 2027-07-28
+    INFO = "info"  # worth a look, nothing stops working
+    ERROR = "error"  # the tool could not process the file
+
+
+class Action(str, Enum):
+    """What the tool did about a finding."""
+
+    REWRITTEN = "rewritten"
+    MARKED = "marked"  # a `# migrate-roots:` comment was (or would be) placed above the site
+    REPORTED = "reported"  # listed only
+
+
+class Finding(BaseModel):
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    severity: Severity
+    action: Action = Action.REPORTED
+    tool: str | None = None  # the MCP tool the site belongs to, when known
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.col, self.code)
+
+
+class Status(str, Enum):
+    CHANGED = "changed"
+    UNCHANGED = "unchanged"
+    SKIPPED = "skipped"  # not parsed: no trigger token, or excluded
+    FAILED = "failed"  # could not be read, decoded or parsed; left untouched
+
+
+class ToolChange(BaseModel):
+    """One MCP tool that now takes an explicit path argument."""
+
+    tool: str
+    path: str
+    line: int
+    parameter: str
+    shape: str  # "single" or "list"
+    reused_existing: bool = False
+    legacy_fallback: bool = True
+
+
+class FileResult(BaseModel):
+    """The one value a file yields: the contract between engine and CLI."""
+
+    path: str
+    status: Status
+    reason: str | None = None
+    findings: list[Finding] = Field(default_factory=list)
+    tools: list[ToolChange] = Field(default_factory=list)
+    diff: str | None = None  # unified diff, when the file changed
+    shim: str | None = None  # path of the compatibility module this file now imports
+    written: bool = False
+
+
+class Summary(BaseModel):
+    files_seen: int = 0
+    files_parsed: int = 0
+    files_changed: int = 0
+    files_failed: int = 0
+    findings_by_code: dict[str, int] = Field(default_factory=dict)
+    seconds: float = 0.0
+
+
+class Report(BaseModel):
+    """What a run produced; `migrate-roots ... --format json` prints exactly this."""
+
+    schema_version: str = "1"
+    tool_version: str
+    files: list[FileResult]
+    summary: Summary

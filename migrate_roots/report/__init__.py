@@ -1,0 +1,1 @@
+"""Renderers: they read results and never parse or rewrite code."""
