@@ -1,23 +1,45 @@
 """The rule registry: every module in this package that defines a `Rule` subclass registers it by importing.
 
 No hand-kept list: a new module is found by `load()`, and its trigger tokens join the prefilter.
+
+Importing the rules imports libcst (a quarter of a second). A run over a tree where no file holds a trigger
+token needs only the codes and tokens, so `catalog()` keeps them in a small cache file next to the bytecode,
+keyed by the size and modification time of every module of this package; `select_codes` and
+`trigger_pattern` read it, and the rules themselves are imported only when a file is to be parsed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
 import pkgutil
 import re
+import sys
 from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from codemods.base import REGISTRY, Rule
+if TYPE_CHECKING:
+    from codemods.base import REGISTRY, Rule
 
-__all__ = ["REGISTRY", "Rule", "load", "select_codes", "trigger_pattern"]
+__all__ = ["REGISTRY", "Rule", "catalog", "load", "select_codes", "trigger_pattern"]
 
 _loaded = False
 
 
+def __getattr__(name: str) -> Any:  # `codemods.REGISTRY` and `codemods.Rule` without importing libcst early
+    if name in ("REGISTRY", "Rule"):
+        from codemods import base
+
+        return getattr(base, name)
+    raise AttributeError(name)
+
+
 def load() -> dict[str, type[Rule]]:
+    from codemods.base import REGISTRY
+
     global _loaded
     if not _loaded:
         for info in pkgutil.iter_modules(__path__):
@@ -25,6 +47,52 @@ def load() -> dict[str, type[Rule]]:
                 importlib.import_module(f"{__name__}.{info.name}")
         _loaded = True
     return dict(sorted(REGISTRY.items()))
+
+
+class Entry(NamedTuple):
+    default_enabled: bool
+    tokens: tuple[bytes, ...]
+
+
+_catalog: dict[str, Entry] | None = None
+
+
+def _cache_key() -> str:
+    digest = hashlib.sha256(sys.version.encode())
+    for folder in __path__:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                info = os.stat(os.path.join(folder, name))
+                digest.update(f"{name}:{info.st_size}:{info.st_mtime_ns};".encode())
+    return digest.hexdigest()[:16]
+
+
+def catalog() -> dict[str, Entry]:
+    """Code -> (enabled by default, trigger tokens) of every rule, without importing the rules when cached."""
+    global _catalog
+    if _catalog is not None:
+        return _catalog
+    cache = None
+    try:
+        cache = Path(__path__[0]) / "__pycache__" / f"catalog.{_cache_key()}.json"
+        raw = json.loads(cache.read_text(encoding="utf-8"))
+        _catalog = {c: Entry(bool(d), tuple(bytes.fromhex(t) for t in toks)) for c, (d, toks) in raw.items()}
+        return _catalog
+    except (OSError, ValueError, TypeError):
+        pass
+    _catalog = {c: Entry(r.default_enabled, tuple(r.tokens)) for c, r in load().items()}
+    if cache is not None:
+        try:  # best effort: an installed, read-only package just imports the rules each run
+            cache.parent.mkdir(exist_ok=True)
+            for old in cache.parent.glob("catalog.*.json"):
+                old.unlink(missing_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            data = {c: (e.default_enabled, [t.hex() for t in e.tokens]) for c, e in _catalog.items()}
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, cache)
+        except OSError:
+            pass
+    return _catalog
 
 
 def _matches(code: str, prefixes: Iterable[str]) -> bool:
@@ -36,14 +104,14 @@ def select_codes(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> froz
 
     An opt-in rule (fix="opt-in") is enabled only when `select` names its exact code.
     """
-    rules = load()
+    rules = catalog()
     select = [s.strip().upper() for s in select if s.strip()]
     ignore = [s.strip().upper() for s in ignore if s.strip()]
     unknown = [p for p in [*select, *ignore] if p != "ALL" and not any(c.startswith(p) for c in rules)]
     if unknown:
         raise ValueError(f"unknown rule code or prefix: {unknown[0]}")
     chosen = set()
-    for code, rule in rules.items():
+    for code, rule in sorted(rules.items()):
         if rule.default_enabled:
             if not select or "ALL" in select or _matches(code, select):
                 chosen.add(code)
@@ -54,7 +122,7 @@ def select_codes(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> froz
 
 def trigger_pattern(codes: Iterable[str]) -> re.Pattern[bytes] | None:
     """One compiled bytes regex of every enabled rule's tokens (None: nothing to look for)."""
-    rules = load()
+    rules = catalog()
     tokens = sorted({t for c in codes for t in rules[c].tokens}, key=lambda t: (-len(t), t))
     if not tokens:
         return None

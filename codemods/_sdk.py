@@ -44,10 +44,8 @@ REQUEST_CONTEXTS = frozenset(
 )
 SESSIONS = frozenset({"mcp.server.session.ServerSession", "mcp.ServerSession"})
 # Calls that return the current request's context.
-GET_CONTEXT_FUNCTIONS = frozenset(
-    {"fastmcp.server.dependencies.get_context", "fastmcp.server.context.get_context", "fastmcp.get_context"}
-)
-REQUEST_CTX_VARS = frozenset({"mcp.server.lowlevel.server.request_ctx", "mcp.server.lowlevel.request_ctx"})
+GET_CONTEXT_FUNCTIONS = frozenset({"fastmcp.server.dependencies.get_context"})
+REQUEST_CTX_VARS = frozenset({"mcp.server.lowlevel.server.request_ctx"})  # mcp 1.x only
 
 SDK_PREFIXES = ("mcp", "fastmcp")
 
@@ -86,6 +84,8 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
         return REQUEST_CONTEXT
     if names & SESSIONS:
         return SESSION
+    if names & LOW_LEVEL_SERVERS:  # `server: Server` (codemods/lowlevel.py)
+        return LL_SERVER
     return FOREIGN
 
 
@@ -126,6 +126,8 @@ def expr_kind(state: Any, expr: cst.BaseExpression, depth: int = 0) -> str | Non
             return CAPTURED if base is None and state.extra.get("imports_sdk") else None
         if attr in ("_mcp_server",) and base == HL_SERVER:
             return LL_SERVER
+        if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            return self_attribute_kind(state, expr, depth)  # `self.server` (codemods/lowlevel.py)
         return None
     if isinstance(expr, cst.Name):
         return name_kind(state, expr, depth)
@@ -176,3 +178,136 @@ def _is_global(assignment: Any) -> bool:
     from libcst.metadata import GlobalScope
 
     return isinstance(getattr(assignment, "scope", None), GlobalScope)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# SEP-2577 sampling and logging (codemods/sampling.py MR4xx, codemods/logging_api.py MR5xx).
+# Method and keyword names only (no dots): the receivers are resolved with `expr_kind` above.
+
+# `await ctx.session.create_message(...)`: server-initiated sampling/createMessage (mcp 1.x/2.x sessions).
+SESSION_SAMPLING_METHODS = frozenset({"create_message"})
+# fastmcp 2.x/3.x `await ctx.sample(...)` (gone from fastmcp 4's Context).
+FASTMCP_SAMPLING_METHODS = frozenset({"sample"})
+# Client side: `ClientSession(sampling_callback=...)`, mcp 2.x `Client(sampling_callback=...)`,
+# fastmcp `Client(sampling_handler=...)`.
+SAMPLING_CALLBACK_KEYWORDS = frozenset({"sampling_callback", "sampling_handler"})
+# `await ctx.info(...)` and friends on an mcp or fastmcp Context: notifications/message to the client.
+CONTEXT_LOG_METHODS = frozenset({"debug", "info", "warning", "error", "log"})
+# `await session.send_log_message(level=..., data=...)` on a ServerSession.
+SESSION_LOG_METHODS = frozenset({"send_log_message"})
+# logging/setLevel handlers: mcp 1.x `@server.set_logging_level()`, mcp 2.x `Server(on_set_logging_level=...)`.
+SET_LEVEL_DECORATORS = frozenset({"set_logging_level"})
+SET_LEVEL_KEYWORDS = frozenset({"on_set_logging_level"})
+
+
+def is_sdk_callable(state: Any, func: cst.BaseExpression) -> bool:
+    """Does this callee resolve (through imports) to something in the mcp or fastmcp packages?"""
+    return any(name.split(".")[0] in SDK_PREFIXES for name in state.qnames(func))
+
+
+def note_sdk_imports(state: Any) -> None:
+    """Set the module facts `expr_kind` reads (the roots rule sets them too; a rule may run alone)."""
+    if "imports_sdk" not in state.extra:
+        text = "\n".join(state.lines)
+        state.extra["imports_fastmcp"] = "fastmcp" in text
+        state.extra["imports_sdk"] = "mcp" in text
+
+
+def loosely_typed(state: Any, expr: cst.BaseExpression) -> bool:
+    """Is `expr` a name known only as an unannotated parameter (its MCP kind is a guess from the imports)?
+
+    A random generator's `rng.sample(...)` or a logger passed as `log` look like that too, so callers also
+    ask for a sign of the SDK's API (the MCP context methods are coroutines: the call is awaited).
+    """
+    if not isinstance(expr, cst.Name):
+        return False
+    scope = state.scope(expr)
+    if scope is None or expr.value not in scope:
+        return False
+    nodes = [getattr(a, "node", None) for a in scope[expr.value]]
+    return bool(nodes) and all(isinstance(n, cst.Param) and n.annotation is None for n in nodes)
+
+
+# -----------------------------------------------------------------------------------------------------
+# Names used by list_changed.py (MR20x), roots_cache.py (MR21x) and client_roots.py (MR3xx).
+# Added as a separate block; the code above is unchanged.
+
+# The client -> server roots change notification type (mcp 1.x `mcp.types`, mcp 2.x re-exports `mcp_types`).
+ROOTS_LIST_CHANGED_NOTIFICATIONS = frozenset(
+    {"mcp.types.RootsListChangedNotification", "mcp_types.RootsListChangedNotification"}
+)
+ROOTS_LIST_CHANGED_METHOD = "notifications/roots/list_changed"
+INITIALIZED_NOTIFICATIONS = frozenset({"mcp.types.InitializedNotification", "mcp_types.InitializedNotification"})
+INITIALIZED_METHOD = "notifications/initialized"
+# fastmcp's server middleware base class (its `on_notification` hook sees roots notifications).
+FASTMCP_MIDDLEWARE = frozenset(
+    {"fastmcp.server.middleware.Middleware", "fastmcp.server.middleware.middleware.Middleware"}
+)
+# Client objects that answer roots/list or send notifications/roots/list_changed.
+CLIENT_SESSIONS = frozenset({"mcp.ClientSession", "mcp.client.session.ClientSession"})
+MCP2_CLIENTS = frozenset({"mcp.Client", "mcp.client.Client", "mcp.client.client.Client"})
+FASTMCP_CLIENTS = frozenset({"fastmcp.Client", "fastmcp.client.Client", "fastmcp.client.client.Client"})
+MEMORY_CONNECT = frozenset({"mcp.shared.memory.create_connected_server_and_client_session"})
+ROOTS_CAPABILITIES = frozenset({"mcp.types.RootsCapability", "mcp_types.RootsCapability"})
+
+
+# -----------------------------------------------------------------------------------------------------
+# Low-level servers (codemods/lowlevel.py, MR15x). Added as a separate block; above, only the two
+# one-line hooks marked "codemods/lowlevel.py" were added.
+
+# Decorators of mcp 1.x `Server` (and fastmcp's `mcp._mcp_server`) that register the tools handlers.
+LIST_TOOLS_DECORATORS = frozenset({"list_tools"})
+CALL_TOOL_DECORATORS = frozenset({"call_tool"})
+# mcp 2.x `Server(name, on_list_tools=..., on_call_tool=...)` keywords, and `add_request_handler` methods.
+LIST_TOOLS_KEYWORDS = frozenset({"on_list_tools"})
+CALL_TOOL_KEYWORDS = frozenset({"on_call_tool"})
+LIST_TOOLS_METHOD = "tools/list"
+CALL_TOOL_METHOD = "tools/call"
+# The tool description type (mcp 1.x `mcp.types`, mcp 2.x also re-exports it).
+TOOL_TYPES = frozenset({"mcp.types.Tool", "mcp.Tool", "mcp_types.Tool"})
+# pydantic models whose JSON Schema a tool may use (`Model.model_json_schema()`, v1 `Model.schema()`).
+PYDANTIC_MODELS = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
+MODEL_SCHEMA_METHODS = frozenset({"model_json_schema", "schema"})
+
+
+def self_attribute_kind(state: Any, expr: cst.Attribute, depth: int) -> str | None:
+    """Kind of `self.<attr>` from what the enclosing class assigns to it (`self.server = Server(...)`)."""
+    node = state.parent(expr)
+    while node is not None and not isinstance(node, cst.ClassDef):
+        node = state.parent(node)
+    if node is None:
+        return None
+    cache = state.extra.setdefault("_self_attributes", {})
+    key = (id(node), expr.attr.value)
+    if key in cache:
+        return cache[key]
+    cache[key] = None  # recursion guard
+    kinds: list[str | None] = []
+    attr = expr.attr.value
+
+    class Assigns(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            for target in assign.targets:
+                if _is_self_attr(target.target, attr):
+                    kinds.append(expr_kind(state, assign.value, depth + 1))
+
+        def visit_AnnAssign(self, assign: cst.AnnAssign) -> None:
+            if _is_self_attr(assign.target, attr):
+                if assign.value is not None:
+                    kinds.append(expr_kind(state, assign.value, depth + 1))
+                else:
+                    kinds.append(annotation_kind(state, assign.annotation.annotation))
+
+    node.body.visit(Assigns())
+    known = [k for k in kinds if k in (LL_SERVER, HL_SERVER)]
+    cache[key] = known[0] if known else None
+    return cache[key]
+
+
+def _is_self_attr(target: cst.BaseExpression, attr: str) -> bool:
+    return (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+        and target.attr.value == attr
+    )

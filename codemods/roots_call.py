@@ -59,6 +59,10 @@ class Func:
     sites: list[Site] = field(default_factory=list)
     calls: list[tuple[str, Pos]] = field(default_factory=list)  # (callee fully qualified name, call position)
     refusal: tuple[str, str] | None = None
+    # A low-level tool (a handler branch or a dispatched function, declared by codemods.lowlevel through
+    # `state.extra["tool_like"]`): the expression holding the path value there, and the code of its sites.
+    value: str | None = None
+    code: str | None = None
 
 
 @dataclass
@@ -73,8 +77,8 @@ class Summary:
 class Plan:
     tools: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # qualname -> (param, shape, new)
     threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
-    values: dict[str, str] = field(default_factory=dict)  # qualname -> name holding the path value there
-    calls: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword to pass (value name)
+    values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
+    calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
     shim_import: str = ""
     shim_path: str = ""
@@ -137,11 +141,16 @@ class RootsCall(Rule):
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
                 func.tool = tool or node.name.value
+        like = state.extra.get("tool_like", {}).get(node)
+        if like is not None:
+            func.tool, func.value, func.code = like[1:]
         self.functions[func.qualname] = func
 
     def _call(self, node: cst.Call, state: FileState) -> None:
         func_node = state.function
         caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        if caller is not None and state.extra.get("tool_like"):
+            caller = self._branch(node, func_node, state) or caller
         target = node.func
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
             site = self._site(node, target.value, state)
@@ -161,6 +170,18 @@ class RootsCall(Rule):
         if caller is not None:
             for name in _fq(state, target) or _self_method(state, target):
                 caller.calls.append((name, state.pos(node)))
+
+    def _branch(self, node: cst.CSTNode, func_node: cst.CSTNode, state: FileState) -> Func | None:
+        """The declared tool branch (a statement block of a low-level handler) holding `node`, if any."""
+        current = state.parent(node)
+        while current is not None and current is not func_node:
+            like = state.extra["tool_like"].get(current)
+            if like is not None:
+                qualname, tool, value, code = like
+                func = Func(qualname, state.pos(current), (), tool, value=value, code=code)
+                return self.functions.setdefault(qualname, func)
+            current = state.parent(current)
+        return None
 
     def _site(self, call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
         kind = _sdk.expr_kind(state, receiver)
@@ -486,7 +507,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     for fq in sorted(reach):
         path, func = by_fq[fq]
         plan = plans.setdefault(path, Plan())
-        if func.tool is not None:
+        if func.value is not None:  # a low-level tool: the handler reads its arguments
+            plan.tools[func.qualname] = (param, shape_of(fq, set()), False)
+            plan.values[func.qualname] = func.value
+        elif func.tool is not None:
             existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
             calls_reach = any(c in reach for c, _ in func.calls)
             if len(existing) == 1 and not calls_reach:
@@ -577,7 +601,7 @@ class _Rewriter:
                 if call is None:
                     continue
                 decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
-                code = "MR101" if site.shape == "result" else "MR102"
+                code = func.code or ("MR101" if site.shape == "result" else "MR102")
                 tool = func.tool
                 if decision is not None:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, tool)
@@ -585,23 +609,24 @@ class _Rewriter:
                 if code not in state.enabled:
                     continue
                 value = plan.values.get(func.qualname, state.settings.param_name)
+                name = value if value.isidentifier() else state.settings.param_name
                 state.report(
                     call,
                     code,
-                    f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{value}` "
+                    f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{name}` "
                     "argument, falling back to roots for legacy clients",
                     Severity.BROKEN,
                     Action.REWRITTEN,
                     tool,
                 )
-                state.edit(call, _replace_site(call, value, site.shape))
+                state.edit(call, _replace_site(call, value, site.shape, name))
                 rewritten = True
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
             return
         for qualname, (name, shape, new) in plan.tools.items():
             node = finder.functions.get(qualname)
             info = self.rule.functions.get(qualname)
-            if node is None or info is None:
+            if node is None or info is None or info.value is not None:
                 continue
             if new:
                 state.edit(node, _add_tool_param(name, shape, state.settings))
@@ -653,7 +678,7 @@ class _NodeFinder(cst.CSTVisitor):
         self.functions.setdefault(self.state.qualname(node), node)
 
 
-def _replace_site(call: cst.Call, value: str, shape: str) -> Any:
+def _replace_site(call: cst.Call, value: str, shape: str, name: str) -> Any:
     func = call.func
     assert isinstance(func, cst.Attribute)
     receiver = func.value
@@ -663,8 +688,8 @@ def _replace_site(call: cst.Call, value: str, shape: str) -> Any:
         holder = receiver
     args = [
         cst.Arg(holder),
-        cst.Arg(cst.Name(value)),
-        cst.Arg(cst.SimpleString(f'"{value}"'), keyword=cst.Name("name"), equal=_EQ),
+        cst.Arg(cst.parse_expression(value)),
+        cst.Arg(cst.SimpleString(f'"{name}"'), keyword=cst.Name("name"), equal=_EQ),
     ]
     if shape == "list":
         args.append(cst.Arg(cst.SimpleString('"list"'), keyword=cst.Name("shape"), equal=_EQ))
@@ -730,7 +755,7 @@ def _add_keyword(keyword: str, value: str) -> Any:
         assert isinstance(node, cst.Call)
         if any(a.keyword is not None and a.keyword.value == keyword for a in node.args):
             return node
-        arg = cst.Arg(cst.Name(value), keyword=cst.Name(keyword), equal=_EQ)
+        arg = cst.Arg(cst.parse_expression(value), keyword=cst.Name(keyword), equal=_EQ)
         return node.with_changes(args=[*_comma_all(node.args), arg])
 
     return change

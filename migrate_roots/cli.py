@@ -229,5 +229,135 @@ def shim() -> None:
     sys.stdout.write(engine.render_shim(load_settings(Path.cwd(), {})))
 
 
+# ---------------------------------------------------------------------------------------------------------
+# report and guide (issue 7): a dry run of `apply`, rendered for a reviewer or as an upgrade guide.
+
+
+class ReportFormat(str, Enum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
+class FailOn(str, Enum):
+    never = "never"
+    changes = "changes"
+    findings = "findings"
+
+
+Output = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Write to this file instead of standard output.")
+]
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{output}: cannot write: {exc.strerror or exc}") from None
+
+
+@app.command()
+def report(
+    paths: Paths,
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", help="text, markdown (PR comment / job summary), json, sarif, github.")
+    ] = ReportFormat.text,
+    output: Output = None,
+    baseline: Annotated[
+        Path | None, typer.Option("--baseline", help="Report only findings that this baseline file does not hold.")
+    ] = None,
+    write_baseline: Annotated[
+        Path | None, typer.Option("--write-baseline", help="Record the current findings in this file.")
+    ] = None,
+    fail_on: Annotated[
+        FailOn,
+        typer.Option("--fail-on", help="Exit 1 on pending changes (`changes`) or on any reported finding (`findings`)."),
+    ] = FailOn.never,
+    select: Select = None,
+    ignore: Ignore = None,
+    exclude: Exclude = None,
+    jobs: Jobs = None,
+    verbose: Verbose = False,
+    no_progress: NoProgress = False,
+    no_markers: NoMarkers = False,
+) -> None:
+    """Everything `apply` would do and everything left for a person, for review. Writes no source file."""
+    from migrate_roots.report import baseline as baseline_mod
+    from migrate_roots.report.build import build
+    from migrate_roots.report.formats import render
+
+    known = None
+    if baseline is not None:
+        try:
+            known = baseline_mod.load(baseline)
+        except baseline_mod.BaselineError as exc:
+            raise _fail(str(exc)) from None
+    results, summary = _run(
+        paths,
+        select=select,
+        ignore=ignore,
+        exclude=exclude,
+        jobs=jobs,
+        no_markers=no_markers,
+        write=False,
+        want_diff=True,
+        quiet=False,
+        verbose=verbose,
+        no_progress=no_progress,
+    )
+    data = build(results, summary, baseline=known)
+    if write_baseline is not None:
+        _emit(baseline_mod.dumps(build(results, summary)), write_baseline)
+    _emit(render(output_format.value, data), output)
+    if data.totals.files_failed:
+        raise typer.Exit(EXIT_FAILED)
+    if fail_on is FailOn.changes and data.totals.files_changed:
+        raise typer.Exit(EXIT_FINDINGS)
+    if fail_on is FailOn.findings and (data.totals.findings or data.totals.files_changed):
+        raise typer.Exit(EXIT_FINDINGS)
+    raise typer.Exit(EXIT_CLEAN)
+
+
+@app.command()
+def guide(
+    paths: Paths,
+    output: Output = None,
+    select: Select = None,
+    ignore: Ignore = None,
+    exclude: Exclude = None,
+    jobs: Jobs = None,
+    verbose: Verbose = False,
+    no_progress: NoProgress = False,
+    no_markers: NoMarkers = False,
+) -> None:
+    """Write this project's upgrade guide (Markdown): what changes, why, what clients pass, what is left."""
+    from migrate_roots.report.build import build
+    from migrate_roots.report.guide import render_guide
+
+    results, summary = _run(
+        paths,
+        select=select,
+        ignore=ignore,
+        exclude=exclude,
+        jobs=jobs,
+        no_markers=no_markers,
+        write=False,
+        want_diff=True,
+        quiet=False,
+        verbose=verbose,
+        no_progress=no_progress,
+    )
+    settings = _settings(paths)
+    _emit(render_guide(build(results, summary), settings, [str(p) for p in paths]), output)
+    raise typer.Exit(EXIT_FAILED if any(r.status.value == "failed" for r in results) else EXIT_CLEAN)
+
+
 def main() -> None:
     app(prog_name="migrate-roots")

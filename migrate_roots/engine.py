@@ -114,7 +114,7 @@ def _analyse(
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as exc:
-        raise _ParseFailure(f"cannot parse: {exc.message}", exc.raw_line) from None
+        raise _ParseFailure(f"cannot parse: {exc.message.removeprefix('parser error: ')}", exc.raw_line) from None
     except RecursionError:
         raise _ParseFailure("cannot parse: nesting too deep", 1) from None
     mod_name, package, package_root = package_info(path)

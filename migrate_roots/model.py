@@ -89,3 +89,50 @@ class Report(BaseModel):
     tool_version: str
     files: list[FileResult]
     summary: Summary
+
+
+# ---------------------------------------------------------------------------------------------------------
+# `migrate-roots report`: what a reviewer reads. Its JSON Schema is committed as
+# migrate_roots/schemas/report-v1.json (regenerate with `python -m migrate_roots.report.schema`).
+
+
+class ReportFinding(BaseModel):
+    """One finding as the report shows it: where, what the tool does, and what a person must do."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+    name: str = Field(description="The rule's kebab-case name.")
+    severity: Severity
+    action: Action = Field(description="What `apply` does (or did) about it: rewritten, marked, reported.")
+    message: str
+    todo: str = Field(description="What a person must do about this finding.")
+    tool: str | None = Field(default=None, description="The MCP tool the site belongs to, when known.")
+    fingerprint: str = Field(
+        description="Line-independent identity (path, code, message, the site's source text): baselines use it."
+    )
+
+
+class ReportTotals(BaseModel):
+    files_seen: int = 0
+    files_changed: int = Field(default=0, description="Files `apply` would change (or changed).")
+    files_failed: int = 0
+    tools_changed: int = 0
+    findings: int = Field(default=0, description="Findings in this report (new ones, under a baseline).")
+    baselined: int = Field(default=0, description="Findings left out because the baseline holds them.")
+    by_severity: dict[str, int] = Field(default_factory=dict)
+    by_action: dict[str, int] = Field(default_factory=dict)
+    by_code: dict[str, int] = Field(default_factory=dict)
+
+
+class MigrationReport(BaseModel):
+    """`migrate-roots report --format json` prints exactly this (schema: migrate_roots/schemas/report-v1.json)."""
+
+    schema_version: str = Field(default="1", pattern="^1$")
+    tool_version: str
+    baseline: str | None = Field(default=None, description="The baseline file findings were compared with.")
+    findings: list[ReportFinding] = Field(default_factory=list)
+    tools: list[ToolChange] = Field(default_factory=list)
+    files: list[FileResult] = Field(default_factory=list)
+    totals: ReportTotals = Field(default_factory=ReportTotals)

@@ -115,7 +115,9 @@ def check_transformed(
     return _findings(results)
 
 
-def check_noop(tmp: Path, src: str, *, extra: Mapping[str, str] | None = None, **kwargs: object) -> list[Finding]:
+def check_noop(
+    tmp: Path, src: str, *, extra: Mapping[str, str] | None = None, **kwargs: object
+) -> list[Finding]:
     root = _layout(tmp, src, extra, True)
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     results = run_engine(root, **kwargs)  # type: ignore[arg-type]

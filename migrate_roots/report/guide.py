@@ -1,0 +1,163 @@
+"""`migrate-roots guide`: a per-project upgrade guide in Markdown, from templates/guide.md (string.Template)."""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from migrate_roots.model import MigrationReport, ReportFinding
+from migrate_roots.report.markdown import cell
+
+
+def _project_name(paths: list[str]) -> str:
+    first = Path(paths[0]).resolve() if paths else Path.cwd()
+    folder = first if first.is_dir() else first.parent
+    return f"`{folder.name or folder}`"
+
+
+def _summary(report: MigrationReport) -> str:
+    t = report.totals
+    rewritten = t.by_action.get("rewritten", 0)
+    left = sum(1 for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("broken", "error"))
+    deprecated = sum(1 for f in report.findings if f.severity.value == "deprecated")
+    parts = [
+        f"For this project, `migrate-roots apply` rewrites {rewritten} roots "
+        f"{'site' if rewritten == 1 else 'sites'} in {t.files_changed} {'file' if t.files_changed == 1 else 'files'}, "
+        f"and {t.tools_changed} {'tool takes' if t.tools_changed == 1 else 'tools take'} a new argument.",
+        f"{left} {'place needs' if left == 1 else 'places need'} a person (listed below), and "
+        f"{deprecated} {'use' if deprecated == 1 else 'uses'} of deprecated sampling or logging still "
+        f"{'works' if deprecated == 1 else 'work'} for now.",
+    ]
+    if t.files_failed:
+        parts.append(f"{t.files_failed} files could not be read or parsed; fix them and run the guide again.")
+    return " ".join(parts)
+
+
+def _tools(report: MigrationReport) -> str:
+    if not report.tools:
+        return "No tool needs a new argument: none of them reads roots (or every site is left for a person below)."
+    rows = [
+        "| tool | defined at | argument | what to pass | legacy clients |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for tool in report.tools:
+        what = "absolute paths of directories (a list; the first is the main one)" if tool.shape == "list" else "absolute path of a directory"
+        arg = f"`{tool.parameter}`" + (" (it already existed)" if tool.reused_existing else " (new, optional)")
+        legacy = "may omit it: their roots are still asked for" if tool.legacy_fallback else "must pass it"
+        rows.append(f"| `{tool.tool}` | `{tool.path}:{tool.line}` | {arg} | {what} | {legacy} |")
+    return "\n".join(rows)
+
+
+def _clients(report: MigrationReport, settings: Any) -> str:
+    tool = report.tools[0] if report.tools else None
+    name = tool.tool if tool else "your_tool"
+    param = tool.parameter if tool else settings.param_name
+    value: object = ["/home/me/project"] if tool is not None and tool.shape == "list" else "/home/me/project"
+    import json
+
+    call = json.dumps({"method": "tools/call", "params": {"name": name, "arguments": {param: value}}}, indent=2)
+    return "\n".join(
+        [
+            f"- The argument is declared in each tool's `inputSchema` with a description, so the model driving the "
+            f"client sees it and fills it, like any other argument. A client may also set it itself, for example "
+            f"to the folder the user has open:",
+            "",
+            "  ```json",
+            *("  " + line for line in call.splitlines()),
+            "  ```",
+            "- An absolute path or a `file://` URI is accepted (`file:///home/me/my%20project`); a relative path is "
+            "refused.",
+            "- Clients on the old protocol (before 2026-07-28) that declared roots may leave it out: the server then "
+            f"asks them for their roots as before (in `{settings.shim_module}.py`), so nothing breaks for them.",
+            "- Any other client that leaves it out gets a tool error that names the argument, so the model can retry "
+            "with it.",
+        ]
+    )
+
+
+def _manual(report: MigrationReport) -> str:
+    items = [f for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("broken", "error")]
+    if not items:
+        return "Nothing in the roots migration: every roots site is rewritten by `migrate-roots apply`."
+    out = [
+        f"These {len(items)} {'place was' if len(items) == 1 else 'places were'} not rewritten, because a safe "
+        "rewrite needs a decision the tool cannot make. After `apply`, each marked one carries a "
+        "`# migrate-roots: CODE: ...` comment above it; `grep -rn \"# migrate-roots:\" .` lists them.",
+        "",
+        "| where | rule | why | what to do |",
+        "| --- | --- | --- | --- |",
+    ]
+    out += [f"| `{f.path}:{f.line}` | `{f.code}` {cell(f.name)} | {cell(f.message)} | {cell(f.todo)} |" for f in items]
+    return "\n".join(out)
+
+
+def _deprecated(report: MigrationReport) -> str:
+    items = [f for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("deprecated", "info")]
+    if not items:
+        return "No use of deprecated sampling or logging was found."
+    by_code: dict[str, list[ReportFinding]] = defaultdict(list)
+    for f in items:
+        by_code[f.code].append(f)
+    out = [
+        "### Still working, but deprecated",
+        "",
+        "These keep working until a protocol revision on or after 2027-07-28; plan their replacement now.",
+        "",
+    ]
+    for code, found in sorted(by_code.items()):
+        where = ", ".join(f"`{f.path}:{f.line}`" for f in found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
+        out.append(f"- **{code} {found[0].name}** ({len(found)}): {where}. {found[0].message}.")
+    return "\n".join(out)
+
+
+def _verify(paths: list[str], settings: Any) -> str:
+    where = " ".join(paths) or "."
+    return "\n".join(
+        [
+            "```sh",
+            f"migrate-roots apply {where}            # make the changes; review them with `git diff`",
+            f"migrate-roots apply {where} --check    # exits 0 once nothing is left to rewrite",
+            f'grep -rn "# migrate-roots:" {where}    # the places left for a person: none should remain',
+            f"migrate-roots report {where} --format markdown   # what is left, for a pull request",
+            "python -m pytest                     # your own tests",
+            "```",
+            "",
+            "Then call a migrated tool the way a new client does, with the argument, and the way an old one does,",
+            f"without it. With mcp 2.x, for example (`server` is your server object):",
+            "",
+            "```python",
+            "from mcp import Client",
+            "",
+            "async def check(server, tool: str, arguments: dict) -> None:",
+            f'    async with Client(server, mode="2026-07-28") as client:  # a new client: passes `{settings.param_name}`',
+            "        print(await client.call_tool(tool, arguments))",
+            "```",
+            "",
+            f"A call without `{settings.param_name}` from such a client must fail with an error naming it; a legacy",
+            '(`mode="legacy"`) client that provides roots must still work without it.',
+        ]
+    )
+
+
+def render_guide(report: MigrationReport, settings: Any, paths: list[str]) -> str:
+    template = Template((files("templates") / "guide.md").read_text(encoding="utf-8"))
+    from migrate_roots import __version__
+
+    return template.substitute(
+        project=_project_name(paths),
+        paths=" ".join(paths) or ".",
+        tool_version=__version__,
+        summary=_summary(report),
+        tools=_tools(report),
+        clients=_clients(report, settings),
+        allowlist_env=settings.allowlist_env,
+        pathsep=os.pathsep,
+        shim_module=settings.shim_module,
+        manual=_manual(report),
+        deprecated=_deprecated(report),
+        verify=_verify(paths, settings),
+    )

@@ -1,0 +1,43 @@
+"""Plain text for a terminal: tools, findings with what to do, totals."""
+
+from __future__ import annotations
+
+from migrate_roots.model import MigrationReport
+
+ACTION = {"rewritten": "apply rewrites it", "marked": "apply marks it", "reported": "reported only"}
+
+
+def totals_line(report: MigrationReport) -> str:
+    t = report.totals
+    severities = ", ".join(f"{n} {s}" for s, n in t.by_severity.items()) or "none"
+    line = (
+        f"{t.findings} findings ({severities}); {t.files_changed} files and {t.tools_changed} tools would change; "
+        f"{t.files_failed} files failed"
+    )
+    if report.baseline is not None:
+        line += f"; {t.baselined} known findings left out (baseline {report.baseline})"
+    return line
+
+
+def render(report: MigrationReport) -> str:
+    out = ["migrate-roots report (a dry run: nothing was written)", ""]
+    if report.tools:
+        out.append("Tools that take a new argument:")
+        for tool in report.tools:
+            kind = "existing parameter" if tool.reused_existing else f"new {tool.shape} parameter"
+            fallback = "kept" if tool.legacy_fallback else "none"
+            out.append(
+                f"  {tool.tool}  {tool.path}:{tool.line}  `{tool.parameter}` ({kind}); legacy roots fallback: {fallback}"
+            )
+        out.append("")
+    if report.findings:
+        out.append("Findings:")
+        for f in report.findings:
+            out.append(f"  {f.path}:{f.line}:{f.col}: {f.code} [{f.severity.value}, {ACTION[f.action.value]}] {f.message}")
+            out.append(f"      to do: {f.todo}")
+        out.append("")
+    else:
+        out.append("No findings." if report.baseline is None else "No new findings.")
+        out.append("")
+    out.append("Totals: " + totals_line(report))
+    return "\n".join(out) + "\n"

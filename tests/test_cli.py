@@ -1,0 +1,238 @@
+"""The command line contract: exit codes, --check, --dry-run, configuration, option placement, markers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from migrate_roots.cli import app
+
+runner = CliRunner()
+
+SERVER = textwrap.dedent(
+    """\
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    async def where(ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        return str(result.roots[0].uri)
+    """
+)
+STARTUP = textwrap.dedent(
+    """\
+    from mcp.server.fastmcp import Context
+
+    async def on_ready(ctx: Context):
+        await ctx.session.list_roots()
+    """
+)
+
+
+def make_tree(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    root = tmp_path / "proj"
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+    return root
+
+
+def invoke(*args: str, cwd: Path | None = None):
+    old = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        return runner.invoke(app, list(args))
+    finally:
+        os.chdir(old)
+
+
+def snapshot(root: Path) -> dict[Path, tuple[bytes, int]]:
+    return {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+# --- scan ------------------------------------------------------------------------------------------------
+
+
+def test_scan_clean_tree_exits_0(tmp_path):
+    root = make_tree(tmp_path, {"a.py": "print('hello')\n"})
+    result = invoke("scan", str(root))
+    assert result.exit_code == 0, result.output
+    assert "MR1" not in result.stdout
+
+
+def test_scan_findings_exit_1_and_format(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    result = invoke("scan", "server.py", cwd=root)
+    assert result.exit_code == 1
+    line = result.stdout.splitlines()[0]
+    assert line.startswith("server.py:7:20: MR101 ")
+    assert line.endswith("[fixable]")
+
+
+def test_scan_exit_zero(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    assert invoke("scan", str(root), "--exit-zero").exit_code == 0
+
+
+def test_scan_writes_nothing(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER, "boot.py": STARTUP})
+    before = snapshot(root)
+    invoke("scan", str(root))
+    assert snapshot(root) == before
+
+
+def test_scan_json(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    result = invoke("scan", str(root), "--format", "json")
+    data = json.loads(result.stdout)
+    assert data["summary"]["findings_by_code"] == {"MR101": 1}
+    assert data["files"][0]["findings"][0]["severity"] == "broken"
+
+
+def test_select_and_ignore_prefixes(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER, "boot.py": STARTUP})
+    both = invoke("scan", str(root)).stdout
+    assert "MR101" in both and "MR103" in both
+    only = invoke("scan", str(root), "--select", "MR103").stdout
+    assert "MR103" in only and "MR101" not in only
+    ignored = invoke("scan", str(root), "--ignore", "MR10").stdout
+    assert "MR10" not in ignored
+
+
+def test_unknown_rule_code_is_usage_error(tmp_path):
+    root = make_tree(tmp_path, {"a.py": ""})
+    result = invoke("scan", str(root), "--select", "XYZ1")
+    assert result.exit_code == 2
+    assert "unknown rule code or prefix: XYZ1" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_missing_path_is_usage_error(tmp_path):
+    result = invoke("scan", str(tmp_path / "nope"))
+    assert result.exit_code == 2
+    assert "no such file or folder" in result.stderr
+
+
+# --- apply -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flags", [["--dry-run"], ["--check"]])
+def test_dry_run_and_check_write_nothing_and_exit_1(tmp_path, flags):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    before = snapshot(root)
+    result = invoke("apply", str(root), *flags)
+    assert result.exit_code == 1
+    assert snapshot(root) == before
+    assert "+async def where(ctx: Context, root:" in result.stdout.replace("+    ", "+")
+
+
+def test_options_after_paths(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    after = invoke("apply", str(root), "--dry-run", "--no-progress")
+    before = invoke("apply", "--dry-run", "--no-progress", str(root))
+    assert after.exit_code == before.exit_code == 1
+    assert after.stdout == before.stdout
+
+
+def test_apply_writes_then_check_is_clean(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    result = invoke("apply", ".", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "list_roots_compat(ctx, root" in (root / "server.py").read_text()
+    assert (root / "_mcp_roots_compat.py").is_file()
+    again = snapshot(root)
+    assert invoke("apply", ".", "--check", cwd=root).exit_code == 0
+    assert snapshot(root) == again
+
+
+def test_markers_idempotent_and_no_markers(tmp_path):
+    root = make_tree(tmp_path, {"boot.py": STARTUP})
+    invoke("apply", str(root))
+    text = (root / "boot.py").read_text()
+    assert text.count("# migrate-roots: MR103:") == 1
+    invoke("apply", str(root))
+    assert (root / "boot.py").read_text() == text
+    other = make_tree(tmp_path / "b", {"boot.py": STARTUP})
+    result = invoke("apply", str(other), "--no-markers")
+    assert (other / "boot.py").read_text() == STARTUP
+    assert "MR103" in result.output
+
+
+def test_parse_error_is_isolated_exit_3(tmp_path):
+    bad = b"def broken(:\n    list_roots\n"
+    root = make_tree(tmp_path, {"bad.py": bad, "server.py": SERVER})
+    result = invoke("apply", str(root))
+    assert result.exit_code == 3
+    assert (root / "bad.py").read_bytes() == bad
+    assert "list_roots_compat" in (root / "server.py").read_text()
+    assert re.search(r"bad\.py:\d+:1: MR903 cannot parse: .*expected", result.output)
+    assert "Traceback" not in result.output
+
+
+def test_undecodable_file_reported(tmp_path):
+    root = make_tree(tmp_path, {"latin.py": b"x = '\xe9'  # list_roots\n"})
+    result = invoke("scan", str(root))
+    assert result.exit_code == 3
+    assert "MR902 cannot decode" in result.stdout
+
+
+# --- configuration ---------------------------------------------------------------------------------------
+
+
+def test_config_unknown_key(tmp_path):
+    root = make_tree(tmp_path, {"pyproject.toml": "[tool.migrate-roots]\nparam_nam = 'x'\n", "a.py": ""})
+    result = invoke("scan", str(root))
+    assert result.exit_code == 2
+    assert "unknown key 'param_nam'" in result.stderr
+
+
+def test_config_bad_value(tmp_path):
+    root = make_tree(
+        tmp_path, {"pyproject.toml": "[tool.migrate-roots]\nparam-name = 'not valid'\n", "a.py": ""}
+    )
+    result = invoke("scan", str(root))
+    assert result.exit_code == 2
+    assert "param-name" in result.stderr and "identifier" in result.stderr
+
+
+def test_config_param_name_and_flags_win(tmp_path):
+    root = make_tree(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.migrate-roots]\nparam-name = 'workspace_dir'\nselect = ['MR103']\n",
+            "server.py": SERVER,
+        },
+    )
+    assert "MR101" not in invoke("scan", str(root)).stdout
+    result = invoke("apply", str(root), "--dry-run", "--select", "MR101")
+    assert "workspace_dir: Annotated" in result.stdout
+
+
+# --- entry points ----------------------------------------------------------------------------------------
+
+
+def test_rules_lists_every_code():
+    result = invoke("rules")
+    assert result.exit_code == 0
+    assert "MR101" in result.stdout and "MR903" in result.stdout
+
+
+def test_python_dash_m_version():
+    out = subprocess.run([sys.executable, "-m", "migrate_roots", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0
+    assert out.stdout.startswith("migrate-roots ")

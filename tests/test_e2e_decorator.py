@@ -1,0 +1,155 @@
+"""Decorator-based servers, migrated by the engine, then driven by each SDK line's own client.
+
+For each legacy fixture in tests/e2e/: run the ORIGINAL server once for the baseline answer (legacy client
+with a roots callback), run `migrate-roots apply` on a copy, then drive the migrated server in every era,
+with and without the new argument, in-process and over stdio. One expected-outcome table below.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tests.helpers import run_engine
+from tests.sdk.envs import sdk_python_or_skip
+
+pytestmark = pytest.mark.sdk
+
+HERE = Path(__file__).resolve().parent
+DRIVER = HERE / "sdk" / "driver.py"
+
+#: fixture -> SDK lines it runs under
+FIXTURES = {
+    "mcp1_fastmcp.py": ("mcp1",),
+    "mcp2_mcpserver.py": ("mcp2",),
+    "fastmcp_listroots.py": ("fastmcp2", "fastmcp3"),
+    "fastmcp4_session.py": ("fastmcp4",),
+}
+NO_MODERN_ERA = {"mcp1", "fastmcp2", "fastmcp3"}
+TOOLS = ("where", "where_all")
+
+# The expected outcome of each cell: (era, argument given) -> outcome.
+SAME_AS_BEFORE = "the same answer as the unmigrated server gave this client"
+ARGUMENT = "the path passed as `root`"
+NAMES_ARGUMENT = "a tool error that names `root`"
+EXPECTED = {
+    ("legacy-roots", False): SAME_AS_BEFORE,
+    ("legacy-roots", True): ARGUMENT,
+    ("legacy-noroots", False): NAMES_ARGUMENT,
+    ("legacy-noroots", True): ARGUMENT,
+    ("modern", False): NAMES_ARGUMENT,
+    ("modern", True): ARGUMENT,
+}
+
+
+def drive(
+    python: Path, server: Path, line: str, transport: str, calls: list[dict], *extra: str
+) -> list[dict]:
+    out = subprocess.run(
+        [
+            str(python),
+            str(DRIVER),
+            "--server",
+            str(server),
+            "--line",
+            line,
+            "--transport",
+            transport,
+            "--batch",
+            json.dumps(calls),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=server.parent,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])["results"]
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    base = tmp_path_factory.mktemp("ws")
+    client_dir = base / "client project"  # a space: percent-encoded in the URI
+    arg_dir = base / "argument dir"
+    client_dir.mkdir()
+    arg_dir.mkdir()
+    return client_dir, arg_dir
+
+
+CASES = [(fixture, line) for fixture, lines in FIXTURES.items() for line in lines]
+
+
+@pytest.mark.parametrize("transport", ["inproc", "stdio"])
+@pytest.mark.parametrize(("fixture", "line"), CASES, ids=[f"{f[:-3]}-{line}" for f, line in CASES])
+def test_migrated_server(tmp_path, workspace, fixture, line, transport):
+    python = sdk_python_or_skip(line)
+    client_dir, arg_dir = workspace
+    roots = [client_dir.as_uri()]
+    original = tmp_path / "orig" / "server.py"
+    migrated = tmp_path / "new" / "server.py"
+    for target in (original, migrated):
+        target.parent.mkdir()
+        shutil.copy(HERE / "e2e" / fixture, target)
+
+    results = run_engine(migrated.parent)
+    assert [r for r in results if r.status.value == "failed"] == []
+    assert (migrated.parent / "_mcp_roots_compat.py").is_file()
+    findings = [f for r in results for f in r.findings]
+    assert len(findings) == 2 and all(f.action.value == "rewritten" for f in findings), findings
+    assert "list_roots()" not in migrated.read_text()
+
+    before = drive(
+        python,
+        original,
+        line,
+        transport,
+        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in TOOLS],
+        "--lenient-warnings",
+    )
+    baseline = {t: r["text"] for t, r in zip(TOOLS, before, strict=True)}
+    assert baseline["where"] == str(client_dir)
+
+    calls, cells = [], []
+    for (era, with_arg), outcome in EXPECTED.items():
+        if era == "modern" and line in NO_MODERN_ERA:
+            continue
+        for tool in TOOLS:
+            value = str(arg_dir) if tool == "where" else [str(arg_dir)]
+            calls.append(
+                {
+                    "era": era,
+                    "tool": tool,
+                    "args": {"root": value} if with_arg else {},
+                    "roots": roots if era != "legacy-noroots" else [],
+                }
+            )
+            cells.append((era, with_arg, tool, outcome))
+    after = drive(python, migrated, line, transport, calls)
+
+    schemas = {r["tool"]: r["input_schema"] for r in after}
+    for tool in TOOLS:
+        schema = schemas[tool]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["type"] == "object"
+        assert "root" in schema["properties"], schema
+        assert "root" not in schema.get("required", [])
+        assert "Absolute path" in schema["properties"]["root"]["description"]
+
+    for (era, with_arg, tool, outcome), result in zip(cells, after, strict=True):
+        where = f"{line}/{transport}/{era}/{'arg' if with_arg else 'no arg'}/{tool}"
+        if outcome == SAME_AS_BEFORE:
+            assert not result["is_error"], (where, result)
+            assert result["text"] == baseline[tool], where
+        elif outcome == ARGUMENT:
+            assert not result["is_error"], (where, result)
+            assert result["text"] == str(arg_dir), (where, result)
+        else:
+            assert result["is_error"] or result["raised"], (where, result)
+            assert "`root`" in result["text"], (where, result)
