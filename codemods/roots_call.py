@@ -143,7 +143,7 @@ class RootsCall(Rule):
                 func.tool = tool or node.name.value
         like = state.extra.get("tool_like", {}).get(node)
         if like is not None:
-            func.tool, func.value, func.code = like[1:]
+            func.tool, func.value, func.code, func.refusal = like[1:]
         self.functions[func.qualname] = func
 
     def _call(self, node: cst.Call, state: FileState) -> None:
@@ -168,7 +168,7 @@ class RootsCall(Rule):
                     self.added_tools.append((first.value, _string_kwarg(node, "name")))
             return
         if caller is not None:
-            for name in _fq(state, target) or _self_method(state, target):
+            for name in _self_method(state, target) or _fq(state, target):
                 caller.calls.append((name, state.pos(node)))
 
     def _branch(self, node: cst.CSTNode, func_node: cst.CSTNode, state: FileState) -> Func | None:
@@ -177,8 +177,8 @@ class RootsCall(Rule):
         while current is not None and current is not func_node:
             like = state.extra["tool_like"].get(current)
             if like is not None:
-                qualname, tool, value, code = like
-                func = Func(qualname, state.pos(current), (), tool, value=value, code=code)
+                qualname, tool, value, code, refusal = like
+                func = Func(qualname, state.pos(current), (), tool, refusal=refusal, value=value, code=code)
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
@@ -623,13 +623,19 @@ class _Rewriter:
                 rewritten = True
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
             return
+        # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
+        shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
+        taken = state.scope(state.wrapper.module) or {}
+        aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in taken}
+        if aliases:
+            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings))
         for qualname, (name, shape, new) in plan.tools.items():
             node = finder.functions.get(qualname)
             info = self.rule.functions.get(qualname)
             if node is None or info is None or info.value is not None:
                 continue
             if new:
-                state.edit(node, _add_tool_param(name, shape, state.settings))
+                state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
             state.extra.setdefault("tools", []).append(
                 ToolChange(
                     tool=info.tool or qualname,
@@ -648,18 +654,30 @@ class _Rewriter:
             call = finder.calls.get(pos)
             if call is not None:
                 state.edit(call, _add_keyword(state.settings.param_name, value))
-        needs = (
-            [("typing", "Annotated"), ("pydantic", "Field")]
-            if any(n for _, _, n in plan.tools.values())
-            else []
-        )
-        if state.settings.target < (3, 10) and needs:
-            needs += [("typing", "Optional"), ("typing", "List")]
+        needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
             needs.append((plan.shim_import, SHIM_FUNCTION))
             state.extra["shim"] = plan.shim_path
         if needs:
             state.edit(state.wrapper.module, ensure_imports(needs))
+
+
+def _inline(shape: str, settings: Any) -> str:
+    description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
+    return f"Annotated[{_type_text(shape, settings)}, Field(description={description!r})]".replace("'", '"')
+
+
+def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, str]]:
+    shapes = {shape for _, shape, new in plan.tools.values() if new}
+    if not shapes:
+        return []
+    # typing.Annotated is 3.9+; typing_extensions (a pydantic dependency) has it for 3.8.
+    needs = [("typing" if target >= (3, 9) else "typing_extensions", "Annotated"), ("pydantic", "Field")]
+    if target < (3, 10):
+        needs.append(("typing", "Optional"))
+        if "list" in shapes:
+            needs.append(("typing", "List"))
+    return needs
 
 
 class _NodeFinder(cst.CSTVisitor):
@@ -709,16 +727,65 @@ def _replace_site(call: cst.Call, value: str, shape: str, name: str) -> Any:
 _EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
-def _annotation(shape: str, settings: Any) -> str:
+ALIASES = {"single": "RootPath", "list": "RootPaths"}
+_ALIAS_COMMENT = "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577)."
+
+
+def _type_text(shape: str, settings: Any) -> str:
     old = settings.target < (3, 10)
     inner = ("List[str]" if old else "list[str]") if shape == "list" else "str"
-    optional = f"Optional[{inner}]" if old else f"{inner} | None"
+    return f"Optional[{inner}]" if old else f"{inner} | None"
+
+
+def _alias_statement(shape: str, settings: Any) -> str:
+    """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would."""
     description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
-    return f"Annotated[{optional}, Field(description={description!r})]".replace("'", '"')
+    cut = description.index(" ", len(description) // 2)
+    return (
+        f"{ALIASES[shape]} = Annotated[\n"
+        f"    {_type_text(shape, settings)},\n"
+        "    Field(\n"
+        f'        description="{description[: cut + 1]}"\n'
+        f'        "{description[cut + 1 :]}"\n'
+        "    ),\n"
+        "]\n"
+    )
 
 
-def _add_tool_param(name: str, shape: str, settings: Any) -> Any:
-    annotation = cst.Annotation(cst.parse_expression(_annotation(shape, settings)))
+def _insert_aliases(shapes: list[str], settings: Any) -> Any:
+    """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Module)
+        body = list(node.body)
+        at = 0
+        for index, statement in enumerate(body):
+            if _is_import_or_docstring(statement):
+                at = index + 1
+            else:
+                break
+        new: list[cst.BaseStatement] = []
+        for n, shape in enumerate(shapes):
+            statement = cst.parse_statement(_alias_statement(shape, settings))
+            lines = [cst.EmptyLine(), cst.EmptyLine(comment=cst.Comment(_ALIAS_COMMENT))] if n == 0 else []
+            new.append(statement.with_changes(leading_lines=lines))
+        return node.with_changes(body=[*body[:at], *new, *body[at:]])
+
+    return change
+
+
+def _is_import_or_docstring(statement: cst.BaseStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    return all(
+        isinstance(s, (cst.Import, cst.ImportFrom))
+        or (isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)))
+        for s in statement.body
+    )
+
+
+def _add_tool_param(name: str, annotation_text: str) -> Any:
+    annotation = cst.Annotation(cst.parse_expression(annotation_text))
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,8 @@ class Settings(BaseModel):
     shim_module: str = "_mcp_roots_compat"
     # Environment variable the shim reads as an allow-list of directories.
     allowlist_env: str = "MCP_ROOTS_ALLOWED_PATHS"
-    # Oldest Python the user's code must run on: decides `Optional[str]` or `str | None`.
+    # Oldest Python the user's code must run on: decides `Optional[str]` or `str | None` (and where
+    # `Annotated` comes from). Default: the lower bound of `project.requires-python`, else 3.10 (what mcp needs).
     target_version: str = "3.10"
 
     @field_validator("param_name", "shim_module")
@@ -78,6 +80,13 @@ class Settings(BaseModel):
     def target(self) -> tuple[int, int]:
         major, minor = self.target_version.split(".")
         return int(major), int(minor)
+
+
+def _lower_bound(spec: object) -> str | None:
+    if not isinstance(spec, str):
+        return None
+    match = re.search(r">=?\s*3\.(\d+)", spec) or re.search(r"~=\s*3\.(\d+)", spec)
+    return f"3.{match.group(1)}" if match else None
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -104,6 +113,11 @@ def load_settings(start: Path, overrides: dict[str, Any]) -> Settings:
         if not isinstance(table, dict):
             raise ConfigError(f"{source}: [tool.migrate-roots] must be a table")
         data.update(table)
+        if "target-version" not in data:
+            # The oldest Python the project supports decides how new annotations are spelled.
+            found = _lower_bound(doc.get("project", {}).get("requires-python"))
+            if found:
+                data["target-version"] = found
     data.update({k.replace("_", "-"): v for k, v in overrides.items() if v not in (None, [], ())})
     try:
         return Settings.model_validate(data)

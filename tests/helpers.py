@@ -105,8 +105,10 @@ def check_transformed(
         assert (pkg / name).read_text() == textwrap.dedent(text), (pkg / name).read_text()
     for path, text in old.items():
         new = path.read_text()
-        if new != text:
-            introduced = flakes(new) - flakes(text)
+        old_flakes = flakes(text)
+        # Syntax newer than this interpreter (3.12+ on 3.11): pyflakes cannot judge it; libcst re-parsed it.
+        if new != text and not any(m.startswith("syntax error") for m in old_flakes):
+            introduced = flakes(new) - old_flakes
             assert not introduced, (path.name, introduced)
     snapshot = {p: p.read_bytes() for p in pkg.rglob("*.py")}
     again = run_engine(root, **kwargs)  # type: ignore[arg-type]

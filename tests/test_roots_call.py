@@ -2,16 +2,40 @@
 
 from __future__ import annotations
 
-from tests.helpers import check_noop, check_transformed, codes
+from functools import partial
 
-ANN = (
-    'Annotated[str | None, Field(description="Absolute path (or file:// URI) of the directory this tool works '
-    'in, usually the project or workspace root. Required when the MCP client does not provide roots.")]'
-)
-ANN_LIST = (
-    'Annotated[list[str] | None, Field(description="Absolute paths (or file:// URIs) of the directories this '
-    'tool may work in; the first is the main workspace. Required when the MCP client does not provide roots.")]'
-)
+from tests import helpers
+from tests.helpers import codes
+
+# One rule family, one test file: other families have their own tests (and tests/test_examples.py runs all).
+check_transformed = partial(helpers.check_transformed, select=["MR1"])
+check_noop = partial(helpers.check_noop, select=["MR1"])
+
+ALIAS_ONE = """\
+RootPath = Annotated[
+    str | None,
+    Field(
+        description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
+        "project or workspace root. Required when the MCP client does not provide roots."
+    ),
+]
+"""
+ALIAS_LIST = """\
+RootPaths = Annotated[
+    list[str] | None,
+    Field(
+        description="Absolute paths (or file:// URIs) of the directories this tool may work in; the first "
+        "is the main workspace. Required when the MCP client does not provide roots."
+    ),
+]
+"""
+COMMENT = "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).\n"
+
+
+def aliases(*blocks: str, indent: str = "        ") -> str:
+    """The alias block the rewrite inserts after the imports, indented like the test's expected text."""
+    text = "\n" + COMMENT + "".join(blocks)
+    return "".join(indent + line if line.strip() else line for line in text.splitlines(keepends=True))
 
 
 # --- noop cases first ------------------------------------------------------------------------------------
@@ -73,11 +97,11 @@ def test_direct_session_call_first_root(tmp_path):
         from ._mcp_roots_compat import list_roots_compat
         from pydantic import Field
         from typing import Annotated
-
+{aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
         @mcp.tool()
-        async def where(ctx: Context, root: {ANN} = None) -> str:
+        async def where(ctx: Context, root: RootPath = None) -> str:
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)
         """,
@@ -104,11 +128,11 @@ def test_list_use_gets_list_param_and_aliased_imports(tmp_path):
         from ._mcp_roots_compat import list_roots_compat
         from pydantic import Field
         from typing import Annotated
-
+{aliases(ALIAS_LIST)}
         server = fm.FastMCP("x")
 
         @server.tool(name="folders")
-        async def folders(c: fm.Context, root: {ANN_LIST} = None) -> list[str]:
+        async def folders(c: fm.Context, root: RootPaths = None) -> list[str]:
             res = await list_roots_compat(c.request_context, root, name="root")
             return [str(r.uri) for r in res.roots]
         """,
@@ -133,11 +157,11 @@ def test_fastmcp_ctx_list_roots_keeps_list_shape(tmp_path):
         from ._mcp_roots_compat import list_roots_compat
         from pydantic import Field
         from typing import Annotated
-
+{aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
         @mcp.tool
-        async def first(ctx: Context, root: {ANN} = None) -> str:
+        async def first(ctx: Context, root: RootPath = None) -> str:
             roots = await list_roots_compat(ctx, root, name="root", shape="list")
             return str(roots[0].uri)
         """,
@@ -162,11 +186,11 @@ def test_helper_chain_across_files(tmp_path):
         from .workspace import project_dir
         from pydantic import Field
         from typing import Annotated
-
+{aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
         @mcp.tool()
-        async def ls(ctx: Context, root: {ANN} = None) -> str:
+        async def ls(ctx: Context, root: RootPath = None) -> str:
             return str(await project_dir(ctx, root=root))
         """,
         extra={
@@ -298,3 +322,308 @@ def test_ignore_comment_silences(tmp_path):
         """,
     )
     assert findings == []
+
+
+def test_old_python_target_spells_optional(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def every(ctx: Context) -> int:
+            result = await ctx.session.list_roots()
+            return len(result.roots)
+        """,
+        f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import List, Optional
+        from typing_extensions import Annotated
+{aliases(ALIAS_LIST.replace("list[str] | None", "Optional[List[str]]"))}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def every(ctx: Context, root: RootPaths = None) -> int:
+            result = await list_roots_compat(ctx, root, name="root")
+            return len(result.roots)
+        """,
+        settings={"target-version": "3.8"},
+    )
+    assert codes(findings) == ["MR101"]
+
+
+def test_mcp2_add_tool_get_context_and_timeouts(tmp_path):
+    check_transformed(
+        tmp_path,
+        """\
+        import asyncio
+
+        from mcp.server.mcpserver import MCPServer
+
+        server = MCPServer("y")
+
+        async def first():
+            ctx = server.get_context()
+            try:
+                res = await asyncio.wait_for(ctx.session.list_roots(), timeout=2.0)
+            except Exception:
+                return None
+            return res.roots[0]
+
+        async def plain() -> str:
+            return str(await first())
+
+        server.add_tool(plain)
+        """,
+        f"""\
+        import asyncio
+
+        from mcp.server.mcpserver import MCPServer
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_ONE)}
+        server = MCPServer("y")
+
+        async def first(root=None):
+            ctx = server.get_context()
+            try:
+                res = await asyncio.wait_for(list_roots_compat(ctx, root, name="root"), timeout=2.0)
+            except Exception:
+                return None
+            return res.roots[0]
+
+        async def plain(root: RootPath = None) -> str:
+            return str(await first(root=root))
+
+        server.add_tool(plain)
+        """,
+    )
+
+
+def test_fastmcp_get_context_without_ctx_param(tmp_path):
+    check_transformed(
+        tmp_path,
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.server.dependencies import get_context
+
+        mcp = FastMCP("x")
+
+        @mcp.tool
+        async def names() -> list[str]:
+            roots = await get_context().list_roots()
+            return [r.name for r in roots]
+        """,
+        f"""\
+        from fastmcp import FastMCP
+        from fastmcp.server.dependencies import get_context
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_LIST)}
+        mcp = FastMCP("x")
+
+        @mcp.tool
+        async def names(root: RootPaths = None) -> list[str]:
+            roots = await list_roots_compat(get_context(), root, name="root", shape="list")
+            return [r.name for r in roots]
+        """,
+    )
+
+
+def test_shared_helper_kwonly_and_kwargs(tmp_path):
+    check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        async def base(ctx):
+            result = await ctx.session.list_roots()
+            return result.roots[0].uri
+
+        async def middle(ctx, *, strict: bool = False):
+            return await base(ctx)
+
+        @mcp.tool()
+        async def a(x: int, *, ctx: Context) -> str:
+            return str(await middle(ctx))
+
+        @mcp.tool()
+        async def b(ctx: Context, **extra) -> str:
+            return f"{await middle(ctx)}{await base(ctx)}"
+        """,
+        f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        async def base(ctx, root=None):
+            result = await list_roots_compat(ctx, root, name="root")
+            return result.roots[0].uri
+
+        async def middle(ctx, *, strict: bool = False, root=None):
+            return await base(ctx, root=root)
+
+        @mcp.tool()
+        async def a(x: int, *, ctx: Context, root: RootPath = None) -> str:
+            return str(await middle(ctx, root=root))
+
+        @mcp.tool()
+        async def b(ctx: Context, root: RootPath = None, **extra) -> str:
+            return f"{{await middle(ctx, root=root)}}{{await base(ctx, root=root)}}"
+        """,
+    )
+
+
+def test_wrapper_decorator_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import functools
+        from mcp.server.fastmcp import Context
+
+        def with_roots(fn):
+            @functools.wraps(fn)
+            async def wrapper(ctx: Context, *args):
+                roots = await ctx.session.list_roots()
+                return await fn(roots, *args)
+            return wrapper
+        """,
+        """\
+        import functools
+        from mcp.server.fastmcp import Context
+
+        def with_roots(fn):
+            @functools.wraps(fn)
+            async def wrapper(ctx: Context, *args):
+                # migrate-roots: MR104: roots read in a decorator that wraps tools; give each wrapped tool a path argument
+                roots = await ctx.session.list_roots()
+                return await fn(roots, *args)
+            return wrapper
+        """,
+    )
+    assert codes(findings) == ["MR104"]
+
+
+def test_synthesized_signature_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import inspect
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        async def generated(ctx: Context, **kwargs):
+            return (await ctx.session.list_roots()).roots[0].uri
+
+        generated.__signature__ = inspect.Signature([])
+        mcp.add_tool(generated, name="gen")
+        """,
+        """\
+        import inspect
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        async def generated(ctx: Context, **kwargs):
+            # migrate-roots: MR104: tool with a synthesized __signature__: its inputSchema is not its code
+            return (await ctx.session.list_roots()).roots[0].uri
+
+        generated.__signature__ = inspect.Signature([])
+        mcp.add_tool(generated, name="gen")
+        """,
+    )
+    assert codes(findings) == ["MR104"]
+
+
+def test_captured_session_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        _session = None
+
+        async def remember(ctx: Context):
+            global _session
+            _session = ctx.session
+
+        @mcp.tool()
+        async def count() -> int:
+            res = await _session.list_roots()
+            return len(res.roots)
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        _session = None
+
+        async def remember(ctx: Context):
+            global _session
+            _session = ctx.session
+
+        @mcp.tool()
+        async def count() -> int:
+            # migrate-roots: MR103: roots read through a session held outside the current request
+            res = await _session.list_roots()
+            return len(res.roots)
+        """,
+    )
+    assert codes(findings) == ["MR103"]
+
+
+def test_python_314_syntax_is_accepted(tmp_path):
+    """PEP 695 aliases and generics, PEP 758 bare except lists, PEP 750 t-strings parse and survive."""
+    check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        type Paths = list[str]
+        mcp = FastMCP("x")
+
+        def first[T](items: list[T]) -> T:
+            return items[0]
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            try:
+                result = await ctx.session.list_roots()
+            except TimeoutError, LookupError:
+                return t"none"
+            return str(first(result.roots).uri)
+        """,
+        f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_LIST)}
+        type Paths = list[str]
+        mcp = FastMCP("x")
+
+        def first[T](items: list[T]) -> T:
+            return items[0]
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPaths = None) -> str:
+            try:
+                result = await list_roots_compat(ctx, root, name="root")
+            except TimeoutError, LookupError:
+                return t"none"
+            return str(first(result.roots).uri)
+        """,
+    )
