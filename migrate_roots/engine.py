@@ -8,6 +8,7 @@ are parsed again for the rewrite, so a clean tree costs one read per file and a 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import multiprocessing
 import os
 import sys
@@ -17,18 +18,24 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import libcst as cst
+from typing import TYPE_CHECKING, Any
 
 import codemods
-from codemods.base import ApplyEdits, FileState, Rule
 from migrate_roots import sourcefile, writer
 from migrate_roots.config import Settings
 from migrate_roots.discovery import discover
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
 
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from codemods.base import FileState, Rule
+
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+# The first bytes of the compatibility module we write: our own output is never scanned or rewritten.
+SHIM_HEADER = b'"""Compatibility helper for MCP servers moving off "roots"'
+
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,17 @@ class Indexed:
     summaries: dict[str, Any] = field(default_factory=dict)
     needs_rewrite: bool = False
     digest: int = 0
+    # The rewrite done right after the index, on the same tree, under the plan of this file alone: when the
+    # package-wide plan for the file turns out the same (the common case), the rewrite phase reuses it.
+    guess: Guess | None = None
+
+
+@dataclass
+class Guess:
+    plan: Mapping[str, Any]  # the plan the rewrite was made under
+    result: FileResult
+    new: bytes | None = None  # the bytes to write (only when writing)
+    old_hash: bytes = b""  # of the bytes the rewrite was made from
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -84,32 +102,54 @@ def _failure(path: str, code: str, message: str, line: int = 1) -> FileResult:
     return FileResult(path=path, status=Status.FAILED, reason=message, findings=[finding])
 
 
-class _Walker(cst.CSTVisitor):
-    """One walk over the tree; each node goes to every enabled rule that asked for its type."""
+_WALKER: type | None = None
 
-    def __init__(self, state: FileState, rules: list[Rule]) -> None:
-        super().__init__()
-        self.state = state
-        self.handlers: dict[type, list[Rule]] = {}
-        for rule in rules:
-            for kind in rule.nodes:
-                self.handlers.setdefault(kind, []).append(rule)
 
-    def on_visit(self, node: Any) -> bool:
-        for rule in self.handlers.get(type(node), ()):
-            rule.visit(node, self.state)
-        if type(node).__name__ in ("FunctionDef", "ClassDef"):
-            self.state.stack.append(node)
-        return True
+def _walker(state: FileState, rules: list[Rule]) -> Any:
+    """One walk over the tree; each node goes to every enabled rule that asked for its type.
 
-    def on_leave(self, original_node: Any) -> None:
-        if self.state.stack and self.state.stack[-1] is original_node:
-            self.state.stack.pop()
+    The class is made on first use: libcst is imported only by runs that parse something.
+    """
+    global _WALKER
+    if _WALKER is None:
+        import libcst as cst
+
+        class _Walker(cst.CSTVisitor):
+            def __init__(self, state: FileState, rules: list[Rule]) -> None:
+                super().__init__()
+                self.state = state
+                self.handlers: dict[type, list[Rule]] = {}
+                for rule in rules:
+                    for kind in rule.nodes:
+                        self.handlers.setdefault(kind, []).append(rule)
+                self.scopes = (cst.FunctionDef, cst.ClassDef)
+
+            def on_visit(self, node: Any) -> bool:
+                for rule in self.handlers.get(type(node), ()):
+                    rule.visit(node, self.state)
+                if isinstance(node, self.scopes):
+                    self.state.stack.append(node)
+                return True
+
+            def on_leave(self, original_node: Any) -> None:
+                if self.state.stack and self.state.stack[-1] is original_node:
+                    self.state.stack.pop()
+
+        _WALKER = _Walker
+    return _WALKER(state, rules)
 
 
 def _analyse(
     path: Path, data: bytes, options: Options, phase: str, plan: Mapping[str, Any]
 ) -> tuple[Any, ...]:
+    source, module, wrapper = _parse(data)
+    state, rules = _walk(path, source, module, wrapper, options, phase, plan)
+    return source, module, state, rules
+
+
+def _parse(data: bytes) -> tuple[sourcefile.Source, cst.Module, cst.MetadataWrapper]:
+    import libcst as cst
+
     source = sourcefile.decode(data)
     try:
         module = cst.parse_module(source.text)
@@ -117,8 +157,23 @@ def _analyse(
         raise _ParseFailure(f"cannot parse: {exc.message.removeprefix('parser error: ')}", exc.raw_line) from None
     except RecursionError:
         raise _ParseFailure("cannot parse: nesting too deep", 1) from None
+    return source, module, cst.MetadataWrapper(module, unsafe_skip_copy=True)
+
+
+def _walk(
+    path: Path,
+    source: sourcefile.Source,
+    module: cst.Module,
+    wrapper: cst.MetadataWrapper,
+    options: Options,
+    phase: str,
+    plan: Mapping[str, Any],
+    meta: Mapping[Any, Any] | None = None,
+) -> tuple[FileState, list[Rule]]:
+    from codemods.base import FileState
+
+    codemods.load()
     mod_name, package, package_root = package_info(path)
-    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
     state = FileState(
         path=str(path),
         module=mod_name,
@@ -130,13 +185,14 @@ def _analyse(
         enabled=options.enabled,
         phase=phase,
         plan=plan,
+        meta=meta or {},
     )
     runners = {codemods.REGISTRY[c].runner or codemods.REGISTRY[c] for c in options.enabled}
     rules = [cls() for cls in sorted(runners, key=lambda r: r.code) if cls.nodes]
-    wrapper.visit(_Walker(state, rules))
+    wrapper.visit(_walker(state, rules))
     for rule in rules:
         rule.leave(state)
-    return source, module, state, rules
+    return state, rules
 
 
 class _ParseFailure(Exception):
@@ -173,7 +229,8 @@ def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
 
 def index_file(path: Path, options: Options) -> Indexed | FileResult:
     def work(data: bytes) -> Indexed:
-        _, _, state, rules = _analyse(path, data, options, "index", {})
+        source, module, wrapper = _parse(data)
+        state, rules = _walk(path, source, module, wrapper, options, "index", {})
         summaries = {}
         for rule in rules:
             summary = rule.summarize(state)
@@ -183,27 +240,91 @@ def index_file(path: Path, options: Options) -> Indexed | FileResult:
         result = FileResult(
             path=str(path), status=status, findings=sorted(state.findings, key=Finding.sort_key)
         )
-        return Indexed(result, summaries, bool(state.edits or state.markers), hash(data))
+        indexed = Indexed(result, summaries, bool(state.edits or state.markers), hash(data))
+        indexed.guess = _guess(path, data, source, module, wrapper, state, indexed, options)
+        return indexed
 
     return _guarded(path, options, work)
+
+
+def _local_plan(path: Path, summaries: Mapping[str, Any], options: Options) -> dict[str, Any]:
+    """The plan this file would get if it were the only file with summaries (as `Engine.run` builds it)."""
+    rules = codemods.load()
+    plan: dict[str, Any] = {}
+    for code, summary in summaries.items():
+        instructions = rules[code].plan({str(path): summary}, options.settings).get(str(path))
+        if instructions is not None:
+            plan[code] = instructions
+    return plan
+
+
+def _guess(
+    path: Path,
+    data: bytes,
+    source: sourcefile.Source,
+    module: cst.Module,
+    wrapper: cst.MetadataWrapper,
+    index_state: FileState,
+    indexed: Indexed,
+    options: Options,
+) -> Guess | None:
+    """Rewrite under the file-local plan, reusing the parsed tree and its metadata (the costly part)."""
+    try:
+        plan = _local_plan(path, indexed.summaries, options)
+        if not (plan or indexed.needs_rewrite):
+            return None
+        state, _ = _walk(path, source, module, wrapper, options, "rewrite", plan, index_state.meta)
+        result, new = _rewritten(path, source, module, state, options)
+        return Guess(plan, result, new if options.write else None, _hash(data))
+    except Exception:  # a speculation only: the rewrite phase redoes it for real and reports any error
+        return None
+
+
+def _hash(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _rewritten(
+    path: Path, source: sourcefile.Source, module: cst.Module, state: FileState, options: Options
+) -> tuple[FileResult, bytes | None]:
+    """The result of the rewrite walk recorded in `state`, and the new bytes (None: unchanged)."""
+    from codemods.base import ApplyEdits
+
+    findings = sorted(state.findings, key=Finding.sort_key)
+    tools = list(state.extra.get("tools", []))
+    shim = state.extra.get("shim")
+    new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
+    new_text = new_module.code
+    if new_text == source.text:
+        return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None
+    _verify(new_text, path)
+    result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
+    if options.want_diff:
+        result.diff = unified_diff(str(path), source.text, new_text)
+    return result, source.encode(new_text)
 
 
 def rewrite_file(path: Path, options: Options, plan: Mapping[str, Any]) -> FileResult:
     def work(data: bytes) -> FileResult:
         source, module, state, _ = _analyse(path, data, options, "rewrite", plan)
-        findings = sorted(state.findings, key=Finding.sort_key)
-        tools = list(state.extra.get("tools", []))
-        shim = state.extra.get("shim")
-        new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
-        new_text = new_module.code
-        if new_text == source.text:
-            return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools)
-        _verify(new_text, path)
-        result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
-        if options.want_diff:
-            result.diff = unified_diff(str(path), source.text, new_text)
-        if options.write:
-            writer.write_atomic(path, source.encode(new_text), data)
+        result, new = _rewritten(path, source, module, state, options)
+        if new is not None and options.write:
+            writer.write_atomic(path, new, data)
+            result.written = True
+        return result
+
+    return _guarded(path, options, work)
+
+
+def commit_file(path: Path, options: Options, guess: Guess) -> FileResult:
+    """Write a confirmed guess: only over the very bytes it was made from (else MR905, left alone)."""
+
+    def work(data: bytes) -> FileResult:
+        if _hash(data) != guess.old_hash:
+            raise writer.ChangedOnDisk(str(path))
+        result = guess.result.model_copy()
+        if guess.new is not None and options.write:
+            writer.write_atomic(path, guess.new, data)
             result.written = True
         return result
 
@@ -211,6 +332,8 @@ def rewrite_file(path: Path, options: Options, plan: Mapping[str, Any]) -> FileR
 
 
 def _verify(text: str, path: Path) -> None:
+    import libcst as cst
+
     try:
         cst.parse_module(text)
     except cst.ParserSyntaxError as exc:  # a bug of ours: refuse to write
@@ -260,7 +383,7 @@ class Engine:
             except OSError as exc:
                 failed.append(_failure(str(path), "MR901", f"cannot read: {exc.strerror or exc}"))
                 continue
-            if pattern is not None and pattern.search(data):
+            if pattern is not None and pattern.search(data) and not data.startswith(SHIM_HEADER):
                 hits.append(path)
         return hits, failed
 
@@ -268,12 +391,12 @@ class Engine:
         """Yield one FileResult per interesting file (findings, changes or failures), in path order."""
         start = time.perf_counter()
         options = self.options
-        rules = codemods.load()
         files = discover(paths, options.settings.exclude)
         self.summary.files_seen = len(files)
         self.progress("discover", len(files), len(files))
 
         hits, failed = self._prefilter(files, codemods.trigger_pattern(options.enabled))
+        rules = codemods.load() if hits else {}
         executor = _executor(options.jobs, len(hits))
         try:
             indexed = self._index(executor, hits)
@@ -307,7 +430,23 @@ class Engine:
                 ),
                 key=lambda p: p.as_posix(),
             )
-            rewritten = _map(executor, _rewrite_one, rewrite, options, plan)
+            # A file whose package-wide plan is the one it was speculatively rewritten under keeps that
+            # result (and is only written, when writing); the others are parsed and rewritten again.
+            ready: dict[str, FileResult] = {}
+            dispatch: list[tuple[Path, Guess | None]] = []
+            for path in rewrite:
+                item = indexed[path]
+                guess = item.guess if isinstance(item, Indexed) else None
+                if guess is not None and guess.plan == plan.get(str(path), {}):
+                    if not options.write or guess.new is None:
+                        ready[str(path)] = guess.result
+                        continue
+                    dispatch.append((path, guess))
+                else:
+                    dispatch.append((path, None))
+                if isinstance(item, Indexed):
+                    item.guess = None
+            rewritten = _map(executor, _rewrite_one, dispatch, options, plan)
             by_path: dict[str, FileResult] = {f.path: f for f in failed}
             for path, item in indexed.items():
                 by_path.setdefault(str(path), item.result if isinstance(item, Indexed) else item)
@@ -316,7 +455,10 @@ class Engine:
             shims: dict[str, None] = {}
             done = 0
             for name in order:
-                result = next(rewritten) if name in pending else by_path[name]
+                if name in ready:
+                    result = ready.pop(name)
+                else:
+                    result = next(rewritten) if name in pending else by_path[name]
                 done += name in pending
                 if name in pending:
                     self.progress("rewrite", done, len(pending))
@@ -407,7 +549,10 @@ def _summaries(item: Indexed | FileResult) -> dict[str, Any]:
     return item.summaries if isinstance(item, Indexed) else {}
 
 
-def _rewrite_one(path: Path, options: Options, plan: Mapping[str, Any]) -> FileResult:
+def _rewrite_one(item: tuple[Path, Guess | None], options: Options, plan: Mapping[str, Any]) -> FileResult:
+    path, guess = item
+    if guess is not None:
+        return commit_file(path, options, guess)
     return rewrite_file(path, options, plan.get(str(path), {}))
 
 

@@ -236,3 +236,10 @@ def test_python_dash_m_version():
     out = subprocess.run([sys.executable, "-m", "migrate_roots", "--version"], capture_output=True, text=True)
     assert out.returncode == 0
     assert out.stdout.startswith("migrate-roots ")
+
+
+def test_our_own_shim_is_never_scanned(tmp_path):
+    root = make_tree(tmp_path, {"server.py": SERVER})
+    invoke("apply", str(root))
+    result = invoke("scan", str(root), "--select", "MR")
+    assert "_mcp_roots_compat" not in result.stdout
