@@ -70,6 +70,8 @@ def _cache_key() -> str:
 def catalog() -> dict[str, Entry]:
     """Code -> (enabled by default, trigger tokens) of every rule, without importing the rules when cached."""
     global _catalog
+    if _loaded:  # the rules are imported anyway: the live registry (tests may register rules at run time)
+        return {c: Entry(r.default_enabled, tuple(r.tokens)) for c, r in load().items()}
     if _catalog is not None:
         return _catalog
     cache = None

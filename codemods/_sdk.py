@@ -48,6 +48,8 @@ GET_CONTEXT_FUNCTIONS = frozenset({"fastmcp.server.dependencies.get_context"})
 REQUEST_CTX_VARS = frozenset({"mcp.server.lowlevel.server.request_ctx"})  # mcp 1.x only
 
 SDK_PREFIXES = ("mcp", "fastmcp")
+# Annotations that say nothing about what a parameter is.
+OPAQUE_TYPES = frozenset({"typing.Any", "typing_extensions.Any", "builtins.object", "object", "Any"})
 
 # Receiver kinds, from what a `.list_roots()` or `.session` hangs off.
 CONTEXT = "context"  # mcp Context (has .session and .request_context)
@@ -71,11 +73,16 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
         def visit_Attribute(self, node: cst.Attribute) -> None:
             names.update(state.qnames(node))
 
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            # A forward reference (`"Context"`, `Optional["Context"]`): resolve its first name in the module.
+            text = node.evaluated_value
+            if isinstance(text, str):
+                head = text.split("[")[0].split("|")[0].strip()
+                names.update(_module_qualified(state, head))
+
     annotation.visit(Names())
-    if isinstance(annotation, cst.SimpleString):
-        text = annotation.evaluated_value
-        if isinstance(text, str) and text.split("[")[0].strip() in ("Context", "fastmcp.Context"):
-            return FASTMCP_CONTEXT if state.extra.get("imports_fastmcp") else CONTEXT
+    if names <= OPAQUE_TYPES:  # `Any`, `object`, or nothing known: no better than no annotation
+        return None
     if names & FASTMCP_CONTEXTS:
         return FASTMCP_CONTEXT
     if names & MCP_CONTEXTS:
@@ -87,6 +94,20 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
     if names & LOW_LEVEL_SERVERS:  # `server: Server` (codemods/lowlevel.py)
         return LL_SERVER
     return FOREIGN
+
+
+def _module_qualified(state: Any, dotted: str) -> set[str]:
+    """Qualified names of `dotted` as the module's global scope binds its first part (imports included)."""
+    from libcst.metadata import GlobalScope
+
+    first, _, rest = dotted.partition(".")
+    scope = state.scope(state.wrapper.module)
+    if not isinstance(scope, GlobalScope) or not first.isidentifier():
+        return set()
+    found = set()
+    for q in scope.get_qualified_names_for(first):
+        found.add(state._absolute(f"{q.name}.{rest}" if rest else q.name))
+    return found
 
 
 def call_kind(state: Any, call: cst.Call) -> str | None:
@@ -142,10 +163,14 @@ def name_kind(state: Any, name: cst.Name, depth: int) -> str | None:
     for assignment in scope[name.value]:
         node = getattr(assignment, "node", None)
         if isinstance(node, cst.Param):
-            if node.annotation is not None:
-                kinds.append(annotation_kind(state, node.annotation.annotation))
-            elif state.extra.get("imports_sdk"):
-                kinds.append(FASTMCP_CONTEXT if state.extra.get("imports_fastmcp") else CONTEXT)
+            kind = annotation_kind(state, node.annotation.annotation) if node.annotation is not None else None
+            if kind is None and state.extra.get("imports_sdk"):
+                # Unannotated (or `Any`) in an MCP module: a session by its name, else the SDK's context.
+                if "session" in node.name.value.lower():
+                    kind = SESSION
+                else:
+                    kind = FASTMCP_CONTEXT if state.extra.get("imports_fastmcp") else CONTEXT
+            kinds.append(kind)
             continue
         if isinstance(node, cst.Name):
             value = _assigned_value(state, node)
@@ -237,7 +262,9 @@ ROOTS_LIST_CHANGED_NOTIFICATIONS = frozenset(
     {"mcp.types.RootsListChangedNotification", "mcp_types.RootsListChangedNotification"}
 )
 ROOTS_LIST_CHANGED_METHOD = "notifications/roots/list_changed"
-INITIALIZED_NOTIFICATIONS = frozenset({"mcp.types.InitializedNotification", "mcp_types.InitializedNotification"})
+INITIALIZED_NOTIFICATIONS = frozenset(
+    {"mcp.types.InitializedNotification", "mcp_types.InitializedNotification"}
+)
 INITIALIZED_METHOD = "notifications/initialized"
 # fastmcp's server middleware base class (its `on_notification` hook sees roots notifications).
 FASTMCP_MIDDLEWARE = frozenset(

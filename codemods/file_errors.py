@@ -51,3 +51,12 @@ class ShimDiffers(_FileError):
     summary = "The compatibility module already exists with other content; it was left as it is."
     severity = Severity.INFO
     limits = "Your edited copy is kept; diff it against `migrate-roots shim` output to pick up fixes."
+
+
+class TooLargeFile(_FileError):
+    code = "MR907"
+    name = "file-too-large"
+    summary = (
+        "The file holds a trigger token but is larger than 2 MB: skipped (libcst would need minutes and "
+        "gigabytes for it)."
+    )

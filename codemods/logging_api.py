@@ -135,7 +135,9 @@ class SessionLogMessage(Rule):
 class SetLevelHandler(Rule):
     code = "MR503"
     name = "set-level-handler"
-    summary = "A `logging/setLevel` handler (`@server.set_logging_level()`, `on_set_logging_level=`): deprecated."
+    summary = (
+        "A `logging/setLevel` handler (`@server.set_logging_level()`, `on_set_logging_level=`): deprecated."
+    )
     severity = Severity.DEPRECATED
     tokens = TOKENS
     runner = ContextLog

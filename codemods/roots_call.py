@@ -63,6 +63,9 @@ class Func:
     # `state.extra["tool_like"]`): the expression holding the path value there, and the code of its sites.
     value: str | None = None
     code: str | None = None
+    # Call position -> the caller's own parameters passed on as plain names (an existing path argument
+    # handed to the helper that reads roots is the sign to reuse it).
+    passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass
@@ -79,6 +82,7 @@ class Plan:
     threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
+    names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
     shim_import: str = ""
     shim_path: str = ""
@@ -168,8 +172,13 @@ class RootsCall(Rule):
                     self.added_tools.append((first.value, _string_kwarg(node, "name")))
             return
         if caller is not None:
+            position = state.pos(node)
             for name in _self_method(state, target) or _fq(state, target):
-                caller.calls.append((name, state.pos(node)))
+                caller.calls.append((name, position))
+            handed = tuple(a.value.value for a in node.args if isinstance(a.value, cst.Name))
+            handed = tuple(n for n in handed if n in caller.params)
+            if handed:
+                caller.passed[position] = handed
 
     def _branch(self, node: cst.CSTNode, func_node: cst.CSTNode, state: FileState) -> Func | None:
         """The declared tool branch (a statement block of a low-level handler) holding `node`, if any."""
@@ -332,6 +341,16 @@ def _binding(call: cst.Call, state: FileState) -> tuple[cst.Name | None, cst.CST
     return _bound_name(result, state), result, False
 
 
+def _neutral_use(node: cst.CSTNode, state: FileState) -> bool:
+    """A use that says nothing about how many roots matter: `x is None`, `if x:`, `not x`."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Comparison):
+        return all(_is_none(c.comparator) for c in parent.comparisons)
+    if isinstance(parent, (cst.If, cst.While)) and parent.test is node:
+        return True
+    return isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
+
+
 def _uses(call: cst.Call, shape: str, state: FileState) -> str:
     target, result, via_roots = _binding(call, state)
     if via_roots:
@@ -344,6 +363,7 @@ def _uses(call: cst.Call, shape: str, state: FileState) -> str:
     accesses = [
         a for a in scope.accesses if a.node is not target and getattr(a.node, "value", None) == target.value
     ]
+    accesses = [a for a in accesses if not _neutral_use(a.node, state)]
     if accesses and all(_first_only(a.node, state, shape) for a in accesses):
         return "first"
     return "list"
@@ -364,13 +384,52 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     params = {
         p.name.value for p in (*func.params.params, *func.params.kwonly_params, *func.params.posonly_params)
     }
-    if target is not None and _compares_none(func, _derived_names(func, target.value) - params):
+    # A roots-capability check in front of the call would keep an explicit argument from ever being read.
+    if _checks_roots_capability(func):
+        return (
+            "MR105",
+            "a roots-capability check guards this call: with a path argument the check must go; decide what "
+            "a client without roots and without the argument gets",
+        )
+    # Parameters (an existing path argument) and globals (a cache's "not fetched yet") are not roots states.
+    outer = params | _declared_global(func)
+    if target is not None and _compares_none(func, _derived_names(func, target.value) - outer):
         return (
             "MR105",
             "this code treats 'client has no roots' (None) differently from 'empty list': decide what "
             "an absent path argument means here",
         )
     return None
+
+
+def _checks_roots_capability(func: cst.FunctionDef) -> bool:
+    """`check_client_capability(...)` or `<...>.capabilities.roots` anywhere in the function."""
+    found = False
+
+    class Check(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal found
+            if node.attr.value == "check_client_capability":
+                found = True
+            if node.attr.value == "roots" and isinstance(node.value, cst.Attribute):
+                found = found or node.value.attr.value == "capabilities"
+
+    func.body.visit(Check())
+    return found
+
+
+def _declared_global(func: cst.FunctionDef) -> set[str]:
+    names: set[str] = set()
+
+    class Declared(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            names.update(item.name.value for item in node.names)
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            names.update(item.name.value for item in node.names)
+
+    func.body.visit(Declared())
+    return names
 
 
 def _returns_name(func: cst.FunctionDef, name: str) -> bool:
@@ -504,6 +563,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
     called_from_tool: set[str] = set()
     param = settings.param_name
+    path_like = _path_like(settings)
     for fq in sorted(reach):
         path, func = by_fq[fq]
         plan = plans.setdefault(path, Plan())
@@ -513,8 +573,14 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         elif func.tool is not None:
             existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
             calls_reach = any(c in reach for c, _ in func.calls)
+            # An existing path parameter handed to the helper that reads roots: it is already the argument.
+            handed = {
+                n for c, pos in func.calls if c in reach for n in func.passed.get(pos, ()) if path_like(n)
+            }
             if len(existing) == 1 and not calls_reach:
                 name, new = existing.pop(), False
+            elif len(handed) == 1 and not existing and param not in func.params:
+                name, new = handed.pop(), False
             elif param in func.params:
                 name, new = param, False
             else:
@@ -532,6 +598,15 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 plan.calls[pos] = plan.values[func.qualname]
                 if func.tool is not None:
                     called_from_tool.add(callee)
+
+    # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
+    for fq in sorted(reach):
+        path, func = by_fq[fq]
+        if func.tool is None and func.value is None and func.qualname in plans[path].threaded:
+            names = {
+                plans[by_fq[t][0]].tools[by_fq[t][1].qualname][0] for t in _tools_reaching(fq, by_fq, reach)
+            }
+            plans[path].names[func.qualname] = names.pop() if len(names) == 1 else param
 
     # Sites: rewrite where the enclosing function carries the value; otherwise say why not.
     for path, summary in summaries.items():
@@ -562,6 +637,31 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()):
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
+
+
+def _path_like(settings: Any) -> Any:
+    import re
+
+    words = re.compile(r"(^|_)(root|roots|path|dir|directory|folder|workspace|repo|cwd|project)(_|$)")
+    return lambda name: name in settings.path_params or bool(words.search(name))
+
+
+def _tools_reaching(fq: str, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> set[str]:
+    callers: dict[str, set[str]] = {}
+    for caller in reach:
+        for callee, _ in by_fq[caller][1].calls:
+            callers.setdefault(callee, set()).add(caller)
+    seen, todo, tools = {fq}, [fq], set()
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller in seen:
+                continue
+            seen.add(caller)
+            if by_fq[caller][1].tool is not None:
+                tools.add(caller)
+            else:
+                todo.append(caller)
+    return {t for t in tools if by_fq[t][1].value is None}
 
 
 def _has_sites(summary: Summary) -> bool:
@@ -609,7 +709,9 @@ class _Rewriter:
                 if code not in state.enabled:
                     continue
                 value = plan.values.get(func.qualname, state.settings.param_name)
-                name = value if value.isidentifier() else state.settings.param_name
+                name = plan.names.get(func.qualname) or (
+                    value if value.isidentifier() else state.settings.param_name
+                )
                 state.report(
                     call,
                     code,
@@ -650,6 +752,14 @@ class _Rewriter:
             node = finder.functions.get(qualname)
             if node is not None:
                 state.edit(node, _add_helper_param(name))
+                state.report(
+                    node.name,
+                    "MR107",
+                    f"`{qualname}` now takes `{name}=None` (the tool's path argument, passed down): update test "
+                    "doubles and callers outside this package",
+                    Severity.INFO,
+                    Action.REWRITTEN,
+                )
         for pos, value in plan.calls.items():
             call = finder.calls.get(pos)
             if call is not None:
@@ -728,7 +838,9 @@ _EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_aft
 
 
 ALIASES = {"single": "RootPath", "list": "RootPaths"}
-_ALIAS_COMMENT = "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577)."
+_ALIAS_COMMENT = (
+    "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577)."
+)
 
 
 def _type_text(shape: str, settings: Any) -> str:
@@ -806,15 +918,38 @@ def _add_helper_param(name: str) -> Any:
 
 def _append_param(params: cst.Parameters, param: cst.Param) -> cst.Parameters:
     if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params:
-        return params.with_changes(kwonly_params=[*_comma_all(params.kwonly_params), param])
-    return params.with_changes(params=[*_comma_all(params.params), param])
+        return params.with_changes(kwonly_params=_append(params.kwonly_params, param))
+    if params.star_kwarg is not None and not params.params:
+        return params.with_changes(kwonly_params=[param], star_arg=cst.ParamStar())
+    return params.with_changes(params=_append(params.params, param))
 
 
-def _comma_all(items: Any) -> list[Any]:
+def _append(items: Any, new: Any) -> list[Any]:
+    """`items + [new]` in the list's own layout: one a line with a trailing comma stays so."""
     out = list(items)
-    if out and out[-1].comma is cst.MaybeSentinel.DEFAULT:
-        out[-1] = out[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    return out
+    if not out:
+        return [new]
+    last = out[-1]
+    if isinstance(last.comma, cst.Comma) and isinstance(
+        last.comma.whitespace_after, cst.ParenthesizedWhitespace
+    ):
+        # Exploded, trailing comma: the new item takes the last one's comma (newline before the bracket) and the
+        # last one takes its neighbour's (newline and indent).
+        inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+        if inner is None:
+            indent = last.comma.whitespace_after.with_changes(
+                last_line=cst.SimpleWhitespace(_indent_of(last.comma.whitespace_after) + "    ")
+            )
+            inner = last.comma.with_changes(whitespace_after=indent)
+        out[-1] = last.with_changes(comma=inner)
+        return [*out, new.with_changes(comma=last.comma)]
+    if last.comma is cst.MaybeSentinel.DEFAULT:
+        out[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return [*out, new]
+
+
+def _indent_of(space: cst.ParenthesizedWhitespace) -> str:
+    return space.last_line.value if isinstance(space.last_line, cst.SimpleWhitespace) else ""
 
 
 def _add_keyword(keyword: str, value: str) -> Any:
@@ -823,7 +958,7 @@ def _add_keyword(keyword: str, value: str) -> Any:
         if any(a.keyword is not None and a.keyword.value == keyword for a in node.args):
             return node
         arg = cst.Arg(cst.parse_expression(value), keyword=cst.Name(keyword), equal=_EQ)
-        return node.with_changes(args=[*_comma_all(node.args), arg])
+        return node.with_changes(args=_append(node.args, arg))
 
     return change
 
@@ -871,6 +1006,17 @@ class RootsNoneVersusEmpty(Rule):
     tokens = TOKENS
     runner = RootsCall
     limits = "Deciding what a missing path argument means here is a security decision left to a person."
+
+
+class HelperSignatureChanged(Rule):
+    code = "MR107"
+    name = "helper-signature-changed"
+    summary = "A helper on the way from a tool to roots gained a keyword parameter: callers outside the package may need it."
+    severity = Severity.INFO
+    fix = "safe"
+    tokens = TOKENS
+    runner = RootsCall
+    limits = "Test doubles (mocks, fakes with a fixed signature) of the helper are not in the package: update them."
 
 
 class RootsParamClash(Rule):

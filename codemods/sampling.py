@@ -34,7 +34,9 @@ def _tool(state: FileState) -> str | None:
 class SamplingCall(Rule):
     code = "MR401"
     name = "sampling-create-message"
-    summary = "`session.create_message()` (server-initiated sampling): deprecated, fails on 2026-07-28 requests."
+    summary = (
+        "`session.create_message()` (server-initiated sampling): deprecated, fails on 2026-07-28 requests."
+    )
     severity = Severity.BROKEN
     tokens = TOKENS
     nodes = (cst.Module, cst.Call)
@@ -92,7 +94,9 @@ class SamplingCall(Rule):
 class FastmcpSample(Rule):
     code = "MR402"
     name = "fastmcp-sample"
-    summary = "fastmcp `ctx.sample()`: deprecated sampling, removed in fastmcp 4, fails on 2026-07-28 requests."
+    summary = (
+        "fastmcp `ctx.sample()`: deprecated sampling, removed in fastmcp 4, fails on 2026-07-28 requests."
+    )
     severity = Severity.BROKEN
     tokens = TOKENS
     runner = SamplingCall
@@ -102,7 +106,9 @@ class FastmcpSample(Rule):
 class SamplingCallback(Rule):
     code = "MR403"
     name = "sampling-callback"
-    summary = "Client `sampling_callback=` / fastmcp `sampling_handler=`: answers deprecated sampling requests."
+    summary = (
+        "Client `sampling_callback=` / fastmcp `sampling_handler=`: answers deprecated sampling requests."
+    )
     severity = Severity.DEPRECATED
     tokens = TOKENS
     runner = SamplingCall

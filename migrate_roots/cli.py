@@ -1,7 +1,7 @@
 """The `migrate-roots` command line: parse options, call the engine, render, pick the exit code.
 
-Exit codes: 0 clean; 1 findings or pending changes; 2 usage or configuration error; 3 some files could not
-be processed (the others were).
+Exit codes: 0 clean; 1 findings or pending changes; 2 usage or configuration error, or `apply` refused to
+write over uncommitted changes (see `--allow-dirty`); 3 some files could not be processed (the others were).
 """
 
 from __future__ import annotations
@@ -185,25 +185,39 @@ def apply(
     verbose: Verbose = False,
     no_progress: NoProgress = False,
     no_markers: NoMarkers = False,
+    allow_dirty: Annotated[
+        bool,
+        typer.Option("--allow-dirty", help="Rewrite even Python files with uncommitted changes in git."),
+    ] = False,
 ) -> None:
     """Rewrite files in place (or show what would change with --dry-run / --check)."""
+    import contextlib
+
+    from migrate_roots import guards
     from migrate_roots.model import Status
     from migrate_roots.report import render
 
     write = not (dry_run or check)
-    results, summary = _run(
-        paths,
-        select=select,
-        ignore=ignore,
-        exclude=exclude,
-        jobs=jobs,
-        no_markers=no_markers,
-        write=write,
-        want_diff=dry_run or diff or check,
-        quiet=quiet,
-        verbose=verbose,
-        no_progress=no_progress,
-    )
+    with contextlib.ExitStack() as held:
+        if write:  # one apply at a time per work tree; then refuse to mix our edits with the user's
+            wait = lambda lock: typer.echo(f"migrate-roots: waiting for another run ({lock})", err=True)  # noqa: E731
+            held.enter_context(guards.run_lock(paths, on_wait=wait))
+            dirty = [] if allow_dirty else [p for p in guards.dirty_files(paths) if p.suffix == ".py"]
+            if dirty:
+                raise _fail(guards.describe_dirty(dirty))
+        results, summary = _run(
+            paths,
+            select=select,
+            ignore=ignore,
+            exclude=exclude,
+            jobs=jobs,
+            no_markers=no_markers,
+            write=write,
+            want_diff=dry_run or diff or check,
+            quiet=quiet,
+            verbose=verbose,
+            no_progress=no_progress,
+        )
     render.applied(results, summary, output_format.value, show_diff=dry_run or diff or check, quiet=quiet)
     changed = any(r.status is Status.CHANGED for r in results)
     raise typer.Exit(_exit_code(results, changed and not write))
@@ -267,18 +281,22 @@ def _emit(text: str, output: Path | None) -> None:
 def report(
     paths: Paths,
     output_format: Annotated[
-        ReportFormat, typer.Option("--format", help="text, markdown (PR comment / job summary), json, sarif, github.")
+        ReportFormat,
+        typer.Option("--format", help="text, markdown (PR comment / job summary), json, sarif, github."),
     ] = ReportFormat.text,
     output: Output = None,
     baseline: Annotated[
-        Path | None, typer.Option("--baseline", help="Report only findings that this baseline file does not hold.")
+        Path | None,
+        typer.Option("--baseline", help="Report only findings that this baseline file does not hold."),
     ] = None,
     write_baseline: Annotated[
         Path | None, typer.Option("--write-baseline", help="Record the current findings in this file.")
     ] = None,
     fail_on: Annotated[
         FailOn,
-        typer.Option("--fail-on", help="Exit 1 on pending changes (`changes`) or on any reported finding (`findings`)."),
+        typer.Option(
+            "--fail-on", help="Exit 1 on pending changes (`changes`) or on any reported finding (`findings`)."
+        ),
     ] = FailOn.never,
     select: Select = None,
     ignore: Ignore = None,

@@ -38,6 +38,7 @@ class Settings(BaseModel):
         default_factory=lambda: [
             "root",
             "repo_path",
+            "repo_root",
             "repository",
             "project_root",
             "project_path",

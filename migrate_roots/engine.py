@@ -7,10 +7,12 @@ are parsed again for the rewrite, so a clean tree costs one read per file and a 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import multiprocessing
 import os
+import stat
 import sys
 import time
 import traceback
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import codemods
-from migrate_roots import sourcefile, writer
+from migrate_roots import guards, sourcefile, writer
 from migrate_roots.config import Settings
 from migrate_roots.discovery import discover
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
@@ -102,6 +104,42 @@ def _failure(path: str, code: str, message: str, line: int = 1) -> FileResult:
     return FileResult(path=path, status=Status.FAILED, reason=message, findings=[finding])
 
 
+def _visit(module: cst.Module, state: FileState, rules: list[Rule]) -> None:
+    """Hand each node, in libcst's visiting order, to the rules that asked for its type.
+
+    libcst's own visitor rebuilds every node on the way (a third of a file's cost); the parent links that
+    the metadata already holds give the same children in the same order, so the walk is a plain loop.
+    """
+    from libcst.metadata import ParentNodeProvider
+
+    parents = state.meta.get(ParentNodeProvider)
+    if parents is None:
+        state.wrapper.visit(_walker(state, rules))
+        return
+    handlers: dict[type, list[Rule]] = {}
+    for rule in rules:
+        for kind in rule.nodes:
+            handlers.setdefault(kind, []).append(rule)
+    import libcst as cst
+
+    children: dict[Any, list[Any]] = {}
+    for child, parent in parents.items():
+        children.setdefault(parent, []).append(child)
+    scopes = (cst.FunctionDef, cst.ClassDef)
+    stack: list[tuple[Any, bool]] = [(module, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            state.stack.pop()
+            continue
+        for rule in handlers.get(type(node), ()):
+            rule.visit(node, state)
+        if isinstance(node, scopes):
+            state.stack.append(node)
+            stack.append((node, True))
+        stack.extend((child, False) for child in reversed(children.get(node, ())))
+
+
 _WALKER: type | None = None
 
 
@@ -151,6 +189,8 @@ def _parse(data: bytes) -> tuple[sourcefile.Source, cst.Module, cst.MetadataWrap
     import libcst as cst
 
     source = sourcefile.decode(data)
+    if guards.looks_deep(source.text) and not guards.parser_survives(source.text):
+        raise _ParseFailure("cannot parse: nested too deeply (libcst's parser crashes on it)", 1)
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as exc:
@@ -189,10 +229,28 @@ def _walk(
     )
     runners = {codemods.REGISTRY[c].runner or codemods.REGISTRY[c] for c in options.enabled}
     rules = [cls() for cls in sorted(runners, key=lambda r: r.code) if cls.nodes]
-    wrapper.visit(_walker(state, rules))
+    _visit(module, state, rules)
     for rule in rules:
         rule.leave(state)
     return state, rules
+
+
+class _ReadOnly(Exception):
+    pass
+
+
+def _write(path: Path, new: bytes, old: bytes, result: FileResult, options: Options) -> None:
+    """Write one rewritten file: never a read-only one, and the shim it imports first (a run killed
+    between the two leaves a package that works, and the next run finds nothing left to do)."""
+    if not stat.S_IMODE(path.stat().st_mode) & 0o222:
+        raise _ReadOnly(str(path))
+    if result.shim:
+        shim = Path(result.shim)
+        if not shim.exists():
+            with contextlib.suppress(FileExistsError):
+                writer.write_new(shim, render_shim(options.settings).encode("utf-8"))
+    writer.write_atomic(path, new, old)
+    result.written = True
 
 
 class _ParseFailure(Exception):
@@ -205,7 +263,9 @@ def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
     """Read the file and run `work`; every user-input problem becomes a failed FileResult."""
     name = str(path)
     try:
-        data = path.read_bytes()
+        data = guards.read_source(path, guards.MAX_BYTES)
+    except guards.TooLarge as exc:
+        return _failure(name, "MR907", f"file too large: {exc}")
     except OSError as exc:
         return _failure(name, "MR901", f"cannot read: {exc.strerror or exc}")
     try:
@@ -216,6 +276,8 @@ def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
         return _failure(name, "MR903", str(exc), exc.line)
     except writer.ChangedOnDisk:
         return _failure(name, "MR905", "changed on disk during the run; left alone")
+    except _ReadOnly:
+        return _failure(name, "MR901", "read-only file: left alone (make it writable to migrate it)")
     except OSError as exc:
         return _failure(name, "MR901", f"cannot write: {exc.strerror or exc}")
     except RecursionError:
@@ -309,8 +371,7 @@ def rewrite_file(path: Path, options: Options, plan: Mapping[str, Any]) -> FileR
         source, module, state, _ = _analyse(path, data, options, "rewrite", plan)
         result, new = _rewritten(path, source, module, state, options)
         if new is not None and options.write:
-            writer.write_atomic(path, new, data)
-            result.written = True
+            _write(path, new, data, result, options)
         return result
 
     return _guarded(path, options, work)
@@ -324,8 +385,7 @@ def commit_file(path: Path, options: Options, guess: Guess) -> FileResult:
             raise writer.ChangedOnDisk(str(path))
         result = guess.result.model_copy()
         if guess.new is not None and options.write:
-            writer.write_atomic(path, guess.new, data)
-            result.written = True
+            _write(path, guess.new, data, result, options)
         return result
 
     return _guarded(path, options, work)
@@ -379,19 +439,25 @@ class Engine:
         failed: list[FileResult] = []
         for path in files:
             try:
-                data = path.read_bytes()
+                data = guards.read_source(path)
             except OSError as exc:
                 failed.append(_failure(str(path), "MR901", f"cannot read: {exc.strerror or exc}"))
                 continue
             if pattern is not None and pattern.search(data) and not data.startswith(SHIM_HEADER):
+                if len(data) > guards.MAX_BYTES:
+                    failed.append(_failure(str(path), "MR907", f"file too large: {guards.TooLarge(len(data))}"))
+                    continue
                 hits.append(path)
         return hits, failed
 
     def run(self, paths: list[Path]) -> Iterator[FileResult]:
         """Yield one FileResult per interesting file (findings, changes or failures), in path order."""
         start = time.perf_counter()
+        since = time.time_ns()
         options = self.options
         files = discover(paths, options.settings.exclude)
+        if options.write:  # an interrupted run's temporary files (the CLI holds the run lock)
+            guards.remove_stale_temp(files)
         self.summary.files_seen = len(files)
         self.progress("discover", len(files), len(files))
 
@@ -402,7 +468,7 @@ class Engine:
             indexed = self._index(executor, hits)
             # Stage two: files that may call into a stage-one file (a tool reaching roots through a helper).
             follow: set[bytes] = set()
-            for code in options.enabled:
+            for code in options.enabled if hits else ():  # no hit: the rules need not even be imported
                 found = {str(p): _summaries(i)[code] for p, i in indexed.items() if code in _summaries(i)}
                 follow |= rules[code].follow_tokens(found)
             if follow:
@@ -468,7 +534,7 @@ class Engine:
                 if result.findings or result.status in (Status.CHANGED, Status.FAILED):
                     yield result
             for shim in sorted(shims):
-                result = write_shim(_display(Path(shim)), options)
+                result = _shim_result(_display(Path(shim)), options, since)
                 self._count(result)
                 if result.findings or result.status in (Status.CHANGED, Status.FAILED):
                     yield result
@@ -495,6 +561,25 @@ class Engine:
             self.summary.findings_by_code[finding.code] = (
                 self.summary.findings_by_code.get(finding.code, 0) + 1
             )
+
+
+def _shim_result(path: Path, options: Options, since: int) -> FileResult:
+    """`write_shim`, except that a shim written during this run (by the worker that wrote the first file
+    importing it) is reported as the new file it is."""
+    if options.write and path.exists():
+        try:
+            info = path.stat()
+            same = path.read_bytes() == render_shim(options.settings).encode("utf-8")
+        except OSError:
+            same = False
+        if same and info.st_mtime_ns >= since - 10_000_000:
+            result = FileResult(path=str(path), status=Status.CHANGED, written=True)
+            if options.want_diff:
+                name = str(path)
+                text = render_shim(options.settings)
+                result.diff = unified_diff(name, "", text).replace(f"--- a/{name}", "--- /dev/null", 1)
+            return result
+    return write_shim(path, options)
 
 
 def render_shim(settings: Settings) -> str:

@@ -31,7 +31,7 @@ import re
 import warnings
 from collections.abc import Sequence
 from pathlib import PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
 __all__ = [
@@ -70,14 +70,20 @@ def _tool_error_bases() -> tuple[type[BaseException], ...]:
     return (*bases, ValueError)
 
 
-RootsArgumentError: type[Exception] = type(
-    "RootsArgumentError",
-    _tool_error_bases(),
-    {
-        "__doc__": "A tool error naming the argument to pass (a ToolError of every installed SDK).",
-        "__module__": __name__,
-    },
-)
+if TYPE_CHECKING:  # type checkers see a plain class; at run time its bases depend on the installed SDK
+
+    class RootsArgumentError(ValueError):
+        """A tool error naming the argument to pass (a ToolError of every installed SDK)."""
+
+else:
+    RootsArgumentError = type(
+        "RootsArgumentError",
+        _tool_error_bases(),
+        {
+            "__doc__": "A tool error naming the argument to pass (a ToolError of every installed SDK).",
+            "__module__": __name__,
+        },
+    )
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -262,11 +268,13 @@ def _client_declared_roots(session: Any) -> bool:
 
 
 def _deprecation_categories() -> tuple[type[Warning], ...]:
+    import importlib
+
     try:
-        from mcp import MCPDeprecationWarning  # mcp 2.x: a UserWarning subclass
+        found = getattr(importlib.import_module("mcp"), "MCPDeprecationWarning", None)  # mcp 2.x only
     except ImportError:
-        return (DeprecationWarning,)
-    return (DeprecationWarning, MCPDeprecationWarning)
+        found = None
+    return (DeprecationWarning, found) if isinstance(found, type) else (DeprecationWarning,)
 
 
 def _missing(name: str) -> RootsArgumentError:
@@ -291,7 +299,7 @@ async def list_roots_compat(
     if paths:
         import mcp.types as types  # lazily: nothing else here needs the SDK
 
-        roots = [types.Root(uri=path_to_uri(p)) for p in paths]
+        roots = [types.Root.model_validate({"uri": path_to_uri(p)}) for p in paths]
         return roots if shape == "list" else types.ListRootsResult(roots=roots)
 
     session = _find_session(ctx)

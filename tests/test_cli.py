@@ -34,7 +34,11 @@ STARTUP = textwrap.dedent(
     from mcp.server.fastmcp import Context
 
     async def on_ready(ctx: Context):
-        await ctx.session.list_roots()
+        result = await ctx.session.list_roots()
+        print(len(result.roots))
+
+
+    STARTUP_HOOKS = [on_ready]
     """
 )
 
@@ -220,7 +224,7 @@ def test_config_param_name_and_flags_win(tmp_path):
     )
     assert "MR101" not in invoke("scan", str(root)).stdout
     result = invoke("apply", str(root), "--dry-run", "--select", "MR101")
-    assert "workspace_dir: Annotated" in result.stdout
+    assert "workspace_dir: RootPath = None" in result.stdout
 
 
 # --- entry points ----------------------------------------------------------------------------------------

@@ -53,6 +53,39 @@ CLAIMS: dict[str, frozenset[str]] = {
     # the roots calls we rewrite, and the one fastmcp removed (MR102's message says so)
     "mcp.server.session.ServerSession.list_roots": ALL,
     "fastmcp.server.context.Context.list_roots": frozenset({"fastmcp2", "fastmcp3"}),
+    # matched: low-level tools and their schemas (codemods/lowlevel.py)
+    "mcp.types.Tool": ALL,
+    "mcp.Tool": ALL,
+    "mcp_types.Tool": MCP2_BASED,  # mcp 2.x ships its types as a package of their own too
+    "pydantic.BaseModel": ALL,
+    "pydantic.main.BaseModel": ALL,
+    # matched: listChanged wiring (codemods/list_changed.py)
+    "mcp.types.RootsListChangedNotification": ALL,
+    "mcp_types.RootsListChangedNotification": MCP2_BASED,
+    "mcp.types.InitializedNotification": ALL,
+    "mcp_types.InitializedNotification": MCP2_BASED,
+    "fastmcp.server.middleware.Middleware": FASTMCP,
+    "fastmcp.server.middleware.middleware.Middleware": FASTMCP,
+    # matched: the client side (codemods/client_roots.py)
+    "mcp.ClientSession": ALL,
+    "mcp.client.session.ClientSession": ALL,
+    "mcp.client.session.ClientSession.send_roots_list_changed": ALL,
+    "mcp.Client": MCP2_BASED,
+    "mcp.client.Client": MCP2_BASED,
+    "mcp.client.client.Client": MCP2_BASED,
+    "mcp.shared.memory.create_connected_server_and_client_session": MCP1_BASED,
+    "fastmcp.Client": FASTMCP,
+    "fastmcp.client.Client": FASTMCP,
+    "fastmcp.client.client.Client": FASTMCP,
+    "mcp.types.RootsCapability": ALL,
+    "mcp_types.RootsCapability": MCP2_BASED,
+    # reported: sampling and logging (codemods/sampling.py, codemods/logging_api.py)
+    "mcp.server.session.ServerSession.create_message": ALL,
+    "mcp.server.session.ServerSession.send_log_message": ALL,
+    "fastmcp.server.context.Context.sample": frozenset({"fastmcp2", "fastmcp3"}),  # gone in fastmcp 4
+    "fastmcp.server.context.Context.info": FASTMCP,
+    "mcp.server.fastmcp.Context.info": MCP1_BASED,
+    "mcp.server.mcpserver.Context.info": MCP2_BASED,
     # emitted by the rewrite and the shim
     "pydantic.Field": ALL,
     "typing.Annotated": ALL,

@@ -627,3 +627,114 @@ def test_python_314_syntax_is_accepted(tmp_path):
             return str(first(result.roots).uri)
         """,
     )
+
+
+def test_global_cache_guard_is_not_none_versus_empty(tmp_path):
+    """`if _cache is None` means "not fetched yet", not "no roots capability": no MR105 refusal."""
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        _cache = None
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            global _cache
+            if _cache is None:
+                _cache = (await ctx.session.list_roots()).roots
+            return str(_cache[0].uri)
+        """,
+        f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+        _cache = None
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPath = None) -> str:
+            global _cache
+            if _cache is None:
+                _cache = (await list_roots_compat(ctx, root, name="root")).roots
+            return str(_cache[0].uri)
+        """,
+    )
+    assert codes(findings) == ["MR101"]
+
+
+def test_exploded_signature_keeps_its_layout(tmp_path):
+    check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def where(
+            pattern: str,
+            ctx: Context,
+        ) -> str:
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """,
+        f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from ._mcp_roots_compat import list_roots_compat
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def where(
+            pattern: str,
+            ctx: Context,
+            root: RootPath = None,
+        ) -> str:
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """,
+    )
+
+
+def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        async def resolve(ctx: Context, explicit: str | None):
+            try:
+                return (await ctx.session.list_roots()).roots[0].uri
+            except Exception:
+                return explicit
+
+        @mcp.tool()
+        async def where(ctx: Context, repo_root: str | None = None) -> str:
+            return str(await resolve(ctx, repo_root))
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from ._mcp_roots_compat import list_roots_compat
+
+        mcp = FastMCP("x")
+
+        async def resolve(ctx: Context, explicit: str | None, root=None):
+            try:
+                return (await list_roots_compat(ctx, root, name="repo_root")).roots[0].uri
+            except Exception:
+                return explicit
+
+        @mcp.tool()
+        async def where(ctx: Context, repo_root: str | None = None) -> str:
+            return str(await resolve(ctx, repo_root, root=repo_root))
+        """,
+    )
+    assert codes(findings) == ["MR101", "MR107"]

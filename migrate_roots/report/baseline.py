@@ -66,7 +66,9 @@ def load(path: Path) -> Baseline:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BaselineError(f"{path}: not a migrate-roots baseline file")
     if doc.get("version") != VERSION:
-        raise BaselineError(f"{path}: baseline version {doc.get('version')!r} is not supported (want {VERSION})")
+        raise BaselineError(
+            f"{path}: baseline version {doc.get('version')!r} is not supported (want {VERSION})"
+        )
     keys: Counter[Key] = Counter()
     for row in doc.get("findings", []):
         try:

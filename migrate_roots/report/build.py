@@ -34,7 +34,7 @@ def todo(finding: Finding, tools: dict[tuple[str, str], ToolChange]) -> str:
                 f"Review the diff. Clients must pass `{change.parameter}` to `{change.tool}` on MCP 2026-07-28 "
                 "requests; legacy clients that declared roots keep working without it."
             )
-        return "Review the diff; the rewritten call takes its value from the new tool argument."
+        return "Review this change in the diff (`migrate-roots apply --dry-run` shows it)."
     if finding.action is Action.MARKED:
         return (
             f"Resolve the `# migrate-roots: {finding.code}` comment above this line by hand, then delete the "

@@ -22,12 +22,17 @@ def _project_name(paths: list[str]) -> str:
 def _summary(report: MigrationReport) -> str:
     t = report.totals
     rewritten = t.by_action.get("rewritten", 0)
-    left = sum(1 for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("broken", "error"))
+    left = sum(
+        1
+        for f in report.findings
+        if f.action.value != "rewritten" and f.severity.value in ("broken", "error")
+    )
     deprecated = sum(1 for f in report.findings if f.severity.value == "deprecated")
     parts = [
-        f"For this project, `migrate-roots apply` rewrites {rewritten} roots "
-        f"{'site' if rewritten == 1 else 'sites'} in {t.files_changed} {'file' if t.files_changed == 1 else 'files'}, "
-        f"and {t.tools_changed} {'tool takes' if t.tools_changed == 1 else 'tools take'} a new argument.",
+        f"For this project, `migrate-roots apply` rewrites {rewritten} {'site' if rewritten == 1 else 'sites'} "
+        f"and changes {t.files_changed} {'file' if t.files_changed == 1 else 'files'} (counting the small "
+        f"compatibility module it adds), and {t.tools_changed} "
+        f"{'tool takes' if t.tools_changed == 1 else 'tools take'} a new argument.",
         f"{left} {'place needs' if left == 1 else 'places need'} a person (listed below), and "
         f"{deprecated} {'use' if deprecated == 1 else 'uses'} of deprecated sampling or logging still "
         f"{'works' if deprecated == 1 else 'work'} for now.",
@@ -45,8 +50,14 @@ def _tools(report: MigrationReport) -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for tool in report.tools:
-        what = "absolute paths of directories (a list; the first is the main one)" if tool.shape == "list" else "absolute path of a directory"
-        arg = f"`{tool.parameter}`" + (" (it already existed)" if tool.reused_existing else " (new, optional)")
+        what = (
+            "absolute paths of directories (a list; the first is the main one)"
+            if tool.shape == "list"
+            else "absolute path of a directory"
+        )
+        arg = f"`{tool.parameter}`" + (
+            " (it already existed)" if tool.reused_existing else " (new, optional)"
+        )
         legacy = "may omit it: their roots are still asked for" if tool.legacy_fallback else "must pass it"
         rows.append(f"| `{tool.tool}` | `{tool.path}:{tool.line}` | {arg} | {what} | {legacy} |")
     return "\n".join(rows)
@@ -59,12 +70,14 @@ def _clients(report: MigrationReport, settings: Any) -> str:
     value: object = ["/home/me/project"] if tool is not None and tool.shape == "list" else "/home/me/project"
     import json
 
-    call = json.dumps({"method": "tools/call", "params": {"name": name, "arguments": {param: value}}}, indent=2)
+    call = json.dumps(
+        {"method": "tools/call", "params": {"name": name, "arguments": {param: value}}}, indent=2
+    )
     return "\n".join(
         [
-            f"- The argument is declared in each tool's `inputSchema` with a description, so the model driving the "
-            f"client sees it and fills it, like any other argument. A client may also set it itself, for example "
-            f"to the folder the user has open:",
+            "- The argument is declared in each tool's `inputSchema` with a description, so the model driving the "
+            "client sees it and fills it, like any other argument. A client may also set it itself, for example "
+            "to the folder the user has open:",
             "",
             "  ```json",
             *("  " + line for line in call.splitlines()),
@@ -80,23 +93,34 @@ def _clients(report: MigrationReport, settings: Any) -> str:
 
 
 def _manual(report: MigrationReport) -> str:
-    items = [f for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("broken", "error")]
+    items = [
+        f
+        for f in report.findings
+        if f.action.value != "rewritten" and f.severity.value in ("broken", "error")
+    ]
     if not items:
         return "Nothing in the roots migration: every roots site is rewritten by `migrate-roots apply`."
     out = [
         f"These {len(items)} {'place was' if len(items) == 1 else 'places were'} not rewritten, because a safe "
         "rewrite needs a decision the tool cannot make. After `apply`, each marked one carries a "
-        "`# migrate-roots: CODE: ...` comment above it; `grep -rn \"# migrate-roots:\" .` lists them.",
+        '`# migrate-roots: CODE: ...` comment above it; `grep -rn "# migrate-roots:" .` lists them.',
         "",
         "| where | rule | why | what to do |",
         "| --- | --- | --- | --- |",
     ]
-    out += [f"| `{f.path}:{f.line}` | `{f.code}` {cell(f.name)} | {cell(f.message)} | {cell(f.todo)} |" for f in items]
+    out += [
+        f"| `{f.path}:{f.line}` | `{f.code}` {cell(f.name)} | {cell(f.message)} | {cell(f.todo)} |"
+        for f in items
+    ]
     return "\n".join(out)
 
 
 def _deprecated(report: MigrationReport) -> str:
-    items = [f for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("deprecated", "info")]
+    items = [
+        f
+        for f in report.findings
+        if f.action.value != "rewritten" and f.severity.value in ("deprecated", "info")
+    ]
     if not items:
         return "No use of deprecated sampling or logging was found."
     by_code: dict[str, list[ReportFinding]] = defaultdict(list)
@@ -109,7 +133,9 @@ def _deprecated(report: MigrationReport) -> str:
         "",
     ]
     for code, found in sorted(by_code.items()):
-        where = ", ".join(f"`{f.path}:{f.line}`" for f in found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
+        where = ", ".join(f"`{f.path}:{f.line}`" for f in found[:8]) + (
+            f" and {len(found) - 8} more" if len(found) > 8 else ""
+        )
         out.append(f"- **{code} {found[0].name}** ({len(found)}): {where}. {found[0].message}.")
     return "\n".join(out)
 
@@ -127,7 +153,7 @@ def _verify(paths: list[str], settings: Any) -> str:
             "```",
             "",
             "Then call a migrated tool the way a new client does, with the argument, and the way an old one does,",
-            f"without it. With mcp 2.x, for example (`server` is your server object):",
+            "without it. With mcp 2.x, for example (`server` is your server object):",
             "",
             "```python",
             "from mcp import Client",

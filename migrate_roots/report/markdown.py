@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from migrate_roots.model import MigrationReport, ReportFinding
+from migrate_roots.report.text import plural
 
 SEVERITY = {"broken": "🔴 broken", "deprecated": "🟡 deprecated", "info": "🔵 info", "error": "⛔ error"}
 ACTION = {"rewritten": "rewritten by `apply`", "marked": "marked for a person", "reported": "reported only"}
@@ -27,12 +28,15 @@ def render(report: MigrationReport) -> str:
     out = ["## migrate-roots: MCP roots, sampling and logging (SEP-2577)", ""]
     severities = ", ".join(f"{n} {s}" for s, n in t.by_severity.items()) or "none"
     out.append(
-        f"**{t.findings} findings** ({severities}) · **{t.files_changed} files** and **{t.tools_changed} tools** "
-        f"change with `migrate-roots apply` · {t.files_failed} files could not be processed"
+        f"**{plural(t.findings, 'finding')}** ({severities}) · **{plural(t.files_changed, 'file')}** and "
+        f"**{plural(t.tools_changed, 'tool')}** change with `migrate-roots apply` · "
+        f"{plural(t.files_failed, 'file')} could not be processed"
     )
     if report.baseline is not None:
         out.append("")
-        out.append(f"Only findings new since the baseline `{report.baseline}` are listed ({t.baselined} known ones left out).")
+        out.append(
+            f"Only findings new since the baseline `{report.baseline}` are listed ({t.baselined} known ones left out)."
+        )
     out.append("")
     out.append(
         "MCP 2026-07-28 deprecated *roots*, *sampling* and *logging*: a server can no longer ask the client "
@@ -41,7 +45,10 @@ def render(report: MigrationReport) -> str:
     out.append("")
     if report.tools:
         out += ["### Tools that take a new argument", ""]
-        out += ["| tool | defined at | argument | shape | legacy roots fallback |", "| --- | --- | --- | --- | --- |"]
+        out += [
+            "| tool | defined at | argument | shape | legacy roots fallback |",
+            "| --- | --- | --- | --- | --- |",
+        ]
         for tool in report.tools:
             arg = f"`{tool.parameter}`" + (" (existing)" if tool.reused_existing else " (new)")
             fallback = "kept" if tool.legacy_fallback else "none"
@@ -49,10 +56,27 @@ def render(report: MigrationReport) -> str:
         out.append("")
     groups = [
         ("What `apply` rewrites", [f for f in report.findings if f.action.value == "rewritten"]),
-        ("Left for a person", [f for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("broken", "error")]),
-        ("Deprecated, still working", [f for f in report.findings if f.action.value != "rewritten" and f.severity.value in ("deprecated", "info")]),
+        (
+            "Left for a person",
+            [
+                f
+                for f in report.findings
+                if f.action.value != "rewritten" and f.severity.value in ("broken", "error")
+            ],
+        ),
+        (
+            "Deprecated, still working",
+            [
+                f
+                for f in report.findings
+                if f.action.value != "rewritten" and f.severity.value in ("deprecated", "info")
+            ],
+        ),
     ]
-    header = ["| where | tool | rule | severity | action | why | to do |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    header = [
+        "| where | tool | rule | severity | action | why | to do |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for title, items in groups:
         if items:
             out += [f"### {title} ({len(items)})", "", *header, *(_row(f) for f in items), ""]
@@ -64,5 +88,14 @@ def render(report: MigrationReport) -> str:
         if len(text) > MAX_DIFF:
             text = text[:MAX_DIFF] + "\n... (cut; run `migrate-roots apply --dry-run` for the whole diff)\n"
         fence = "````" if "```" in text else "```"
-        out += ["<details><summary>The diff <code>migrate-roots apply</code> would make</summary>", "", f"{fence}diff", text.rstrip("\n"), fence, "", "</details>", ""]
+        out += [
+            "<details><summary>The diff <code>migrate-roots apply</code> would make</summary>",
+            "",
+            f"{fence}diff",
+            text.rstrip("\n"),
+            fence,
+            "",
+            "</details>",
+            "",
+        ]
     return "\n".join(out)

@@ -10,7 +10,6 @@ from migrate_roots.model import MigrationReport
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"broken": "error", "error": "error", "deprecated": "warning", "info": "note"}
-INFO_URI = "https://modelcontextprotocol.io/specification/2026-07-28"
 
 
 def _uri(path: str) -> dict[str, str]:
@@ -68,7 +67,6 @@ def render(report: MigrationReport) -> str:
                 "name": "migrate-roots",
                 "version": report.tool_version,
                 "semanticVersion": report.tool_version,
-                "informationUri": INFO_URI,
                 "rules": rules,
             }
         },

@@ -7,12 +7,16 @@ from migrate_roots.model import MigrationReport
 ACTION = {"rewritten": "apply rewrites it", "marked": "apply marks it", "reported": "reported only"}
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def totals_line(report: MigrationReport) -> str:
     t = report.totals
     severities = ", ".join(f"{n} {s}" for s, n in t.by_severity.items()) or "none"
     line = (
-        f"{t.findings} findings ({severities}); {t.files_changed} files and {t.tools_changed} tools would change; "
-        f"{t.files_failed} files failed"
+        f"{plural(t.findings, 'finding')} ({severities}); {plural(t.files_changed, 'file')} and "
+        f"{plural(t.tools_changed, 'tool')} would change; {plural(t.files_failed, 'file')} failed"
     )
     if report.baseline is not None:
         line += f"; {t.baselined} known findings left out (baseline {report.baseline})"
@@ -33,7 +37,9 @@ def render(report: MigrationReport) -> str:
     if report.findings:
         out.append("Findings:")
         for f in report.findings:
-            out.append(f"  {f.path}:{f.line}:{f.col}: {f.code} [{f.severity.value}, {ACTION[f.action.value]}] {f.message}")
+            out.append(
+                f"  {f.path}:{f.line}:{f.col}: {f.code} [{f.severity.value}, {ACTION[f.action.value]}] {f.message}"
+            )
             out.append(f"      to do: {f.todo}")
         out.append("")
     else:

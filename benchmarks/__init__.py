@@ -1,0 +1,1 @@
+"""Benchmarks of migrate-roots (not part of the test suite). Run: `python -m benchmarks` from the repo root."""

@@ -1,0 +1,374 @@
+"""migrate-roots benchmarks: every figure is a ratio against a baseline measured in the same run.
+
+    /tmp/venv/bin/python -m benchmarks            # all five (builds benchmarks/.work/ the first time)
+    /tmp/venv/bin/python -m benchmarks 1 5        # only some
+    /tmp/venv/bin/python -m benchmarks --servers 500 --big 5000   # smaller all-hits trees
+
+Trees live in benchmarks/.work/ (gitignored), each its own git repository so discovery sees its files:
+- `libs/`: the `.py` files of big installed libraries (numpy, boto3, botocore, moto, hypothesis, ...), no MCP
+  roots user (moto's AWS Organizations `list_roots` does hold the trigger token: a realistic false positive);
+- `few/`: `libs/` plus 20 generated roots-using servers;
+- `all-N/`: N generated roots-using servers (one package each; one in six with a helper module).
+Wall times are the best of `--repeat` runs (default 3) of the real command in a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "benchmarks" / ".work"
+PY = sys.executable
+BIN = str(Path(PY).with_name("migrate-roots"))
+LIBRARIES = ("numpy", "boto3", "botocore", "moto", "hypothesis", "IPython", "awscli", "pydantic", "libcst")
+TIMEOUT = 900  # seconds; a command that takes longer is reported as inf
+TOKENS = ("list_roots",)  # the prefilter's trigger tokens (codemods.trigger_pattern)
+
+sys.path.insert(0, str(ROOT))
+
+
+from benchmarks.servers import write_servers  # noqa: E402
+
+
+def site_dirs() -> list[Path]:
+    dirs = [Path(sysconfig.get_paths()["purelib"])]
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for prefix in (sys.base_prefix, "/usr/local", "/usr"):
+        dirs += [Path(prefix) / "lib" / version / "site-packages", Path(prefix) / "lib/python3/dist-packages"]
+    return [d for d in dict.fromkeys(dirs) if d.is_dir()]
+
+
+def _git_init(folder: Path) -> None:
+    run = lambda *a: subprocess.run(["git", *a], cwd=folder, check=True, capture_output=True)  # noqa: E731
+    run("init", "-q")
+    run("add", "-A")
+    run("-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-qm", "tree")
+
+
+def build_libs() -> Path:
+    target = WORK / "libs"
+    if (target / ".git").is_dir():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name in LIBRARIES:
+        source = next((d / name for d in site_dirs() if (d / name).is_dir()), None)
+        if source is None:
+            print(f"  (library {name} not installed; skipped)")
+            continue
+        for path in source.rglob("*.py"):
+            dest = target / name / path.relative_to(source)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+    _git_init(target)
+    return target
+
+
+def build_few() -> Path:
+    target = WORK / "few"
+    if (target / ".git").is_dir():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(build_libs(), target, ignore=shutil.ignore_patterns(".git"))
+    write_servers(target / "servers", 20, seed=1)
+    _git_init(target)
+    return target
+
+
+def build_all(count: int) -> Path:
+    target = WORK / f"all-{count}"
+    if (target / ".git").is_dir():
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    write_servers(target, count, seed=2)
+    _git_init(target)
+    return target
+
+
+def py_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*.py") if ".git" not in p.parts]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Measuring
+
+
+class PeakRSS:
+    """Peak of the summed RSS of a process and all its descendants, sampled every 20 ms from /proc."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak, self._stop = pid, 0, threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _tree(self) -> list[int]:
+        pids, frontier = [], [self.pid]
+        while frontier:
+            pid = frontier.pop()
+            pids.append(pid)
+            try:
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    frontier += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+            except OSError:
+                pass
+        return pids
+
+    def _rss(self, pid: int) -> int:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, sum(self._rss(p) for p in self._tree()))
+            time.sleep(0.02)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def timed(cmd: list[str], cwd: Path | None = None, repeat: int = 3, rss: bool = False) -> tuple[float, int]:
+    """Best wall time of `repeat` runs (and peak tree RSS in bytes when asked)."""
+    best, peak = float("inf"), 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
+        meter = PeakRSS(proc.pid) if rss else None
+        try:
+            _, err = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+            if meter is not None:
+                meter.stop()
+            print(f"  (timed out after {TIMEOUT} s: {' '.join(cmd[:4])} ...)", flush=True)
+            return float("inf"), 0
+        elapsed = time.perf_counter() - start
+        if meter is not None:
+            peak = max(peak, meter.stop())
+        if proc.returncode not in (0, 1, 3) or b"Traceback" in err:  # 3: some files unparsable
+            raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {err.decode()[-2000:]}")
+        best = min(best, elapsed)
+    return best, peak
+
+
+READ_LOOP = """
+import os, sys
+n = 0
+for dirpath, dirnames, filenames in os.walk(sys.argv[1]):
+    dirnames[:] = [d for d in dirnames if d != ".git"]
+    for name in filenames:
+        if name.endswith(".py"):
+            with open(os.path.join(dirpath, name), "rb") as handle:
+                n += len(handle.read())
+print(n)
+"""
+
+LIBCST_ALONE = """
+import sys
+from pathlib import Path
+import libcst as cst
+from codemods.base import PROVIDERS
+for name in sys.argv[1:]:
+    for path in sorted(Path(name).rglob("*.py")):
+        data = path.read_bytes()
+        if b"list_roots" not in data:
+            continue
+        module = cst.parse_module(data.decode("utf-8"))
+        cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve_many(PROVIDERS)
+"""
+
+
+def mr(*args: str) -> list[str]:
+    return [BIN, *args, "--no-progress", "-q"]
+
+
+def line(label: str, value: str, target: str = "", ok: bool | None = None) -> str:
+    verdict = "" if ok is None else ("  ok" if ok else "  MISSED")
+    text = f"  {label:<58} {value:>14}  {target}{verdict}"
+    print(text, flush=True)
+    return text
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The benchmarks
+
+
+def trigger_regex(select: list[str]) -> str:
+    """The prefilter's pattern as an extended regex for grep (the same tokens the engine searches)."""
+    out = subprocess.run(
+        [PY, "-c", "import codemods; p = codemods.trigger_pattern(codemods.select_codes(__import__('sys')"
+         ".argv[1:])); print(p.pattern.decode() if p else '')", *select],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    return out
+
+
+def bench_nohit(repeat: int, rule_sets: list[list[str]]) -> list[str]:
+    libs = build_libs()
+    files = py_files(libs)
+    size = sum(p.stat().st_size for p in files)
+    print(f"1. no-hit tree: {len(files)} files, {size / 1e6:.1f} MB ({libs})")
+    loop, _ = timed([PY, "-c", READ_LOOP, "."], libs, repeat)
+    out = [line("python read-all-bytes loop", f"{loop:.3f} s")]
+    for select in rule_sets:
+        label = "+".join(select) if select else "default rules"
+        pattern = trigger_regex(select)
+        times = repeat if select else 1  # the default rules take minutes here: one run
+        grep, _ = timed(["grep", "-rlE", "--include=*.py", "--exclude-dir=.git", pattern, "."], libs, repeat)
+        scan, _ = timed(mr("scan", ".", *_sel(select)), libs, times)
+        out.append(line(f"[{label}] grep -rlE for the trigger tokens", f"{grep:.3f} s"))
+        out.append(line(f"[{label}] scan wall time", f"{scan:.3f} s"))
+        out.append(line(f"[{label}] scan / read loop", f"{scan / loop:.2f}x", "target <= 3x", scan / loop <= 3))
+        out.append(line(f"[{label}] scan / grep", f"{scan / grep:.2f}x"))
+    return out
+
+
+def _sel(select: list[str]) -> list[str]:
+    return [x for code in select for x in ("--select", code)]
+
+
+def bench_few(repeat: int, libcst_runner: bool, rule_sets: list[list[str]]) -> list[str]:
+    few = build_few()
+    files = py_files(few)
+    print(f"2. few hits: {len(files)} files, 20 roots-using servers ({few})")
+    out = []
+    measured = []
+    for select in rule_sets:
+        label = "+".join(select) if select else "default rules"
+        times = repeat if select else 1
+        scan, _ = timed(mr("scan", ".", "-j", "2", *_sel(select)), few, times)
+        dry, _ = timed(mr("apply", "--dry-run", ".", "-j", "2", *_sel(select)), few, times)
+        out.append(line(f"[{label}] scan -j 2", f"{scan:.3f} s", "target < 2 s", scan < 2))
+        out.append(line(f"[{label}] apply --dry-run -j 2", f"{dry:.3f} s", "target < 2 s", dry < 2))
+        measured.append((label, scan, dry))
+    if libcst_runner:
+        # The command comes first: libcst's first argument pass takes the first positional as the command.
+        cmd = [PY, "-m", "libcst.tool", "codemod", "-x", "benchmarks.noop_codemod.NoOpCommand", "-j", "2",
+               "--no-format", "--hide-progress", str(few)]
+        libcst, _ = timed(["env", f"PYTHONPATH={ROOT}", *cmd], ROOT, 1)
+        out.append(line("libcst codemod runner, no-op command, -j 2", f"{libcst:.1f} s"))
+        for label, scan, dry in measured:
+            out.append(line(f"[{label}] libcst runner / scan", f"{libcst / scan:.1f}x", "target >= 20x",
+                            libcst / scan >= 20))
+            out.append(line(f"[{label}] libcst runner / apply --dry-run", f"{libcst / dry:.1f}x",
+                            "target >= 20x", libcst / dry >= 20))
+    return out
+
+
+def bench_all(count: int, repeat: int) -> list[str]:
+    tree = build_all(count)
+    parsed = sum(1 for p in py_files(tree) if b"list_roots" in p.read_bytes())
+    print(f"3. all hits: {count} servers, {parsed} files holding roots calls ({tree})")
+    base, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-c", LIBCST_ALONE, "."], tree, repeat)
+    scan1, _ = timed(mr("scan", ".", "-j", "1"), tree, repeat)
+    dry1, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, repeat, rss=True)
+    scan2, _ = timed(mr("scan", ".", "-j", "2"), tree, repeat)
+    dry2, rss2 = timed(mr("apply", "--dry-run", ".", "-j", "2"), tree, repeat, rss=True)
+    per = 1000 / parsed
+    out = [line("libcst parse + PROVIDERS alone, per file", f"{base * per:.1f} ms")]
+    out.append(line("scan -j 1, per file", f"{scan1 * per:.1f} ms"))
+    out.append(line("apply --dry-run -j 1, per file", f"{dry1 * per:.1f} ms"))
+    out.append(line("scan -j 1 / libcst alone", f"{scan1 / base:.2f}x", "target <= 1.5x", scan1 / base <= 1.5))
+    out.append(line("apply --dry-run -j 1 / libcst alone", f"{dry1 / base:.2f}x", "target <= 1.5x",
+                    dry1 / base <= 1.5))
+    out.append(line("scan: -j 1 / -j 2", f"{scan1 / scan2:.2f}x", "target >= 1.7x", scan1 / scan2 >= 1.7))
+    out.append(line("apply --dry-run: -j 1 / -j 2", f"{dry1 / dry2:.2f}x", "target >= 1.7x",
+                    dry1 / dry2 >= 1.7))
+    out.append(line(f"peak RSS, apply --dry-run -j 1, {count} servers", f"{rss1 / 2**20:.0f} MB",
+                    "target < 300 MB", rss1 < 300 * 2**20))
+    out.append(line(f"peak RSS, apply --dry-run -j 2, {count} servers", f"{rss2 / 2**20:.0f} MB",
+                    "target < 300 MB", rss2 < 300 * 2**20))
+    return out
+
+
+def bench_memory(count: int) -> list[str]:
+    tree = build_all(count)
+    print(f"4. memory: {count} servers ({tree})")
+    _, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, 1, rss=True)
+    _, rss2 = timed(mr("apply", "--dry-run", ".", "-j", "2"), tree, 1, rss=True)
+    out = [line(f"peak RSS, apply --dry-run -j 1, {count} servers", f"{rss1 / 2**20:.0f} MB",
+                "target < 300 MB", rss1 < 300 * 2**20)]
+    out.append(line(f"peak RSS, apply --dry-run -j 2, {count} servers", f"{rss2 / 2**20:.0f} MB",
+                    "target < 300 MB", rss2 < 300 * 2**20))
+    return out
+
+
+def bench_startup(repeat: int) -> list[str]:
+    one = WORK / "one"
+    if not (one / ".git").is_dir():
+        write_servers(one, 1, seed=3)
+        _git_init(one)
+    print("5. start-up")
+    bare, _ = timed([PY, "-c", "pass"], None, repeat * 3)
+    version, _ = timed([BIN, "--version"], None, repeat * 3)
+    scan, _ = timed(mr("scan", "srv00000/server.py"), one, repeat * 3)
+    out = [line("python -c pass (baseline)", f"{bare:.3f} s")]
+    out.append(line("migrate-roots --version", f"{version:.3f} s", "target < 0.3 s", version < 0.3))
+    out.append(line("migrate-roots scan of one small file", f"{scan:.3f} s", "target < 0.6 s", scan < 0.6))
+    return out
+
+
+def machine() -> str:
+    cpu = ""
+    with contextlib.suppress(OSError, StopIteration):
+        cpu = next(x.split(":", 1)[1].strip() for x in Path("/proc/cpuinfo").read_text().splitlines()
+                   if x.startswith("model name"))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{platform.system()} {platform.release()}, {cores} cores ({cpu}), Python {platform.python_version()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("which", nargs="*", type=int, default=[1, 2, 3, 4, 5], help="benchmarks to run")
+    parser.add_argument("--servers", type=int, default=2000, help="servers in the all-hits tree (3)")
+    parser.add_argument("--big", type=int, default=0, help="servers in the memory tree (4); default 10x")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--timeout", type=int, default=900, help="seconds before a command counts as inf")
+    parser.add_argument("--no-libcst-runner", action="store_true", help="skip libcst's slow runner in (2)")
+    parser.add_argument("--skip-default", action="store_true", help="(1), (2): only the --select rules")
+    parser.add_argument("--select", action="append", default=[],
+                        help="also measure (1) and (2) with only these rule codes (repeatable), e.g. MR1")
+    args = parser.parse_args(argv)
+    global TIMEOUT
+    TIMEOUT = args.timeout
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {machine()}")
+    out: list[str] = []
+    sets = [*([args.select] if args.select else []), *([] if args.skip_default else [[]])]
+    for number in args.which:
+        if number == 1:
+            out += bench_nohit(args.repeat, sets)
+        elif number == 2:
+            out += bench_few(args.repeat, not args.no_libcst_runner, sets)
+        elif number == 3:
+            out += bench_all(args.servers, args.repeat)
+        elif number == 4:
+            out += bench_memory(args.big or 10 * args.servers)
+        elif number == 5:
+            out += bench_startup(args.repeat)
+    missed = [x for x in out if x.endswith("MISSED")]
+    print(f"{len(missed)} target(s) missed")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""MR301-MR305: the client side of roots, reported as deprecated; MR305 removes the change notifications."""
+
+from __future__ import annotations
+
+from tests.helpers import check_noop, check_transformed, codes
+
+CLIENT = """\
+import fastmcp
+from mcp import ClientSession, types
+from mcp.client.stdio import stdio_client
+
+
+async def roots_cb(context):
+    return types.ListRootsResult(roots=[])
+
+
+async def main(params, folders):
+    caps = types.ClientCapabilities(roots=types.RootsCapability(listChanged=True))
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, list_roots_callback=roots_cb) as session:
+            await session.initialize()
+            await session.send_roots_list_changed()
+    client = fastmcp.Client("server.py", roots=folders)
+    client.set_roots(["file:///tmp"])
+    return caps, types.RootsCapability(list_changed=True)
+"""
+
+# --- noop cases first ------------------------------------------------------------------------------------
+
+
+def test_noop_users_own_same_named_methods(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from .tree import Client, Forest
+
+        mcp = FastMCP("x")
+
+
+        async def main(forest: Forest):
+            await forest.send_roots_list_changed()
+            forest.set_roots(["a"])
+            return Client(roots=["a"]), Forest(list_roots_callback=None)
+        """,
+        extra={"tree.py": "class Forest:\n    pass\n\n\nclass Client:\n    pass\n"},
+    )
+    assert findings == []
+
+
+def test_noop_client_roots_are_reported_not_rewritten(tmp_path):
+    findings = check_noop(tmp_path, CLIENT)
+    assert codes(findings) == ["MR301", "MR302", "MR302", "MR303", "MR304", "MR304"]
+    assert {f.severity.value for f in findings} == {"deprecated"}
+    assert {f.action.value for f in findings} == {"reported"}
+    trap = [f for f in findings if f.code == "MR304" and "list_changed=" in f.message]
+    assert trap and "ignored by mcp 1.x" in trap[0].message
+
+
+def test_noop_mcp2_client_and_memory_harness(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp import Client
+        from mcp.shared.memory import create_connected_server_and_client_session
+
+
+        async def main(server, cb):
+            async with Client(server, mode="legacy", list_roots_callback=cb) as client:
+                await client.send_roots_list_changed()
+            async with create_connected_server_and_client_session(server, list_roots_callback=cb) as s:
+                await s.send_roots_list_changed()
+        """,
+    )
+    assert codes(findings) == ["MR301", "MR301", "MR303", "MR303"]
+
+
+# --- the opt-in rewrite ----------------------------------------------------------------------------------
+
+
+def test_opt_in_removes_notifications_and_list_changed(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        CLIENT,
+        """\
+        import fastmcp
+        from mcp import ClientSession, types
+        from mcp.client.stdio import stdio_client
+
+
+        async def roots_cb(context):
+            return types.ListRootsResult(roots=[])
+
+
+        async def main(params, folders):
+            caps = types.ClientCapabilities(roots=types.RootsCapability())
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write, list_roots_callback=roots_cb) as session:
+                    await session.initialize()
+            client = fastmcp.Client("server.py", roots=folders)
+            client.set_roots(["file:///tmp"])
+            return caps, types.RootsCapability()
+        """,
+        select=["MR305"],
+    )
+    assert codes(findings) == ["MR305", "MR305", "MR305"]
+    assert {f.action.value for f in findings} == {"rewritten"}
+
+
+def test_opt_in_is_off_by_default_and_marks_what_it_cannot_remove(tmp_path):
+    import codemods
+
+    assert "MR305" not in codemods.select_codes()
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import asyncio
+
+        from mcp import ClientSession
+
+
+        class Proxy:
+            def __init__(self, session: ClientSession) -> None:
+                self.session = session
+
+            async def relay(self, other) -> None:
+                await asyncio.gather(self.session.send_roots_list_changed(), other.send_roots_list_changed())
+        """,
+        """\
+        import asyncio
+
+        from mcp import ClientSession
+
+
+        class Proxy:
+            def __init__(self, session: ClientSession) -> None:
+                self.session = session
+
+            async def relay(self, other) -> None:
+                # migrate-roots: MR305: send_roots_list_changed() is part of a larger expression: remove it by hand
+                # migrate-roots: MR305: receiver not recognised as an MCP client: remove by hand
+                await asyncio.gather(self.session.send_roots_list_changed(), other.send_roots_list_changed())
+        """,
+        select=["MR3", "MR305"],
+    )
+    assert codes(findings) == ["MR303", "MR303", "MR305", "MR305"]
+
+
+def test_noop_proxy_relaying_roots_downstream_is_reported(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp import ClientSession, types
+        from mcp.client.stdio import stdio_client
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("proxy")
+
+
+        @mcp.tool()
+        async def forward(ctx: Context, tool: str, params) -> str:
+            async def relay(context) -> types.ListRootsResult:
+                return await ctx.session.list_roots()
+
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write, list_roots_callback=relay) as downstream:
+                    await downstream.initialize()
+                    return str(await downstream.call_tool(tool, {}))
+        """,
+        select=["MR3"],
+    )
+    assert codes(findings) == ["MR301"]
+    assert findings[0].severity.value == "deprecated"

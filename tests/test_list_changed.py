@@ -1,0 +1,808 @@
+"""MR201-MR202: roots list_changed registrations and their handlers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import check_noop, check_transformed, codes
+
+# --- noop cases first ------------------------------------------------------------------------------------
+
+
+def test_noop_users_own_notification_type(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from .events import RootsListChangedNotification
+
+        mcp = FastMCP("x")
+        handlers = {}
+
+
+        async def on_change(event):
+            return event
+
+
+        handlers[RootsListChangedNotification] = on_change
+        """,
+        extra={"events.py": "class RootsListChangedNotification:\n    pass\n"},
+    )
+    assert findings == []
+
+
+def test_noop_users_own_event_bus_with_the_same_string(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from .bus import EventBus
+
+        mcp = FastMCP("x")
+
+
+        def wire(bus: EventBus, handler):
+            bus.add_notification_handler("notifications/roots/list_changed", dict, handler)
+        """,
+        extra={"bus.py": "class EventBus:\n    def add_notification_handler(self, *a):\n        pass\n"},
+    )
+    assert findings == []
+
+
+def test_noop_without_the_sdk(tmp_path):
+    assert check_noop(tmp_path, "roots_list_changed = []\nprint(roots_list_changed)\n") == []
+
+
+# --- rewrites --------------------------------------------------------------------------------------------
+
+
+def test_mcp1_private_handlers_dict_with_chained_initialized_handler(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        _previous = mcp._mcp_server.notification_handlers.get(types.InitializedNotification)
+
+
+        async def _on_initialized(notification: types.InitializedNotification) -> None:
+            if _previous is not None:
+                await _previous(notification)
+            print("client ready")
+
+
+        async def _on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            print("roots changed")
+            await mcp.get_context().session.send_resource_list_changed()
+
+
+        mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+        """,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        _previous = mcp._mcp_server.notification_handlers.get(types.InitializedNotification)
+
+
+        async def _on_initialized(notification: types.InitializedNotification) -> None:
+            if _previous is not None:
+                await _previous(notification)
+            print("client ready")
+
+
+        mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+        """,
+    )
+    assert codes(findings) == ["MR201"]
+    assert "handler `_on_roots_changed` removed" in findings[0].message
+    assert "resources/list_changed" in findings[0].message
+    assert findings[0].severity.value == "deprecated"
+
+
+def test_lowlevel_server_handlers_dict_and_unused_import(tmp_path):
+    check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.lowlevel import Server
+        from mcp.types import RootsListChangedNotification
+
+        server = Server("x")
+
+
+        async def refresh(notification: RootsListChangedNotification) -> None:
+            print("changed")
+
+
+        server.notification_handlers[RootsListChangedNotification] = refresh
+        """,
+        """\
+        from mcp.server.lowlevel import Server
+
+        server = Server("x")
+        """,
+    )
+
+
+def test_mcp2_constructor_keyword_and_add_notification_handler(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from typing import Any
+
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+
+        async def on_roots_list_changed(ctx: Any, params: types.NotificationParams | None) -> None:
+            print("roots changed")
+
+
+        async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+            return types.ListToolsResult(tools=[])
+
+
+        server = Server(
+            "x",
+            on_list_tools=on_list_tools,
+            on_roots_list_changed=on_roots_list_changed,
+        )
+        other = Server("y", on_roots_list_changed=on_roots_list_changed)
+
+
+        async def _log_change(ctx: Any, params: Any) -> None:
+            print("changed")
+
+
+        server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, _log_change)
+        """,
+        """\
+        from typing import Any
+
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+
+        async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+            return types.ListToolsResult(tools=[])
+
+
+        server = Server(
+            "x",
+            on_list_tools=on_list_tools,
+        )
+        other = Server("y")
+        """,
+    )
+    assert codes(findings) == ["MR201", "MR201", "MR201"]
+    assert all("removed (nothing else" in f.message for f in findings)
+
+
+def test_handler_used_elsewhere_is_kept(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def reload_config(notification=None) -> None:
+            print("reload")
+
+
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = reload_config
+
+
+        @mcp.tool()
+        async def reload() -> str:
+            await reload_config()
+            return "ok"
+        """,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def reload_config(notification=None) -> None:
+            print("reload")
+
+
+        @mcp.tool()
+        async def reload() -> str:
+            await reload_config()
+            return "ok"
+        """,
+    )
+    assert codes(findings) == ["MR201"]
+    assert "kept (still used elsewhere)" in findings[0].message
+
+
+def test_handler_used_from_another_module_is_kept(tmp_path):
+    check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def on_roots(notification) -> None:
+            print("roots changed")
+
+
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = on_roots
+        """,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def on_roots(notification) -> None:
+            print("roots changed")
+        """,
+        extra={"cli.py": "from .server import on_roots\n\nprint(on_roots)\n"},
+    )
+
+
+def test_fastmcp_middleware_branch(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.server.middleware import Middleware
+
+
+        class RootsWatcher(Middleware):
+            async def on_notification(self, context, call_next):
+                if context.method == "notifications/roots/list_changed":
+                    print("roots changed")
+                    return None
+                return await call_next(context)
+
+
+        mcp = FastMCP("x", middleware=[RootsWatcher()])
+        """,
+        """\
+        from fastmcp import FastMCP
+        from fastmcp.server.middleware import Middleware
+
+
+        class RootsWatcher(Middleware):
+            async def on_notification(self, context, call_next):
+                return await call_next(context)
+
+
+        mcp = FastMCP("x", middleware=[RootsWatcher()])
+        """,
+    )
+    assert codes(findings) == ["MR201"]
+
+
+# --- marked ------------------------------------------------------------------------------------------------
+
+
+def test_proxy_relaying_the_notification_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp import ClientSession
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("proxy")
+        downstream: ClientSession | None = None
+
+
+        async def _relay_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            if downstream is not None:
+                await downstream.send_roots_list_changed()
+
+
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _relay_roots_changed
+        """,
+        """\
+        import mcp.types as types
+        from mcp import ClientSession
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("proxy")
+        downstream: ClientSession | None = None
+
+
+        async def _relay_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            if downstream is not None:
+                await downstream.send_roots_list_changed()
+
+
+        # migrate-roots: MR202: handler `_relay_roots_changed` relays the change to downstream servers (a proxy): they may still cache roots; remove this once they take explicit paths
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _relay_roots_changed
+        """,
+    )
+    assert codes(findings) == ["MR202", "MR303"]
+    assert {f.severity.value for f in findings} == {"deprecated"}
+
+
+def test_middleware_branch_with_else_and_dict_literal_are_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from fastmcp.server.middleware import Middleware
+
+
+        async def h(notification):
+            return None
+
+
+        HANDLERS = {types.RootsListChangedNotification: h}
+
+
+        class Watcher(Middleware):
+            async def on_notification(self, context, call_next):
+                if context.method == "notifications/roots/list_changed":
+                    return None
+                else:
+                    return await call_next(context)
+        """,
+        """\
+        import mcp.types as types
+        from fastmcp.server.middleware import Middleware
+
+
+        async def h(notification):
+            return None
+
+
+        # migrate-roots: MR202: roots list_changed referenced in a form migrate-roots does not remove: the notification does not exist in MCP 2026-07-28; tools now take the `root` argument
+        HANDLERS = {types.RootsListChangedNotification: h}
+
+
+        class Watcher(Middleware):
+            async def on_notification(self, context, call_next):
+                # migrate-roots: MR202: the branch has an else/elif: remove the roots branch by hand
+                if context.method == "notifications/roots/list_changed":
+                    return None
+                else:
+                    return await call_next(context)
+        """,
+    )
+    assert codes(findings) == ["MR202", "MR202"]
+
+
+def test_handlers_that_change_other_state_are_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import asyncio
+
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+        server = Server("x")
+        roots_changed = asyncio.Event()
+
+
+        class State:
+            stale = False
+
+
+        def _invalidate() -> None:
+            global _cache
+            _cache = None
+
+
+        _cache = None
+
+
+        async def on_event(notification) -> None:
+            roots_changed.set()
+
+
+        async def on_attr(notification) -> None:
+            State.stale = True
+
+
+        async def on_call(notification) -> None:
+            _invalidate()
+
+
+        server.notification_handlers[types.RootsListChangedNotification] = on_event
+        server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, on_attr)
+        other = Server("y", on_roots_list_changed=on_call)
+        third = Server("z", on_roots_list_changed=lambda ctx, params: _invalidate())
+
+
+        class Holder:
+            def __init__(self) -> None:
+                self.stale = False
+                server.notification_handlers[types.RootsListChangedNotification] = self.on_roots
+
+            async def on_roots(self, notification) -> None:
+                self.stale = True
+        """,
+        """\
+        import asyncio
+
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+        server = Server("x")
+        roots_changed = asyncio.Event()
+
+
+        class State:
+            stale = False
+
+
+        def _invalidate() -> None:
+            global _cache
+            _cache = None
+
+
+        _cache = None
+
+
+        async def on_event(notification) -> None:
+            roots_changed.set()
+
+
+        async def on_attr(notification) -> None:
+            State.stale = True
+
+
+        async def on_call(notification) -> None:
+            _invalidate()
+
+
+        # migrate-roots: MR202: the handler changes `roots_changed.set()`, which something may still read: remove it by hand once the readers take the `root` argument
+        server.notification_handlers[types.RootsListChangedNotification] = on_event
+        # migrate-roots: MR202: the handler changes `State.stale`, which something may still read: remove it by hand once the readers take the `root` argument
+        server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, on_attr)
+        # migrate-roots: MR202: the handler calls `_invalidate`, which changes module state: remove both by hand once the readers take the `root` argument
+        other = Server("y", on_roots_list_changed=on_call)
+        # migrate-roots: MR202: the handler (not a plain function) calls `_invalidate`: check what it invalidates, then remove the registration by hand
+        third = Server("z", on_roots_list_changed=lambda ctx, params: _invalidate())
+
+
+        class Holder:
+            def __init__(self) -> None:
+                self.stale = False
+                # migrate-roots: MR202: the handler `self.on_roots` is not a module-level function of this file (a method, a local function, an import, a wrapper): check what it invalidates, then remove the registration and the handler by hand
+                server.notification_handlers[types.RootsListChangedNotification] = self.on_roots
+
+            async def on_roots(self, notification) -> None:
+                self.stale = True
+        """,
+    )
+    assert codes(findings) == ["MR202"] * 5
+
+
+def test_ignore_comment_silences(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+        server = Server("x")
+
+
+        async def refresh(notification) -> None:
+            print("changed")
+
+
+        server.notification_handlers[types.RootsListChangedNotification] = refresh  # migrate-roots: ignore[MR201]
+        """,
+    )
+    assert findings == []
+
+
+# --- end to end: migrated servers under the real SDK lines ---------------------------------------------------
+
+MCP1_FASTMCP = '''\
+"""mcp 1.x FastMCP server with roots list_changed wiring, a stale-flag cache and a chained initialized handler."""
+
+from urllib.parse import unquote, urlparse
+
+import mcp.types as types
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("lc-mcp1")
+_roots_cache: list[str] = []
+_roots_stale = True
+_previous = mcp._mcp_server.notification_handlers.get(types.InitializedNotification)
+READY: list[str] = []
+
+
+async def _on_initialized(notification: types.InitializedNotification) -> None:
+    if _previous is not None:
+        await _previous(notification)
+    READY.append("initialized")
+
+
+async def _on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+    global _roots_stale
+    _roots_stale = True
+
+
+mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    """The project directory."""
+    global _roots_cache, _roots_stale
+    if _roots_stale:
+        _roots_cache = [unquote(urlparse(str(r.uri)).path) for r in (await ctx.session.list_roots()).roots]
+        _roots_stale = False
+    return _roots_cache[0]
+
+
+@mcp.tool()
+def echo(text: str) -> str:
+    """Untouched by the migration."""
+    return text
+
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+MCP2_MCPSERVER = '''\
+"""mcp 2.x MCPServer with a roots list_changed handler on its low-level server and a stale-flag cache."""
+
+from urllib.parse import unquote, urlparse
+
+import mcp.types as types
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("lc-mcp2")
+_roots_cache: list[str] = []
+_roots_stale = True
+
+
+async def _on_roots_changed(ctx, params) -> None:
+    global _roots_stale
+    _roots_stale = True
+
+
+mcp._lowlevel_server.add_notification_handler(
+    "notifications/roots/list_changed", types.NotificationParams, _on_roots_changed
+)
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    """The project directory."""
+    global _roots_cache, _roots_stale
+    if _roots_stale:
+        _roots_cache = [unquote(urlparse(str(r.uri)).path) for r in (await ctx.session.list_roots()).roots]
+        _roots_stale = False
+    return _roots_cache[0]
+
+
+@mcp.tool()
+def echo(text: str) -> str:
+    """Untouched by the migration."""
+    return text
+
+
+if __name__ == "__main__":
+    mcp.run()
+'''
+
+MCP2_LOWLEVEL = '''\
+"""mcp 2.x low-level Server with a roots change handler passed to its constructor (warns on mcp 2.x)."""
+
+import logging
+from typing import Any
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+logger = logging.getLogger(__name__)
+
+
+async def on_roots_list_changed(ctx: Any, params: Any) -> None:
+    logger.info("roots changed")
+
+
+async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    schema = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    return types.ListToolsResult(tools=[types.Tool(name="echo", description="Echo.", input_schema=schema)])
+
+
+async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    text = str((params.arguments or {}).get("text", ""))
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+server = Server(
+    "lc-lowlevel-mcp2",
+    on_list_tools=on_list_tools,
+    on_call_tool=on_call_tool,
+    on_roots_list_changed=on_roots_list_changed,
+)
+
+
+async def _main() -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    import anyio
+
+    anyio.run(_main)
+'''
+
+E2E_SERVERS = {
+    # name -> (source, module attribute holding the server, SDK line, tools the migrated server lists)
+    "mcp1_fastmcp": (MCP1_FASTMCP, "mcp", "mcp1", ("echo", "where")),
+    "mcp2_mcpserver": (MCP2_MCPSERVER, "mcp", "mcp2", ("echo", "where")),
+    "mcp2_lowlevel": (MCP2_LOWLEVEL, "server", "mcp2", ("echo",)),
+}
+
+# Run with the SDK env's python: a legacy client that sends notifications/roots/list_changed (before and after
+# calling the tools) to the migrated server over stdio, then pings it. Prints the tool results as JSON.
+NOTIFY_CLIENT = '''\
+import json, sys, warnings
+from pathlib import Path
+
+import anyio
+import mcp.types as types
+
+LINE, SERVER, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
+CALLS = json.loads(sys.argv[4])
+
+
+async def roots_cb(context):
+    return types.ListRootsResult(roots=[types.Root(uri=Path(ROOT).as_uri())])
+
+
+def text(result):
+    return chr(10).join(getattr(c, "text", "") for c in result.content)
+
+
+def is_error(result):
+    return bool(getattr(result, "is_error", None) or getattr(result, "isError", False))
+
+
+async def main():
+    from mcp import StdioServerParameters
+
+    params = StdioServerParameters(command=sys.executable, args=[SERVER])
+    out = []
+    if LINE == "mcp1":
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
+
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write, list_roots_callback=roots_cb) as session:
+                await session.initialize()
+                await session.send_roots_list_changed()
+                for name, args in CALLS:
+                    r = await session.call_tool(name, args)
+                    out.append({"tool": name, "is_error": is_error(r), "text": text(r)})
+                await session.send_roots_list_changed()
+                await session.send_ping()
+    else:
+        from mcp import Client
+
+        async with Client(params, mode="legacy", list_roots_callback=roots_cb) as client:
+            await client.send_roots_list_changed()
+            for name, args in CALLS:
+                r = await client.call_tool(name, args)
+                out.append({"tool": name, "is_error": is_error(r), "text": text(r)})
+            await client.send_roots_list_changed()
+            await client.send_ping()
+    print(json.dumps(out))
+
+
+warnings.simplefilter("ignore")
+anyio.run(main)
+'''
+
+
+def _migrate(tmp_path, name):
+    from tests.helpers import flakes, run_engine
+
+    source, attr, line, tools = E2E_SERVERS[name]
+    server = tmp_path / name / "server.py"
+    server.parent.mkdir()
+    server.write_text(source)
+    results = run_engine(server.parent)
+    assert [r for r in results if r.status.value == "failed"] == []
+    text = server.read_text()
+    assert "notification_handlers[types.RootsListChanged" not in text
+    assert "roots_list_changed" not in text and "roots/list_changed" not in text
+    assert "_roots_stale" not in text
+    assert not flakes(text)
+    return server, attr, line, tools
+
+
+@pytest.mark.sdk
+@pytest.mark.parametrize("name", sorted(E2E_SERVERS))
+def test_e2e_migrated_server_serves_its_tools_in_both_eras(tmp_path, name):
+    import json
+    import subprocess
+
+    from tests.sdk.envs import sdk_python_or_skip
+
+    server, attr, line, tools = _migrate(tmp_path, name)
+    python = sdk_python_or_skip(line)
+    client_dir = tmp_path / "client project"
+    arg_dir = tmp_path / "argument dir"
+    client_dir.mkdir()
+    arg_dir.mkdir()
+    eras = ["legacy-roots"] + ([] if line == "mcp1" else ["modern"])
+    calls = []
+    for era in eras:
+        calls.append({"era": era, "tool": "echo", "args": {"text": "hi"}, "roots": [client_dir.as_uri()]})
+        if "where" in tools:
+            calls.append({"era": era, "tool": "where", "args": {"root": [str(arg_dir)]}, "roots": [client_dir.as_uri()]})
+            if era == "legacy-roots":
+                calls.append({"era": era, "tool": "where", "args": {}, "roots": [client_dir.as_uri()]})
+    driver = Path(__file__).parent / "sdk" / "driver.py"
+    for transport in ("inproc", "stdio"):
+        out = subprocess.run(
+            [str(python), str(driver), "--server", str(server), "--attr", attr, "--line", line,
+             "--transport", transport, "--batch", json.dumps(calls)],
+            capture_output=True, text=True, timeout=600, cwd=server.parent,
+        )
+        assert out.returncode == 0, out.stderr[-3000:]
+        results = json.loads(out.stdout.strip().splitlines()[-1])["results"]
+        for call, result in zip(calls, results, strict=True):
+            where = (transport, call["era"], call["tool"], call["args"])
+            assert not result["skipped"] and not result["is_error"], (where, result)
+            assert sorted(result["tools"]) == sorted(tools), (where, result)
+            if call["tool"] == "echo":
+                assert result["text"] == "hi", (where, result)
+            elif call["args"]:
+                assert result["text"] == str(arg_dir), (where, result)
+            else:
+                assert result["text"] == str(client_dir), (where, result)
+
+
+@pytest.mark.sdk
+@pytest.mark.parametrize("name", sorted(E2E_SERVERS))
+def test_e2e_legacy_client_sending_list_changed_causes_no_error(tmp_path, name):
+    import json
+    import subprocess
+
+    from tests.sdk.envs import sdk_python_or_skip
+
+    server, _, line, tools = _migrate(tmp_path, name)
+    python = sdk_python_or_skip(line)
+    client_dir = tmp_path / "client project"
+    client_dir.mkdir()
+    script = tmp_path / "notify_client.py"
+    script.write_text(NOTIFY_CLIENT)
+    calls = [["echo", {"text": "hi"}]] + ([["where", {}]] if "where" in tools else [])
+    out = subprocess.run(
+        [str(python), str(script), line, str(server), str(client_dir), json.dumps(calls)],
+        capture_output=True, text=True, timeout=600, cwd=server.parent,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "Traceback" not in out.stderr and "error" not in out.stderr.lower(), out.stderr[-3000:]
+    results = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [r["is_error"] for r in results] == [False] * len(calls), results
+    assert results[0]["text"] == "hi"
+    if "where" in tools:
+        assert results[1]["text"] == str(client_dir)

@@ -1,0 +1,676 @@
+"""MR211-MR218: roots caches, eager fetches, refresh tasks, dead roots code and wording.
+
+Most cases select MR2 only, so that what MR101 does to the same file (tested in test_roots_call.py) does not
+blur what these rules do; one case runs every default rule together.
+"""
+
+from __future__ import annotations
+
+from tests.helpers import check_noop, check_transformed, codes
+
+MR2 = {"select": ["MR2"]}
+
+# --- noop cases first ------------------------------------------------------------------------------------
+
+
+def test_noop_users_own_roots_cache_without_the_sdk(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        _roots = None
+
+
+        def tree_roots(forest):
+            global _roots
+            if _roots is None:
+                _roots = [t for t in forest if t.parent is None]
+            return _roots
+        """,
+    )
+    assert findings == []
+
+
+def test_noop_users_own_list_roots_method_cached(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from .repo import Repo
+
+        mcp = FastMCP("x")
+        _cache = None
+
+
+        async def cached(repo: Repo):
+            global _cache
+            if _cache is None:
+                _cache = await repo.list_roots()
+            return _cache
+        """,
+        extra={"repo.py": "class Repo:\n    async def list_roots(self):\n        return []\n"},
+    )
+    assert findings == []
+
+
+def test_noop_dead_helper_used_from_another_module_or_exported(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context
+
+        __all__ = ["exported_roots"]
+
+
+        async def exported_roots(ctx: Context):
+            return await ctx.session.list_roots()
+
+
+        async def shared_roots(ctx: Context):
+            return await ctx.session.list_roots()
+        """,
+        extra={"cli.py": "from .server import shared_roots\n\nprint(shared_roots)\n"},
+        **MR2,
+    )
+    assert findings == []
+
+
+# --- rewrites --------------------------------------------------------------------------------------------
+
+
+def test_stale_flag_cache_read_only_by_the_fetching_tool(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        _roots_cache: list[str] = []
+        _roots_stale = True
+
+
+        async def _on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            global _roots_stale
+            _roots_stale = True
+
+
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            global _roots_cache, _roots_stale
+            if _roots_stale:
+                _roots_cache = [str(r.uri) for r in (await ctx.session.list_roots()).roots]
+                _roots_stale = False
+            return _roots_cache[0]
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            _roots_cache = [str(r.uri) for r in (await ctx.session.list_roots()).roots]
+            return _roots_cache[0]
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR201", "MR211"]
+    assert all(f.action.value == "rewritten" for f in findings)
+
+
+def test_stale_flag_cache_with_every_default_rule(tmp_path):
+    # MR101 gives the tool its path argument in the same run; only the parts of this rule are pinned here.
+    root = tmp_path / "proj" / "pkg"
+    root.mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "server.py").write_text(
+        "import mcp.types as types\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n'
+        "_cache: list[str] = []\n"
+        "_stale = True\n\n\n"
+        "async def _changed(notification: types.RootsListChangedNotification) -> None:\n"
+        "    global _stale\n"
+        "    _stale = True\n\n\n"
+        "mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _changed\n\n\n"
+        "@mcp.tool()\n"
+        "async def where(ctx: Context) -> str:\n"
+        "    global _cache, _stale\n"
+        "    if _stale:\n"
+        "        _cache = [str(r.uri) for r in (await ctx.session.list_roots()).roots]\n"
+        "        _stale = False\n"
+        "    return _cache[0]\n"
+    )
+    from tests.helpers import flakes, run_engine
+
+    results = run_engine(tmp_path / "proj")
+    text = (root / "server.py").read_text()
+    assert "_stale" not in text and "global" not in text and "notification_handlers" not in text
+    assert "list_roots_compat(ctx, root" in text
+    assert not flakes(text)
+    assert {"MR101", "MR201", "MR211"} <= {f.code for r in results for f in r.findings}
+
+
+def test_once_per_process_cache_in_a_helper(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        _roots = None
+
+
+        async def get_roots(ctx: Context):
+            global _roots
+            if _roots is None:
+                _roots = (await ctx.session.list_roots()).roots
+            return _roots
+
+
+        @mcp.tool()
+        async def first(ctx: Context) -> str:
+            return str((await get_roots(ctx))[0].uri)
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def get_roots(ctx: Context):
+            _roots = (await ctx.session.list_roots()).roots
+            return _roots
+
+
+        @mcp.tool()
+        async def first(ctx: Context) -> str:
+            return str((await get_roots(ctx))[0].uri)
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR211"]
+
+
+def test_chained_initialized_handler_keeps_its_other_links(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        _previous = mcp._mcp_server.notification_handlers.get(types.InitializedNotification)
+
+
+        async def _warm_roots() -> None:
+            session = mcp.get_context().session
+            await session.list_roots()
+
+
+        async def _on_initialized(notification: types.InitializedNotification) -> None:
+            if _previous is not None:
+                await _previous(notification)
+            print("client ready")
+            await _warm_roots()
+
+
+        mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+        """,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        _previous = mcp._mcp_server.notification_handlers.get(types.InitializedNotification)
+
+
+        async def _on_initialized(notification: types.InitializedNotification) -> None:
+            if _previous is not None:
+                await _previous(notification)
+            print("client ready")
+
+
+        mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR213", "MR216"]
+
+
+def test_dead_helpers_and_discarded_results(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def _workspace_roots(ctx: Context) -> list[str]:
+            result = await ctx.session.list_roots()
+            return [str(r.uri) for r in result.roots]
+
+
+        async def _first_root(ctx: Context) -> str:
+            return (await _workspace_roots(ctx))[0]
+
+
+        @mcp.resource("info://server")
+        async def info(ctx: Context) -> str:
+            await ctx.session.list_roots()
+            return "server x"
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.resource("info://server")
+        async def info(ctx: Context) -> str:
+            return "server x"
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR216", "MR216", "MR217"]
+    assert "nothing in the package calls it" in findings[0].message
+
+
+# --- marked ------------------------------------------------------------------------------------------------
+
+
+def test_stale_flag_cache_read_by_a_tool_and_a_non_tool_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        _roots_cache: list[str] = []
+        _roots_stale = True
+
+
+        async def _on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            global _roots_stale
+            _roots_stale = True
+
+
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            global _roots_cache, _roots_stale
+            if _roots_stale:
+                _roots_cache = [str(r.uri) for r in (await ctx.session.list_roots()).roots]
+                _roots_stale = False
+            return _roots_cache[0]
+
+
+        def status() -> str:
+            return ", ".join(_roots_cache)
+        """,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        # migrate-roots: MR211: `_roots_cache` keeps roots (or their staleness) across requests, and cannot go yet: read by `status`, a function that does not fetch it; read the `root` argument per request instead
+        _roots_cache: list[str] = []
+        # migrate-roots: MR211: `_roots_stale` keeps roots (or their staleness) across requests, and cannot go yet: shares a guard with `_roots_cache`; read the `root` argument per request instead
+        _roots_stale = True
+
+
+        async def _on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            global _roots_stale
+            _roots_stale = True
+
+
+        # migrate-roots: MR202: the handler invalidates `_roots_stale` which is still read (see MR211): remove both once the readers take the `root` argument
+        mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            global _roots_cache, _roots_stale
+            if _roots_stale:
+                _roots_cache = [str(r.uri) for r in (await ctx.session.list_roots()).roots]
+                _roots_stale = False
+            return _roots_cache[0]
+
+
+        def status() -> str:
+            return ", ".join(_roots_cache)
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR202", "MR211", "MR211"]
+
+
+def test_cache_read_by_another_tool_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        _roots = None
+
+
+        @mcp.tool()
+        async def load(ctx: Context) -> str:
+            global _roots
+            if _roots is None:
+                _roots = (await ctx.session.list_roots()).roots
+            return "loaded"
+
+
+        @mcp.tool()
+        async def show() -> str:
+            return str(_roots)
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        # migrate-roots: MR211: `_roots` keeps roots (or their staleness) across requests, and cannot go yet: read by `show`, a tool that does not fetch it; read the `root` argument per request instead
+        _roots = None
+
+
+        @mcp.tool()
+        async def load(ctx: Context) -> str:
+            global _roots
+            if _roots is None:
+                _roots = (await ctx.session.list_roots()).roots
+            return "loaded"
+
+
+        @mcp.tool()
+        async def show() -> str:
+            return str(_roots)
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR211"]
+
+
+def test_class_level_cache_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        class Workspace:
+            roots: list[str] | None = None
+
+            async def refresh(self, ctx: Context) -> None:
+                result = await ctx.session.list_roots()
+                Workspace.roots = [str(r.uri) for r in result.roots]
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        class Workspace:
+            roots: list[str] | None = None
+
+            async def refresh(self, ctx: Context) -> None:
+                result = await ctx.session.list_roots()
+                # migrate-roots: MR212: roots kept on `Workspace.roots` outlive the request (class attribute, instance or lifespan field): read the `root` argument per request instead
+                Workspace.roots = [str(r.uri) for r in result.roots]
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR212"]
+
+
+def test_refresh_task_probe_and_wording_are_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import asyncio
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def _refresh_loop(ctx: Context) -> None:
+            while True:
+                print((await ctx.session.list_roots()).roots)
+                await asyncio.sleep(60)
+
+
+        @mcp.tool()
+        async def watch(ctx: Context) -> str:
+            asyncio.create_task(_refresh_loop(ctx))
+            return "watching"
+
+
+        @mcp.tool()
+        async def probe(ctx: Context) -> str:
+            try:
+                await ctx.session.list_roots()
+            except Exception:
+                return "No roots configured: please configure roots in your MCP client"
+            return "ok"
+        """,
+        """\
+        import asyncio
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def _refresh_loop(ctx: Context) -> None:
+            while True:
+                print((await ctx.session.list_roots()).roots)
+                await asyncio.sleep(60)
+
+
+        @mcp.tool()
+        async def watch(ctx: Context) -> str:
+            # migrate-roots: MR214: background roots refresh (`_refresh_loop`): roots cannot be fetched outside a request on MCP 2026-07-28 and no signal says they changed; drop the task, tools take `root`
+            asyncio.create_task(_refresh_loop(ctx))
+            return "watching"
+
+
+        @mcp.tool()
+        async def probe(ctx: Context) -> str:
+            try:
+                # migrate-roots: MR217: roots fetched and the result thrown away (probes the roots capability inside try): delete the call, or test the `root` argument instead
+                await ctx.session.list_roots()
+            except Exception:
+                # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `root` argument (or configure the server) instead
+                return "No roots configured: please configure roots in your MCP client"
+            return "ok"
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR214", "MR217", "MR218"]
+    assert {f.code: f.severity.value for f in findings}["MR214"] == "broken"
+
+
+def test_wording_uses_the_configured_param_name(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        ERROR = "Client does not support roots"  # migrate-roots: ignore[MR218]
+        """,
+    )
+    assert findings == []
+    findings = check_transformed(
+        tmp_path / "b",
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        ERROR = "Client does not support roots"
+        """,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `workdir` argument (or configure the server) instead
+        ERROR = "Client does not support roots"
+        """,
+        settings={"param-name": "workdir"},
+    )
+    assert codes(findings) == ["MR218"]
+
+
+def test_wording_in_a_tool_description_is_marked_other_docstrings_are_not(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        '''\
+        """Add roots support to the server."""
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        class Forwarder:
+            """Supports forwarding roots."""
+
+
+        @mcp.tool()
+        def grep(pattern: str) -> str:
+            """Search the files. The client must provide roots."""
+            return pattern
+        ''',
+        '''\
+        """Add roots support to the server."""
+
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        class Forwarder:
+            """Supports forwarding roots."""
+
+
+        @mcp.tool()
+        def grep(pattern: str) -> str:
+            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `root` argument (or configure the server) instead
+            """Search the files. The client must provide roots."""
+            return pattern
+        ''',
+    )
+    assert codes(findings) == ["MR218"]
+
+
+def test_public_dead_helper_is_reported_not_removed(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context
+
+
+        async def on_initialized(ctx: Context):
+            return await ctx.session.list_roots()
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR216"]
+    assert findings[0].action.value == "reported" and "public" in findings[0].message
+
+
+def test_eager_fetch_with_other_effects_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("files")
+        CONFIG = {}
+
+
+        async def _load_config() -> None:
+            result = await mcp.get_context().session.list_roots()
+            CONFIG["dirs"] = [str(r.uri) for r in result.roots]
+
+
+        async def _on_initialized(notification: types.InitializedNotification) -> None:
+            await _load_config()
+
+
+        mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+        """,
+        """\
+        import mcp.types as types
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("files")
+        CONFIG = {}
+
+
+        async def _load_config() -> None:
+            result = await mcp.get_context().session.list_roots()
+            CONFIG["dirs"] = [str(r.uri) for r in result.roots]
+
+
+        async def _on_initialized(notification: types.InitializedNotification) -> None:
+            # migrate-roots: MR213: eager roots fetch at `initialized` (`_load_config()`) does more than read roots, and cannot happen on MCP 2026-07-28: move what it sets up to server configuration or to the tools' `root` argument
+            await _load_config()
+
+
+        mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR213"]
+
+
+def test_cache_guard_testing_none_waits_for_mr105_and_stays_idempotent(tmp_path):
+    # MR101 refuses the read (MR105) because of the cache's `is None` test: unwrapping the guard here would
+    # let a second run rewrite it, so the cache is marked instead and a second run changes nothing.
+    from tests.helpers import run_engine
+
+    root = tmp_path / "proj" / "pkg"
+    root.mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "server.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n'
+        "_roots = None\n\n\n"
+        "async def get_roots(ctx: Context):\n"
+        "    global _roots\n"
+        "    if _roots is None:\n"
+        "        _roots = (await ctx.session.list_roots()).roots\n"
+        "    return _roots\n\n\n"
+        "@mcp.tool()\n"
+        "async def first(ctx: Context) -> str:\n"
+        "    return str((await get_roots(ctx))[0].uri)\n"
+    )
+    first = run_engine(tmp_path / "proj")
+    text = (root / "server.py").read_text()
+    again = run_engine(tmp_path / "proj")
+    assert (root / "server.py").read_text() == text
+    assert not [r for r in again if r.status.value == "changed"]
+    found = {f.code: f for r in first for f in r.findings}
+    if "MR105" in found:  # today's MR101 plan; should it stop refusing, the cache goes in one run instead
+        assert found["MR211"].action.value == "marked" and "MR105" in found["MR211"].message
+    else:
+        assert "global" not in text
