@@ -7,6 +7,7 @@ small file); we only need the top-level import statements, so this walks `module
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import libcst as cst
 
@@ -34,7 +35,7 @@ def ensure_imports(needs: Iterable[tuple[str, str]]) -> Callable[[cst.CSTNode], 
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Module)
-        body = list(node.body)
+        body: list[Any] = list(node.body)
         last_import = -1
         existing: dict[str, int] = {}  # module -> index of its first plain `from module import a, b`
         have: set[tuple[str, str]] = set()

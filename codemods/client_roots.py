@@ -224,7 +224,9 @@ class ClientRoots(Rule):
             return
         stmt = _own_statement(node, state)
         if kind is None:
-            state.mark(node, "MR305", "receiver not recognised as an MCP client: remove by hand", Severity.DEPRECATED)
+            state.mark(
+                node, "MR305", "receiver not recognised as an MCP client: remove by hand", Severity.DEPRECATED
+            )
         elif stmt is None:
             state.mark(
                 node,
@@ -294,7 +296,9 @@ def _drop_keyword(keyword: str) -> Any:
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Call)
         args = list(node.args)
-        index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == keyword), None)
+        index = next(
+            (i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == keyword), None
+        )
         if index is None:
             return node
         removed = args.pop(index)
@@ -308,11 +312,15 @@ def _drop_keyword(keyword: str) -> Any:
 class FastmcpClientRoots(Rule):
     code = "MR302"
     name = "fastmcp-client-roots"
-    summary = "fastmcp `Client(roots=...)` or `client.set_roots(...)`: still answers legacy servers; reported."
+    summary = (
+        "fastmcp `Client(roots=...)` or `client.set_roots(...)`: still answers legacy servers; reported."
+    )
     severity = Severity.DEPRECATED
     tokens = TOKENS
     runner = ClientRoots
-    limits = "Reported only; `set_roots` on a client the rule cannot trace to `fastmcp.Client` is not reported."
+    limits = (
+        "Reported only; `set_roots` on a client the rule cannot trace to `fastmcp.Client` is not reported."
+    )
 
 
 class SendRootsListChanged(Rule):

@@ -36,7 +36,10 @@ TOKENS = (b"RootsListChanged", b"roots_list_changed", b"roots/list_changed")
 CACHE_TOKENS = (b"list_roots", b"roots", b"Roots")
 # Calls without side effects that a roots read's result goes through (MR213 removes a call made only of them).
 _PURE_CALLS = frozenset(
-    {f"builtins.{n}" for n in ("str", "len", "list", "tuple", "set", "dict", "sorted", "bool", "int", "isinstance")}
+    {
+        f"builtins.{n}"
+        for n in ("str", "len", "list", "tuple", "set", "dict", "sorted", "bool", "int", "isinstance")
+    }
     | {"pathlib.Path", "urllib.parse.unquote", "urllib.parse.urlparse", "os.path.join", "os.path.abspath"}
 )
 _LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
@@ -61,7 +64,9 @@ _ROOTS_WORDING = re.compile(
 class Refs:
     module: str
     candidates: frozenset[str]  # top-level names this file might delete
-    mentions: frozenset[str]  # identifiers (names, attributes, import aliases, identifier strings) it mentions
+    mentions: frozenset[
+        str
+    ]  # identifiers (names, attributes, import aliases, identifier strings) it mentions
 
 
 class PackageRefs:
@@ -571,8 +576,10 @@ class _Plumbing:
             return "defined more than once at module level"
         unit_nodes = [u for _, u in units]
         for node in [*self.accesses(name), *self.assignments(name)]:
-            if any(node is s.body[0].targets[0].target if isinstance(s.body[0], cst.Assign) else False
-                   for s in self.top_assigns.get(name, [])):
+            if any(
+                node is s.body[0].targets[0].target if isinstance(s.body[0], cst.Assign) else False
+                for s in self.top_assigns.get(name, [])
+            ):
                 continue
             if any(_contains(stmt, node, self.state) for stmt in self.top_assigns.get(name, [])):
                 continue
@@ -583,14 +590,20 @@ class _Plumbing:
                 return "used at module level"
             if func not in fetchers:
                 label = self.state.qualname(func)
-                kind = "a tool that does not fetch it" if self.funcs[func].tool else "a function that does not fetch it"
+                kind = (
+                    "a tool that does not fetch it"
+                    if self.funcs[func].tool
+                    else "a function that does not fetch it"
+                )
                 return f"read by `{label}`, {kind}"
             guard = fetchers[func]
             if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state):
                 return f"used in `{self.state.qualname(func)}` outside its fetch guard"
         return None
 
-    def _rewrite_fetcher(self, func: cst.FunctionDef, guard: cst.If, removable: set[str], flags: set[str]) -> None:
+    def _rewrite_fetcher(
+        self, func: cst.FunctionDef, guard: cst.If, removable: set[str], flags: set[str]
+    ) -> None:
         state = self.state
         # `global` statements lose the removed names.
         for stmt in _top_statements(func):
@@ -616,7 +629,8 @@ class _Plumbing:
             guard,
             "MR211",
             f"roots cache removed: `{name}` now reads roots on every call (the per-request value); "
-            "removed globals: " + ", ".join(f"`{n}`" for n in sorted(self.funcs[func].globals_declared & removable)),
+            "removed globals: "
+            + ", ".join(f"`{n}`" for n in sorted(self.funcs[func].globals_declared & removable)),
             Severity.DEPRECATED,
             Action.REWRITTEN,
         )
@@ -1133,7 +1147,7 @@ class _Collector(cst.CSTVisitor):
                     if handler is not None:
                         self._init_handler(handler)
                     return
-                reg = Registration(node, "add_notification_handler(\"notifications/roots/list_changed\")")
+                reg = Registration(node, 'add_notification_handler("notifications/roots/list_changed")')
                 stmt = _statement_of_call(node, state)
                 if stmt is None:
                     reg.refusal = "registration is not a statement of its own"
@@ -1161,7 +1175,9 @@ class _Collector(cst.CSTVisitor):
                 self.o.type_refs.append(node)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if self.state.qnames(node) & _sdk.ROOTS_LIST_CHANGED_NOTIFICATIONS and not _in_import(node, self.state):
+        if self.state.qnames(node) & _sdk.ROOTS_LIST_CHANGED_NOTIFICATIONS and not _in_import(
+            node, self.state
+        ):
             self.o.type_refs.append(node)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
@@ -1170,7 +1186,11 @@ class _Collector(cst.CSTVisitor):
             return
         if value == _sdk.ROOTS_LIST_CHANGED_METHOD:
             self.o.method_strings.append(node)
-        elif _ROOTS_WORDING.search(value) and self._user_facing(node) and not _our_description(node, self.state):
+        elif (
+            _ROOTS_WORDING.search(value)
+            and self._user_facing(node)
+            and not _our_description(node, self.state)
+        ):
             self.o.wording.append(node)
 
     def _user_facing(self, node: cst.SimpleString) -> bool:
@@ -1222,7 +1242,11 @@ def _branch_kind(test: cst.BaseExpression, state: FileState) -> str | None:
         target = test.comparisons[0]
         if isinstance(target.operator, cst.Equal):
             for a, b in ((test.left, target.comparator), (target.comparator, test.left)):
-                if isinstance(a, cst.SimpleString) and isinstance(b, cst.Attribute) and b.attr.value == "method":
+                if (
+                    isinstance(a, cst.SimpleString)
+                    and isinstance(b, cst.Attribute)
+                    and b.attr.value == "method"
+                ):
                     value = a.evaluated_value
                     if value in (_sdk.ROOTS_LIST_CHANGED_METHOD, _sdk.INITIALIZED_METHOD):
                         return str(value)
@@ -1441,7 +1465,9 @@ def _fetcher_use_ok(
     """A use of a cache name inside a fetching function that the rewrite keeps correct."""
     if _contains(guard.test, node, state):
         return True
-    if isinstance(state.parent(node), cst.Global) or isinstance(state.parent(state.parent(node) or node), cst.Global):
+    if isinstance(state.parent(node), cst.Global) or isinstance(
+        state.parent(state.parent(node) or node), cst.Global
+    ):
         return True
     parent = state.parent(node)
     target_of = state.parent(parent) if isinstance(parent, cst.AssignTarget) else None
@@ -1546,7 +1572,10 @@ def _state_write(node: cst.CSTNode) -> str | None:
 
         def _target(self, target: cst.BaseExpression) -> None:
             if isinstance(target, (cst.Attribute, cst.Subscript)) and not found:
-                found.append(_dotted(target.value) + ("." + target.attr.value if isinstance(target, cst.Attribute) else "[...]"))
+                found.append(
+                    _dotted(target.value)
+                    + ("." + target.attr.value if isinstance(target, cst.Attribute) else "[...]")
+                )
 
         def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
             self._target(n.target)

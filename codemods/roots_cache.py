@@ -61,7 +61,9 @@ class RootsCache(PackageRefs, Rule):
 class RootsAttributeCache(Rule):
     code = "MR212"
     name = "roots-attribute-cache"
-    summary = "Roots kept on an attribute (class attribute, instance, lifespan field) across requests: marked."
+    summary = (
+        "Roots kept on an attribute (class attribute, instance, lifespan field) across requests: marked."
+    )
     severity = Severity.DEPRECATED
     tokens = CACHE_TOKENS
     runner = RootsCache
@@ -108,9 +110,7 @@ class ResourcesChangedOnRoots(Rule):
 class DeadRootsHelper(Rule):
     code = "MR216"
     name = "dead-roots-helper"
-    summary = (
-        "A private module-level roots helper that nothing in the package calls: removed (a public one: reported)."
-    )
+    summary = "A private module-level roots helper that nothing in the package calls: removed (a public one: reported)."
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = CACHE_TOKENS
@@ -143,5 +143,3 @@ class RootsWording(Rule):
     tokens = CACHE_TOKENS
     runner = RootsCache
     limits = "Never rewritten: wording is the author's; module docstrings are skipped."
-
-

@@ -153,7 +153,7 @@ class RootsCall(Rule):
     def _call(self, node: cst.Call, state: FileState) -> None:
         func_node = state.function
         caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
-        if caller is not None and state.extra.get("tool_like"):
+        if caller is not None and func_node is not None and state.extra.get("tool_like"):
             caller = self._branch(node, func_node, state) or caller
         target = node.func
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
@@ -392,8 +392,8 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "a client without roots and without the argument gets",
         )
     # Parameters (an existing path argument) and globals (a cache's "not fetched yet") are not roots states.
-    outer = params | _declared_global(func)
-    if target is not None and _compares_none(func, _derived_names(func, target.value) - outer):
+    not_roots = params | _declared_global(func)
+    if target is not None and _compares_none(func, _derived_names(func, target.value) - not_roots):
         return (
             "MR105",
             "this code treats 'client has no roots' (None) differently from 'empty list': decide what "
@@ -727,7 +727,7 @@ class _Rewriter:
             return
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
         shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
-        taken = state.scope(state.wrapper.module) or {}
+        taken: Any = state.scope(state.wrapper.module) or {}
         aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in taken}
         if aliases:
             state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings))
