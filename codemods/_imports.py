@@ -40,6 +40,8 @@ def ensure_imports(needs: Iterable[tuple[str, str]]) -> Callable[[cst.CSTNode], 
         existing: dict[str, int] = {}  # module -> index of its first plain `from module import a, b`
         have: set[tuple[str, str]] = set()
         for index, statement in enumerate(body):
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                break  # a late import (after the first definition) would come after the names' first use
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
             for item in statement.body:

@@ -1194,7 +1194,9 @@ class _Collector(cst.CSTVisitor):
             self.o.wording.append(node)
 
     def _user_facing(self, node: cst.SimpleString) -> bool:
-        """Not a docstring, unless it is a tool's (the tool description a model reads)."""
+        """Not a docstring, unless it is a tool's (the tool description a model reads); not a pattern."""
+        if _pattern_argument(node, self.state):
+            return False
         owner = _docstring_owner(node, self.state)
         if owner is None:
             return True
@@ -1334,6 +1336,28 @@ def _in_import(node: cst.CSTNode, state: FileState) -> bool:
             return False
         current = state.parent(current)
     return False
+
+
+_PATTERN_CALLS = frozenset(
+    {"filterwarnings", "simplefilter", "compile", "match", "search", "fullmatch", "sub"}
+)
+
+
+def _pattern_argument(node: cst.CSTNode, state: FileState) -> bool:
+    """A string handed to a warnings filter or a regex function: it matches text, nobody reads it."""
+    arg = state.parent(node)
+    call = state.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call):
+        return False
+    func = call.func
+    name = (
+        func.attr.value
+        if isinstance(func, cst.Attribute)
+        else func.value
+        if isinstance(func, cst.Name)
+        else ""
+    )
+    return name in _PATTERN_CALLS
 
 
 def _our_description(node: cst.SimpleString, state: FileState) -> bool:

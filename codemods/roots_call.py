@@ -574,8 +574,14 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
             calls_reach = any(c in reach for c, _ in func.calls)
             # An existing path parameter handed to the helper that reads roots: it is already the argument.
+            # Only when handed straight to the function that reads roots: a parameter passed to an intermediate
+            # may be checked against the roots there (a boundary), and must not become them.
             handed = {
-                n for c, pos in func.calls if c in reach for n in func.passed.get(pos, ()) if path_like(n)
+                n
+                for c, pos in func.calls
+                if c in reach and by_fq[c][1].sites
+                for n in func.passed.get(pos, ())
+                if path_like(n)
             }
             if len(existing) == 1 and not calls_reach:
                 name, new = existing.pop(), False
@@ -870,12 +876,14 @@ def _insert_aliases(shapes: list[str], settings: Any) -> Any:
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Module)
         body = list(node.body)
+        # After the last top-level import before the first definition (where `ensure_imports` puts its own):
+        # the aliases use names those imports bring in, and the definitions use the aliases.
         at = 0
         for index, statement in enumerate(body):
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                break
             if _is_import_or_docstring(statement):
                 at = index + 1
-            else:
-                break
         new: list[cst.BaseStatement] = []
         for n, shape in enumerate(shapes):
             statement = cst.parse_statement(_alias_statement(shape, settings))

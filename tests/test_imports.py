@@ -53,3 +53,9 @@ def test_future_import_is_not_extended():
     src = "from __future__ import annotations\n"
     assert add(src, ("__future__", "annotations")) == src
     assert add(src, ("typing", "Any")) == "from __future__ import annotations\nfrom typing import Any\n"
+
+
+def test_late_import_after_a_definition_is_not_the_anchor():
+    src = "import os\n\n\ndef f():\n    pass\n\n\nfrom late import thing\n"
+    out = add(src, ("typing", "Any"))
+    assert out.startswith("import os\nfrom typing import Any\n")

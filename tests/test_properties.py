@@ -77,7 +77,9 @@ def servers(draw: st.DrawFn) -> dict[str, str]:
                     sink.append(f"\n\nasync def {helper}({ctx_name}: {ctx_ann}):\n{tail}")
                 else:
                     nxt = chain_names[i + 1]
-                    sink.append(f"\n\nasync def {helper}({ctx_name}: {ctx_ann}):\n    return await {nxt}({ctx_name})\n")
+                    sink.append(
+                        f"\n\nasync def {helper}({ctx_name}: {ctx_ann}):\n    return await {nxt}({ctx_name})\n"
+                    )
             target = chain_names[0]
             call_line = f"    return await {target}({ctx_name})\n"
             if in_other_file:
@@ -87,7 +89,9 @@ def servers(draw: st.DrawFn) -> dict[str, str]:
             tool_body = tail
         async_kw = "async def"
         doc = draw(st.sampled_from(["", '    """A tool."""\n']))
-        body.append(f"\n\n@{server_var}.{decorator}\n{async_kw} {tool}({ctx_name}: {ctx_ann}) -> object:\n{doc}{tool_body}")
+        body.append(
+            f"\n\n@{server_var}.{decorator}\n{async_kw} {tool}({ctx_name}: {ctx_ann}) -> object:\n{doc}{tool_body}"
+        )
     files = {"server.py": "".join(body)}
     if helpers_file:
         helper_header = {

@@ -674,3 +674,20 @@ def test_cache_guard_testing_none_waits_for_mr105_and_stays_idempotent(tmp_path)
         assert found["MR211"].action.value == "marked" and "MR105" in found["MR211"].message
     else:
         assert "global" not in text
+
+
+def test_noop_warning_filter_pattern_is_not_user_facing_text(tmp_path):
+    """A warnings filter names the SDK's message to silence it; nobody reads it (seen in a real server)."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        import warnings
+
+        from mcp import MCPDeprecationWarning
+        from mcp.server.mcpserver import MCPServer
+
+        warnings.filterwarnings("ignore", message=r"The roots capability is deprecated", category=MCPDeprecationWarning)
+        mcp = MCPServer("x")
+        """,
+    )
+    assert [f for f in findings if f.code == "MR218"] == []
