@@ -118,7 +118,9 @@ class PeakRSS:
             pids.append(pid)
             try:
                 for task in os.listdir(f"/proc/{pid}/task"):
-                    frontier += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+                    frontier += [
+                        int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+                    ]
             except OSError:
                 pass
         return pids
@@ -215,9 +217,17 @@ def line(label: str, value: str, target: str = "", ok: bool | None = None) -> st
 def trigger_regex(select: list[str]) -> str:
     """The prefilter's pattern as an extended regex for grep (the same tokens the engine searches)."""
     out = subprocess.run(
-        [PY, "-c", "import codemods; p = codemods.trigger_pattern(codemods.select_codes(__import__('sys')"
-         ".argv[1:])); print(p.pattern.decode() if p else '')", *select],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        [
+            PY,
+            "-c",
+            "import codemods; p = codemods.trigger_pattern(codemods.select_codes(__import__('sys')"
+            ".argv[1:])); print(p.pattern.decode() if p else '')",
+            *select,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     return out
 
@@ -237,7 +247,9 @@ def bench_nohit(repeat: int, rule_sets: list[list[str]]) -> list[str]:
         scan, _ = timed(mr("scan", ".", *_sel(select)), libs, times)
         out.append(line(f"[{label}] grep -rlE for the trigger tokens", f"{grep:.3f} s"))
         out.append(line(f"[{label}] scan wall time", f"{scan:.3f} s"))
-        out.append(line(f"[{label}] scan / read loop", f"{scan / loop:.2f}x", "target <= 3x", scan / loop <= 3))
+        out.append(
+            line(f"[{label}] scan / read loop", f"{scan / loop:.2f}x", "target <= 3x", scan / loop <= 3)
+        )
         out.append(line(f"[{label}] scan / grep", f"{scan / grep:.2f}x"))
     return out
 
@@ -262,15 +274,38 @@ def bench_few(repeat: int, libcst_runner: bool, rule_sets: list[list[str]]) -> l
         measured.append((label, scan, dry))
     if libcst_runner:
         # The command comes first: libcst's first argument pass takes the first positional as the command.
-        cmd = [PY, "-m", "libcst.tool", "codemod", "-x", "benchmarks.noop_codemod.NoOpCommand", "-j", "2",
-               "--no-format", "--hide-progress", str(few)]
+        cmd = [
+            PY,
+            "-m",
+            "libcst.tool",
+            "codemod",
+            "-x",
+            "benchmarks.noop_codemod.NoOpCommand",
+            "-j",
+            "2",
+            "--no-format",
+            "--hide-progress",
+            str(few),
+        ]
         libcst, _ = timed(["env", f"PYTHONPATH={ROOT}", *cmd], ROOT, 1)
         out.append(line("libcst codemod runner, no-op command, -j 2", f"{libcst:.1f} s"))
         for label, scan, dry in measured:
-            out.append(line(f"[{label}] libcst runner / scan", f"{libcst / scan:.1f}x", "target >= 20x",
-                            libcst / scan >= 20))
-            out.append(line(f"[{label}] libcst runner / apply --dry-run", f"{libcst / dry:.1f}x",
-                            "target >= 20x", libcst / dry >= 20))
+            out.append(
+                line(
+                    f"[{label}] libcst runner / scan",
+                    f"{libcst / scan:.1f}x",
+                    "target >= 20x",
+                    libcst / scan >= 20,
+                )
+            )
+            out.append(
+                line(
+                    f"[{label}] libcst runner / apply --dry-run",
+                    f"{libcst / dry:.1f}x",
+                    "target >= 20x",
+                    libcst / dry >= 20,
+                )
+            )
     return out
 
 
@@ -287,16 +322,34 @@ def bench_all(count: int, repeat: int) -> list[str]:
     out = [line("libcst parse + PROVIDERS alone, per file", f"{base * per:.1f} ms")]
     out.append(line("scan -j 1, per file", f"{scan1 * per:.1f} ms"))
     out.append(line("apply --dry-run -j 1, per file", f"{dry1 * per:.1f} ms"))
-    out.append(line("scan -j 1 / libcst alone", f"{scan1 / base:.2f}x", "target <= 1.5x", scan1 / base <= 1.5))
-    out.append(line("apply --dry-run -j 1 / libcst alone", f"{dry1 / base:.2f}x", "target <= 1.5x",
-                    dry1 / base <= 1.5))
+    out.append(
+        line("scan -j 1 / libcst alone", f"{scan1 / base:.2f}x", "target <= 1.5x", scan1 / base <= 1.5)
+    )
+    out.append(
+        line(
+            "apply --dry-run -j 1 / libcst alone", f"{dry1 / base:.2f}x", "target <= 1.5x", dry1 / base <= 1.5
+        )
+    )
     out.append(line("scan: -j 1 / -j 2", f"{scan1 / scan2:.2f}x", "target >= 1.7x", scan1 / scan2 >= 1.7))
-    out.append(line("apply --dry-run: -j 1 / -j 2", f"{dry1 / dry2:.2f}x", "target >= 1.7x",
-                    dry1 / dry2 >= 1.7))
-    out.append(line(f"peak RSS, apply --dry-run -j 1, {count} servers", f"{rss1 / 2**20:.0f} MB",
-                    "target < 300 MB", rss1 < 300 * 2**20))
-    out.append(line(f"peak RSS, apply --dry-run -j 2, {count} servers", f"{rss2 / 2**20:.0f} MB",
-                    "target < 300 MB", rss2 < 300 * 2**20))
+    out.append(
+        line("apply --dry-run: -j 1 / -j 2", f"{dry1 / dry2:.2f}x", "target >= 1.7x", dry1 / dry2 >= 1.7)
+    )
+    out.append(
+        line(
+            f"peak RSS, apply --dry-run -j 1, {count} servers",
+            f"{rss1 / 2**20:.0f} MB",
+            "target < 300 MB",
+            rss1 < 300 * 2**20,
+        )
+    )
+    out.append(
+        line(
+            f"peak RSS, apply --dry-run -j 2, {count} servers",
+            f"{rss2 / 2**20:.0f} MB",
+            "target < 300 MB",
+            rss2 < 300 * 2**20,
+        )
+    )
     return out
 
 
@@ -305,10 +358,22 @@ def bench_memory(count: int) -> list[str]:
     print(f"4. memory: {count} servers ({tree})")
     _, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, 1, rss=True)
     _, rss2 = timed(mr("apply", "--dry-run", ".", "-j", "2"), tree, 1, rss=True)
-    out = [line(f"peak RSS, apply --dry-run -j 1, {count} servers", f"{rss1 / 2**20:.0f} MB",
-                "target < 300 MB", rss1 < 300 * 2**20)]
-    out.append(line(f"peak RSS, apply --dry-run -j 2, {count} servers", f"{rss2 / 2**20:.0f} MB",
-                    "target < 300 MB", rss2 < 300 * 2**20))
+    out = [
+        line(
+            f"peak RSS, apply --dry-run -j 1, {count} servers",
+            f"{rss1 / 2**20:.0f} MB",
+            "target < 300 MB",
+            rss1 < 300 * 2**20,
+        )
+    ]
+    out.append(
+        line(
+            f"peak RSS, apply --dry-run -j 2, {count} servers",
+            f"{rss2 / 2**20:.0f} MB",
+            "target < 300 MB",
+            rss2 < 300 * 2**20,
+        )
+    )
     return out
 
 
@@ -330,15 +395,21 @@ def bench_startup(repeat: int) -> list[str]:
 def machine() -> str:
     cpu = ""
     with contextlib.suppress(OSError, StopIteration):
-        cpu = next(x.split(":", 1)[1].strip() for x in Path("/proc/cpuinfo").read_text().splitlines()
-                   if x.startswith("model name"))
+        cpu = next(
+            x.split(":", 1)[1].strip()
+            for x in Path("/proc/cpuinfo").read_text().splitlines()
+            if x.startswith("model name")
+        )
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return f"{platform.system()} {platform.release()}, {cores} cores ({cpu}), Python {platform.python_version()}"
+    return (
+        f"{platform.system()} {platform.release()}, {cores} cores ({cpu}), Python {platform.python_version()}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("which", nargs="*", type=int, default=[1, 2, 3, 4, 5], help="benchmarks to run")
     parser.add_argument("--servers", type=int, default=2000, help="servers in the all-hits tree (3)")
     parser.add_argument("--big", type=int, default=0, help="servers in the memory tree (4); default 10x")
@@ -346,8 +417,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=int, default=900, help="seconds before a command counts as inf")
     parser.add_argument("--no-libcst-runner", action="store_true", help="skip libcst's slow runner in (2)")
     parser.add_argument("--skip-default", action="store_true", help="(1), (2): only the --select rules")
-    parser.add_argument("--select", action="append", default=[],
-                        help="also measure (1) and (2) with only these rule codes (repeatable), e.g. MR1")
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        help="also measure (1) and (2) with only these rule codes (repeatable), e.g. MR1",
+    )
     args = parser.parse_args(argv)
     global TIMEOUT
     TIMEOUT = args.timeout

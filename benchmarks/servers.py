@@ -23,7 +23,7 @@ async def {tool}(ctx: Context) -> str:
     return str(result.roots[0].uri)
 {filler}'''
 
-REQUEST_CONTEXT = '''\
+REQUEST_CONTEXT = """\
 from mcp.server import fastmcp as fm
 
 server = fm.FastMCP("{server}")
@@ -33,9 +33,9 @@ server = fm.FastMCP("{server}")
 async def {tool}(c: fm.Context) -> list[str]:
     res = await c.request_context.session.list_roots()
     return [str(r.uri) for r in res.roots]
-{filler}'''
+{filler}"""
 
-FASTMCP = '''\
+FASTMCP = """\
 from fastmcp import Context, FastMCP
 
 mcp = FastMCP("{server}")
@@ -45,9 +45,9 @@ mcp = FastMCP("{server}")
 async def {tool}(ctx: Context) -> str:
     roots = await ctx.list_roots()  # fastmcp returns a list
     return str(roots[0].uri)
-{filler}'''
+{filler}"""
 
-HELPER_TOOL = '''\
+HELPER_TOOL = """\
 {header}
 from .workspace import project_dir
 
@@ -57,18 +57,18 @@ mcp = FastMCP("{server}")
 @mcp.tool()
 async def {tool}(ctx: Context) -> str:
     return str(await project_dir(ctx))
-{filler}'''
+{filler}"""
 
-HELPER = '''\
+HELPER = """\
 from mcp.server.fastmcp import Context
 
 
 async def project_dir(ctx: Context):
     result = await ctx.session.list_roots()
     return result.roots[0].uri
-'''
+"""
 
-EXISTING = '''\
+EXISTING = """\
 {header}
 
 mcp = FastMCP("{server}")
@@ -80,9 +80,9 @@ async def {tool}(ctx: Context, repo_path: str | None = None) -> str:
         result = await ctx.session.list_roots()
         repo_path = str(result.roots[0].uri)
     return repo_path
-{filler}'''
+{filler}"""
 
-STARTUP = '''\
+STARTUP = """\
 {header}
 
 mcp = FastMCP("{server}")
@@ -90,7 +90,7 @@ mcp = FastMCP("{server}")
 
 async def on_ready(ctx: Context):
     await ctx.session.list_roots()
-{filler}'''
+{filler}"""
 
 TEMPLATES = (DIRECT, REQUEST_CONTEXT, FASTMCP, HELPER_TOOL, EXISTING, STARTUP)
 

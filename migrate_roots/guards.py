@@ -139,9 +139,7 @@ def parser_survives(text: str, timeout: float = 120) -> bool:
 
 def _git(args: list[str], cwd: Path) -> bytes | None:
     try:
-        return subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, check=True, timeout=60
-        ).stdout
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         return None
 

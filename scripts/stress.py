@@ -92,7 +92,9 @@ def results_of(report: dict) -> list[dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--workdir", type=Path, help="scratch folder (default: a new temporary folder)")
     parser.add_argument("--limit", type=int, default=0, help="copy at most this many library files")
     parser.add_argument("--servers", type=int, default=200)
@@ -115,7 +117,9 @@ def main() -> int:
     results = results_of(report)
     findings = Counter(f["code"] for r in results for f in r.get("findings", []))
     changed = {r["path"] for r in results if r.get("status") == "changed"}
-    print(f"apply: exit {code} in {seconds:.1f} s; {len(changed)} changed; findings: {dict(sorted(findings.items()))}")
+    print(
+        f"apply: exit {code} in {seconds:.1f} s; {len(changed)} changed; findings: {dict(sorted(findings.items()))}"
+    )
     if code not in (0, 1, 3) or "Traceback" in stderr or not report:
         problems.append(f"crash: exit {code}: {stderr[-3000:]}")
     if findings.get("MR904"):
@@ -144,7 +148,9 @@ def main() -> int:
         except SyntaxError:
             pass  # newer syntax than this interpreter: libcst's parse above is the check
     new_files = sorted(set(after) - set(before))
-    print(f"changed files: {parsed} parse with libcst, {compiled} also compile(); new files: {len(new_files)}")
+    print(
+        f"changed files: {parsed} parse with libcst, {compiled} also compile(); new files: {len(new_files)}"
+    )
     code2, report2, stderr2, seconds2 = apply(tree, args.select, args.jobs)
     again = [r["path"] for r in results_of(report2) if r.get("status") == "changed"]
     print(f"second run: exit {code2} in {seconds2:.1f} s; {len(again)} changed")
