@@ -52,6 +52,11 @@ def load() -> dict[str, type[Rule]]:
 class Entry(NamedTuple):
     default_enabled: bool
     tokens: tuple[bytes, ...]
+    requires: bytes = b""  # also needed in the file (b"mcp" for rules whose tokens are common words)
+
+
+def _entry(rule: Any) -> Entry:
+    return Entry(rule.default_enabled, tuple(rule.tokens), rule.requires)
 
 
 _catalog: dict[str, Entry] | None = None
@@ -71,25 +76,31 @@ def catalog() -> dict[str, Entry]:
     """Code -> (enabled by default, trigger tokens) of every rule, without importing the rules when cached."""
     global _catalog
     if _loaded:  # the rules are imported anyway: the live registry (tests may register rules at run time)
-        return {c: Entry(r.default_enabled, tuple(r.tokens)) for c, r in load().items()}
+        return {c: _entry(r) for c, r in load().items()}
     if _catalog is not None:
         return _catalog
     cache = None
     try:
         cache = Path(__path__[0]) / "__pycache__" / f"catalog.{_cache_key()}.json"
         raw = json.loads(cache.read_text(encoding="utf-8"))
-        _catalog = {c: Entry(bool(d), tuple(bytes.fromhex(t) for t in toks)) for c, (d, toks) in raw.items()}
+        _catalog = {
+            c: Entry(bool(d), tuple(bytes.fromhex(t) for t in toks), bytes.fromhex(req))
+            for c, (d, toks, req) in raw.items()
+        }
         return _catalog
     except (OSError, ValueError, TypeError):
         pass
-    _catalog = {c: Entry(r.default_enabled, tuple(r.tokens)) for c, r in load().items()}
+    _catalog = {c: _entry(r) for c, r in load().items()}
     if cache is not None:
         try:  # best effort: an installed, read-only package just imports the rules each run
             cache.parent.mkdir(exist_ok=True)
             for old in cache.parent.glob("catalog.*.json"):
                 old.unlink(missing_ok=True)
             tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            data = {c: (e.default_enabled, [t.hex() for t in e.tokens]) for c, e in _catalog.items()}
+            data = {
+                c: (e.default_enabled, [t.hex() for t in e.tokens], e.requires.hex())
+                for c, e in _catalog.items()
+            }
             tmp.write_text(json.dumps(data), encoding="utf-8")
             os.replace(tmp, cache)
         except OSError:
@@ -122,10 +133,28 @@ def select_codes(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> froz
     return frozenset(c for c in chosen if not _matches(c, ignore))
 
 
-def trigger_pattern(codes: Iterable[str]) -> re.Pattern[bytes] | None:
-    """One compiled bytes regex of every enabled rule's tokens (None: nothing to look for)."""
+class Trigger:
+    """The prefilter: does a file's bytes hold a token of some enabled rule (and what that rule requires)?"""
+
+    def __init__(self, groups: dict[bytes, re.Pattern[bytes]]) -> None:
+        self.plain = groups.pop(b"", None)
+        self.gated = groups
+
+    def search(self, data: bytes) -> bool:
+        if self.plain is not None and self.plain.search(data):
+            return True
+        return any(required in data and pattern.search(data) for required, pattern in self.gated.items())
+
+
+def trigger_pattern(codes: Iterable[str]) -> Trigger | None:
+    """The enabled rules' tokens, one compiled regex per requirement (None: nothing to look for)."""
     rules = catalog()
-    tokens = sorted({t for c in codes for t in rules[c].tokens}, key=lambda t: (-len(t), t))
-    if not tokens:
-        return None
-    return re.compile(b"|".join(re.escape(t) for t in tokens))
+    grouped: dict[bytes, set[bytes]] = {}
+    for code in codes:
+        grouped.setdefault(rules[code].requires, set()).update(rules[code].tokens)
+    patterns = {
+        required: re.compile(b"|".join(re.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
+        for required, tokens in grouped.items()
+        if tokens
+    }
+    return Trigger(patterns) if patterns else None

@@ -56,6 +56,8 @@ class Rule:
     default_enabled: ClassVar[bool] = True
     # Byte strings of which at least one must occur in a file for this rule to look at it.
     tokens: ClassVar[tuple[bytes, ...]]
+    # Bytes that must also occur: b"mcp" for rules whose tokens are common words (`.info(`, `.sample(`).
+    requires: ClassVar[bytes] = b""
     # Node types handed to `visit`.
     nodes: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
     # The registered class that does this code's work (a rule family runs once for all its codes).

@@ -160,6 +160,7 @@ class ClientRoots(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     nodes = (cst.Module, cst.Call)
     limits = (
         "Reported only: removing the callback would break servers that still ask for roots. Callbacks passed "
@@ -317,6 +318,7 @@ class FastmcpClientRoots(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = (
         "Reported only; `set_roots` on a client the rule cannot trace to `fastmcp.Client` is not reported."
@@ -329,6 +331,7 @@ class SendRootsListChanged(Rule):
     summary = "`send_roots_list_changed()`: only legacy servers receive it; reported (removed by MR305)."
     severity = Severity.DEPRECATED
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = "Reported when the receiver is an MCP client session/client, or unknown in a file using the SDK."
 
@@ -339,6 +342,7 @@ class RootsCapabilityListChanged(Rule):
     summary = "`RootsCapability(listChanged=True)`: only legacy servers read it; reported (removed by MR305)."
     severity = Severity.DEPRECATED
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = "Capabilities written as plain dicts (`{'roots': {'listChanged': True}}`) are not seen."
 
@@ -354,6 +358,7 @@ class DropRootsListChanged(Rule):
     fix = "opt-in"
     default_enabled = False
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = (
         "Only statement calls on a recognised client and the literal `True` keyword; a call inside a larger "

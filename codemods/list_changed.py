@@ -95,10 +95,23 @@ class PackageRefs:
                 continue
             others: set[str] = set()
             for other_path, other in summaries.items():
-                if other_path != path and isinstance(other, Refs):
+                if (
+                    other_path != path
+                    and isinstance(other, Refs)
+                    and _same_package(path, summary, other_path, other)
+                ):
                     others |= other.mentions & summary.candidates
             out[path] = frozenset(others)
         return out
+
+
+def _same_package(path: str, refs: Refs, other_path: str, other: Refs) -> bool:
+    """Files of one top-level package, or (outside packages) of one folder: other trees cannot use a name."""
+    import os
+
+    if "." in refs.module or "." in other.module:
+        return refs.module.split(".")[0] == other.module.split(".")[0]
+    return os.path.dirname(path) == os.path.dirname(other_path)
 
 
 def _mentions(module: cst.Module) -> set[str]:

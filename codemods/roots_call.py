@@ -106,6 +106,7 @@ class RootsCall(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign)
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
@@ -980,6 +981,7 @@ class FastmcpListRoots(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = RootsCall.limits
 
@@ -990,6 +992,7 @@ class RootsOutsideRequest(Rule):
     summary = "Roots read outside a tool call (startup, handler, captured session): marked for a person."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Never rewritten: no request exists there to carry a path argument. Use server configuration."
 
@@ -1000,6 +1003,7 @@ class RootsInWrapper(Rule):
     summary = "Roots read in a decorator wrapping tools, or in a tool with a synthesized signature: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "The wrapped tools' signatures are not in the code, so no parameter can be added with certainty."
 
@@ -1012,6 +1016,7 @@ class RootsNoneVersusEmpty(Rule):
     )
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Deciding what a missing path argument means here is a security decision left to a person."
 
@@ -1023,6 +1028,7 @@ class HelperSignatureChanged(Rule):
     severity = Severity.INFO
     fix = "safe"
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Test doubles (mocks, fakes with a fixed signature) of the helper are not in the package: update them."
 
@@ -1033,5 +1039,6 @@ class RootsParamClash(Rule):
     summary = "A helper on the way to roots already has a parameter with the configured name: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."

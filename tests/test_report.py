@@ -313,7 +313,7 @@ def test_awkward_paths_and_unparsable_files_stay_valid(tmp_path):
     (root / "pkg" / "my server, v2 100%.py").write_text(
         "from mcp.server.fastmcp import Context\n\nasync def f(ctx: Context):\n    await ctx.info('x')\n"
     )
-    (root / "pkg" / "ünïcode.py").write_bytes(b"def broken(:\n    list_roots\n")
+    (root / "pkg" / "ünïcode.py").write_bytes(b"def broken(:\n    mcp.list_roots\n")
     result = invoke(root, "--format", "sarif")
     assert result.exit_code == 3, result.output  # one file could not be parsed: reported, the rest processed
     doc = json.loads(result.stdout)
