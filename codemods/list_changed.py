@@ -1777,6 +1777,7 @@ class ListChanged(PackageRefs, Rule):
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = TOKENS
+    requires = b"mcp"
     nodes = (cst.Module,)
     limits = (
         "Registrations in other spellings (a dict literal, `.update(...)`, `setdefault`, a `match` case, a "
@@ -1808,5 +1809,6 @@ class ListChangedKept(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
+    requires = b"mcp"
     runner = ListChanged
     limits = "Never rewritten: the marker says what still depends on the notification."

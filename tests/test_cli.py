@@ -178,7 +178,7 @@ def test_markers_idempotent_and_no_markers(tmp_path):
 
 
 def test_parse_error_is_isolated_exit_3(tmp_path):
-    bad = b"def broken(:\n    list_roots\n"
+    bad = b"def broken(:\n    mcp.list_roots\n"
     root = make_tree(tmp_path, {"bad.py": bad, "server.py": SERVER})
     result = invoke("apply", str(root))
     assert result.exit_code == 3
@@ -189,7 +189,7 @@ def test_parse_error_is_isolated_exit_3(tmp_path):
 
 
 def test_undecodable_file_reported(tmp_path):
-    root = make_tree(tmp_path, {"latin.py": b"x = '\xe9'  # list_roots\n"})
+    root = make_tree(tmp_path, {"latin.py": b"x = '\xe9'  # mcp list_roots\n"})
     result = invoke("scan", str(root))
     assert result.exit_code == 3
     assert "MR902 cannot decode" in result.stdout

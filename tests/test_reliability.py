@@ -63,12 +63,12 @@ def test_odd_inputs_each_give_one_finding_and_the_run_goes_on(tmp_path):
     sock.bind(str(pkg / "sock.py"))
     (pkg / "loop1.py").symlink_to("loop2.py")
     (pkg / "loop2.py").symlink_to("loop1.py")
-    (pkg / "nul.py").write_bytes(b"# list_roots\nx = 1\x00\n")
-    (pkg / "latin.py").write_bytes(b"# list_roots\nname = '\xe9t\xe9'\n")
-    (pkg / "deep.py").write_text("# list_roots\nx = " + "(" * 6000 + "1" + ")" * 6000 + "\n")
-    (pkg / "deep_ok.py").write_text("# list_roots\nx = " + "[" * 150 + "]" * 150 + "\n")  # deep, but parses
-    (pkg / "big.py").write_bytes(b"# list_roots\n" + b"x = 1\n" * 2_000_000)
-    (pkg / "badsyntax.py").write_text("# list_roots\ndef f(:\n")
+    (pkg / "nul.py").write_bytes(b"# mcp list_roots\nx = 1\x00\n")
+    (pkg / "latin.py").write_bytes(b"# mcp list_roots\nname = '\xe9t\xe9'\n")
+    (pkg / "deep.py").write_text("# mcp list_roots\nx = " + "(" * 6000 + "1" + ")" * 6000 + "\n")
+    (pkg / "deep_ok.py").write_text("# mcp list_roots\nx = " + "[" * 150 + "]" * 150 + "\n")  # deep, but parses
+    (pkg / "big.py").write_bytes(b"# mcp list_roots\n" + b"x = 1\n" * 2_000_000)
+    (pkg / "badsyntax.py").write_text("# mcp list_roots\ndef f(:\n")
     untouched = {p.name: p.read_bytes() for p in pkg.iterdir() if p.is_file() and not p.is_symlink()}
     try:
         results = run_engine(tmp_path, jobs=2)
