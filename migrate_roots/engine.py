@@ -39,7 +39,6 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 SHIM_HEADER = b'"""Compatibility helper for MCP servers moving off "roots"'
 
 
-
 @dataclass(frozen=True)
 class Options:
     settings: Settings
@@ -194,7 +193,9 @@ def _parse(data: bytes) -> tuple[sourcefile.Source, cst.Module, cst.MetadataWrap
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as exc:
-        raise _ParseFailure(f"cannot parse: {exc.message.removeprefix('parser error: ')}", exc.raw_line) from None
+        raise _ParseFailure(
+            f"cannot parse: {exc.message.removeprefix('parser error: ')}", exc.raw_line
+        ) from None
     except RecursionError:
         raise _ParseFailure("cannot parse: nesting too deep", 1) from None
     return source, module, cst.MetadataWrapper(module, unsafe_skip_copy=True)
@@ -445,7 +446,9 @@ class Engine:
                 continue
             if pattern is not None and pattern.search(data) and not data.startswith(SHIM_HEADER):
                 if len(data) > guards.MAX_BYTES:
-                    failed.append(_failure(str(path), "MR907", f"file too large: {guards.TooLarge(len(data))}"))
+                    failed.append(
+                        _failure(str(path), "MR907", f"file too large: {guards.TooLarge(len(data))}")
+                    )
                     continue
                 hits.append(path)
         return hits, failed
