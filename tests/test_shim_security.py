@@ -503,9 +503,11 @@ def test_path_uri_roundtrip(segments):
     assert shim.validate_root(shim.path_to_uri(path)) == path
 
 
-def test_windows_rules_under_an_allow_list_never_return_a_host_path(monkeypatch):
-    """Found by the property test above: `FILE:///A:` with Windows rules on a POSIX host was resolved with the
-    host's realpath into a relative-looking POSIX path that no file URI can express."""
-    monkeypatch.setenv(shim.ALLOWLIST_ENV, "/tmp")
+def test_windows_rules_under_an_allow_list_never_return_a_host_path(monkeypatch, tmp_path):
+    """Found by the property test above (run from a folder inside the allow-list): `FILE:///A:` with Windows
+    rules on a POSIX host was resolved by the host's realpath to `<cwd>/A:\\`, accepted, and then no file URI
+    could express it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(shim.ALLOWLIST_ENV, str(tmp_path))
     with pytest.raises(Err, match="outside the directories allowed"):
         shim.validate_roots("FILE:///A:", windows=True)
