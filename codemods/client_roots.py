@@ -23,6 +23,7 @@ import libcst as cst
 from libcst.metadata import Scope
 
 from codemods import _sdk
+from codemods._edits import drop_keyword
 from codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity
 
@@ -263,7 +264,7 @@ class ClientRoots(Rule):
             state.report(arg, "MR304", message, Severity.DEPRECATED)
             line = state.pos(arg)[0]
             if "MR305" in state.enabled and _is_true(arg.value) and not state.ignored(line, "MR305"):
-                state.edit(node, _drop_keyword(keyword))
+                state.edit(node, drop_keyword(keyword))
                 state.report(
                     arg,
                     "MR305",
@@ -291,23 +292,6 @@ def _own_statement(call: cst.Call, state: FileState) -> cst.SimpleStatementLine 
 
 def _remove(_node: cst.CSTNode) -> Any:
     return cst.RemovalSentinel.REMOVE
-
-
-def _drop_keyword(keyword: str) -> Any:
-    def change(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.Call)
-        args = list(node.args)
-        index = next(
-            (i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == keyword), None
-        )
-        if index is None:
-            return node
-        removed = args.pop(index)
-        if index == len(args) and args:
-            args[-1] = args[-1].with_changes(comma=removed.comma)
-        return node.with_changes(args=args)
-
-    return change
 
 
 class FastmcpClientRoots(Rule):

@@ -29,6 +29,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope
 
 from codemods import _sdk
+from codemods._edits import drop_keyword
 from codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity
 
@@ -686,7 +687,7 @@ class _Plumbing:
         elif reg.kwarg is not None:
             call, arg = reg.kwarg
             self.removed.add(arg)
-            state.edit(call, _drop_arg(arg.keyword.value if arg.keyword else ""))
+            state.edit(call, drop_keyword(arg.keyword.value if arg.keyword else ""))
         self.handled.add(reg.node)
         if reg.handler is not None and reg.handler_name is not None:
             if reg.handler in self.removed:
@@ -1716,23 +1717,6 @@ def _keep_global(keep: list[str]) -> Any:
         names = [n for n in node.names if n.name.value in keep]
         names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         return node.with_changes(names=names)
-
-    return change
-
-
-def _drop_arg(keyword: str) -> Any:
-    def change(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.Call)
-        args = list(node.args)
-        index = next(
-            (i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == keyword), None
-        )
-        if index is None:
-            return node
-        removed = args.pop(index)
-        if index == len(args) and args:
-            args[-1] = args[-1].with_changes(comma=removed.comma)
-        return node.with_changes(args=args)
 
     return change
 

@@ -7,9 +7,7 @@ with and without the new argument, in-process and over stdio. One expected-outco
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -17,11 +15,11 @@ import pytest
 
 from tests.helpers import run_engine
 from tests.sdk.envs import sdk_python_or_skip
+from tests.sdk.harness import drive
 
 pytestmark = pytest.mark.sdk
 
 HERE = Path(__file__).resolve().parent
-DRIVER = HERE / "sdk" / "driver.py"
 
 #: fixture -> SDK lines it runs under
 FIXTURES = {
@@ -45,42 +43,6 @@ EXPECTED = {
     ("modern", False): NAMES_ARGUMENT,
     ("modern", True): ARGUMENT,
 }
-
-
-def drive(
-    python: Path, server: Path, line: str, transport: str, calls: list[dict], *extra: str
-) -> list[dict]:
-    out = subprocess.run(
-        [
-            str(python),
-            str(DRIVER),
-            "--server",
-            str(server),
-            "--line",
-            line,
-            "--transport",
-            transport,
-            "--batch",
-            json.dumps(calls),
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=server.parent,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])["results"]
-
-
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
-    base = tmp_path_factory.mktemp("ws")
-    client_dir = base / "client project"  # a space: percent-encoded in the URI
-    arg_dir = base / "argument dir"
-    client_dir.mkdir()
-    arg_dir.mkdir()
-    return client_dir, arg_dir
 
 
 CASES = [(fixture, line) for fixture, lines in FIXTURES.items() for line in lines]

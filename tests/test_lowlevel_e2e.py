@@ -8,9 +8,7 @@ property on the tools that read roots (and only there), as valid JSON Schema 202
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -18,11 +16,11 @@ import pytest
 
 from tests.helpers import run_engine
 from tests.sdk.envs import sdk_python_or_skip
+from tests.sdk.harness import drive
 
 pytestmark = pytest.mark.sdk
 
 HERE = Path(__file__).resolve().parent
-DRIVER = HERE / "sdk" / "driver.py"
 
 #: fixture -> (SDK lines it runs under, the shape of `root` per tool: one path, or a list when the code uses
 #: every root). mcp 1.x validates arguments against the schema, so a list property takes only lists there.
@@ -46,44 +44,6 @@ EXPECTED = {
     ("modern", False): NAMES_ARGUMENT,
     ("modern", True): ARGUMENT,
 }
-
-
-def drive(
-    python: Path, server: Path, line: str, transport: str, calls: list[dict], *extra: str
-) -> list[dict]:
-    out = subprocess.run(
-        [
-            str(python),
-            str(DRIVER),
-            "--server",
-            str(server),
-            "--attr",
-            "server",
-            "--line",
-            line,
-            "--transport",
-            transport,
-            "--batch",
-            json.dumps(calls),
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=server.parent,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])["results"]
-
-
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
-    base = tmp_path_factory.mktemp("ws")
-    client_dir = base / "client project"  # a space: percent-encoded in the URI
-    arg_dir = base / "argument dir"
-    client_dir.mkdir()
-    arg_dir.mkdir()
-    return client_dir, arg_dir
 
 
 CASES = [(fixture, line) for fixture, (lines, _) in FIXTURES.items() for line in lines]
@@ -125,6 +85,7 @@ def test_migrated_lowlevel_server(tmp_path, workspace, fixture, line, transport)
         transport,
         [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ROOT_TOOLS],
         "--lenient-warnings",
+        attr="server",
     )
     baseline = {t: r["text"] for t, r in zip(ROOT_TOOLS, before, strict=True)}
     assert baseline["where"] == str(client_dir), before
@@ -147,7 +108,7 @@ def test_migrated_lowlevel_server(tmp_path, workspace, fixture, line, transport)
         # the tool that does not read roots still works, with no new property
         calls.append({"era": era, "tool": "echo", "args": {"text": "hi"}, "roots": roots})
         cells.append((era, with_arg, "echo", "hi"))
-    after = drive(python, migrated, line, transport, calls)
+    after = drive(python, migrated, line, transport, calls, attr="server")
 
     for result in after:
         assert "connection_error" not in result, result["connection_error"]
