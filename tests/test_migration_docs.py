@@ -129,6 +129,8 @@ def test_every_rule_page_has_examples():
     for path in sorted((ROOT / "docs" / "rules").glob("*.md")):
         codes = re.findall(r"^## (MR\d{3}) ", path.read_text(encoding="utf-8"), flags=re.M)
         assert codes, f"{path.name}: no `## MRxxx name` heading"
+        if all(code.startswith("MR9") for code in codes):
+            continue  # the engine's own codes (files it could not process) rewrite nothing
         assert any(b.path == path for b, _ in PAIRS), f"{path.name}: no before/after example"
 
 
