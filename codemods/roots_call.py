@@ -48,6 +48,8 @@ class Site:
     uses: str  # "first" (only roots[0]) or "list"
     refusal: tuple[str, str] | None = None  # (code, message) when it must not be rewritten
     existing: str | None = None  # an existing path parameter of the tool that guards this site
+    # Already `list_roots_compat(...)` (an earlier, interrupted run): counts for the plan, never rewritten.
+    done: bool = False
 
 
 @dataclass
@@ -157,6 +159,16 @@ class RootsCall(Rule):
         if caller is not None and func_node is not None and state.extra.get("tool_like"):
             caller = self._branch(node, func_node, state) or caller
         target = node.func
+        if caller is not None and _is_compat_call(node, state):
+            # A site an earlier run rewrote: the function still reaches roots, so a run that was interrupted
+            # between files finishes the package (tools that call it get their parameter) instead of stopping.
+            shape = "list" if any(a.keyword and a.keyword.value == "shape" for a in node.args) else "result"
+            done = Site(state.pos(node), shape, _uses(node, shape, state), done=True)
+            value = node.args[1].value if len(node.args) > 1 else None
+            if isinstance(value, cst.Name) and value.value in caller.params:
+                done.existing = value.value  # the parameter this tool (or helper) already passes
+            caller.sites.append(done)
+            return
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
             site = self._site(node, target.value, state)
             if site is not None:
@@ -244,6 +256,12 @@ class RootsCall(Rule):
     @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
         return plan_package(summaries, settings)
+
+
+def _is_compat_call(call: cst.Call, state: FileState) -> bool:
+    names = _fq(state, call.func)
+    suffix = f"{state.settings.shim_module}.{SHIM_FUNCTION}"
+    return any(n == suffix or n.endswith("." + suffix) for n in names)
 
 
 def _string_kwarg(call: cst.Call, name: str) -> str | None:
@@ -595,10 +613,11 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
             plan.values[func.qualname] = name
         else:
-            if param in func.params:
+            if param in func.params and not _threaded_before(func, by_fq, reach):
                 func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
                 continue
-            plan.threaded[func.qualname] = param
+            if param not in func.params:
+                plan.threaded[func.qualname] = param
             plan.values[func.qualname] = param
         for callee, pos in func.calls:
             if callee in reach and by_fq[callee][1].tool is None:
@@ -644,6 +663,13 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()):
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
+
+
+def _threaded_before(func: Func, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> bool:
+    """The helper got its parameter from an earlier run: a rewritten site in it, or a callee that has one."""
+    if any(s.done for s in func.sites):
+        return True
+    return any(c in reach and any(s.done for s in by_fq[c][1].sites) for c, _ in func.calls)
 
 
 def _path_like(settings: Any) -> Any:
@@ -705,7 +731,7 @@ class _Rewriter:
         for func in self.rule.functions.values():
             for site in func.sites:
                 call = finder.calls.get(site.pos)
-                if call is None:
+                if call is None or site.done:
                     continue
                 decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
                 code = func.code or ("MR101" if site.shape == "result" else "MR102")

@@ -738,3 +738,55 @@ def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
         """,
     )
     assert codes(findings) == ["MR101", "MR107"]
+
+
+def test_run_interrupted_between_files_is_completed(tmp_path):
+    """The helper's file was rewritten by a killed run, the tool's was not: the next run finishes the tool."""
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from .workspace import project_dir
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def ls(ctx: Context) -> str:
+            return str(await project_dir(ctx))
+        """,
+        f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from .workspace import project_dir
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def ls(ctx: Context, root: RootPath = None) -> str:
+            return str(await project_dir(ctx, root=root))
+        """,
+        extra={
+            "workspace.py": """\
+            from mcp.server.fastmcp import Context
+            from ._mcp_roots_compat import list_roots_compat
+
+            async def project_dir(ctx: Context, root=None):
+                result = await list_roots_compat(ctx, root, name="root")
+                return result.roots[0].uri
+            """,
+            "_mcp_roots_compat.py": '"""Compatibility helper for MCP servers moving off "roots" (stub)."""\n\n'
+            "async def list_roots_compat(ctx, value, *, name='root', shape='result'):\n    return None\n",
+        },
+        extra_after={
+            "workspace.py": """\
+            from mcp.server.fastmcp import Context
+            from ._mcp_roots_compat import list_roots_compat
+
+            async def project_dir(ctx: Context, root=None):
+                result = await list_roots_compat(ctx, root, name="root")
+                return result.roots[0].uri
+            """
+        },
+    )
+    assert [f for f in findings if f.code in ("MR101", "MR106", "MR107")] == []
