@@ -282,13 +282,10 @@ ROOTS_CAPABILITIES = frozenset({"mcp.types.RootsCapability", "mcp_types.RootsCap
 # Low-level servers (codemods/lowlevel.py, MR15x). Added as a separate block; above, only the two
 # one-line hooks marked "codemods/lowlevel.py" were added.
 
-# Decorators of mcp 1.x `Server` (and fastmcp's `mcp._mcp_server`) that register the tools handlers.
-LIST_TOOLS_DECORATORS = frozenset({"list_tools"})
+# Decorator of mcp 1.x `Server` (and fastmcp's `mcp._mcp_server`) that registers the tools/call handler.
 CALL_TOOL_DECORATORS = frozenset({"call_tool"})
-# mcp 2.x `Server(name, on_list_tools=..., on_call_tool=...)` keywords, and `add_request_handler` methods.
-LIST_TOOLS_KEYWORDS = frozenset({"on_list_tools"})
+# mcp 2.x `Server(name, on_call_tool=...)` keyword, and the `add_request_handler` method name.
 CALL_TOOL_KEYWORDS = frozenset({"on_call_tool"})
-LIST_TOOLS_METHOD = "tools/list"
 CALL_TOOL_METHOD = "tools/call"
 # The tool description type (mcp 1.x `mcp.types`, mcp 2.x also re-exports it).
 TOOL_TYPES = frozenset({"mcp.types.Tool", "mcp.Tool", "mcp_types.Tool"})

@@ -56,8 +56,9 @@ class Rule:
     default_enabled: ClassVar[bool] = True
     # Byte strings of which at least one must occur in a file for this rule to look at it.
     tokens: ClassVar[tuple[bytes, ...]]
-    # Bytes that must also occur: b"mcp" for rules whose tokens are common words (`.info(`, `.sample(`).
-    requires: ClassVar[bytes] = b""
+    # Bytes that must also occur in the file. Every rule resolves names through mcp/fastmcp imports, so a
+    # file that never says "mcp" has nothing for it, however common its tokens (`.info(`, `roots`) are.
+    requires: ClassVar[bytes] = b"mcp"
     # Node types handed to `visit`.
     nodes: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
     # The registered class that does this code's work (a rule family runs once for all its codes).

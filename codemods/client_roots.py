@@ -161,7 +161,6 @@ class ClientRoots(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     nodes = (cst.Module, cst.Call)
     limits = (
         "Reported only: removing the callback would break servers that still ask for roots. Callbacks passed "
@@ -302,7 +301,6 @@ class FastmcpClientRoots(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = (
         "Reported only; `set_roots` on a client the rule cannot trace to `fastmcp.Client` is not reported."
@@ -315,7 +313,6 @@ class SendRootsListChanged(Rule):
     summary = "`send_roots_list_changed()`: only legacy servers receive it; reported (removed by MR305)."
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = "Reported when the receiver is an MCP client session/client, or unknown in a file using the SDK."
 
@@ -326,7 +323,6 @@ class RootsCapabilityListChanged(Rule):
     summary = "`RootsCapability(listChanged=True)`: only legacy servers read it; reported (removed by MR305)."
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = "Capabilities written as plain dicts (`{'roots': {'listChanged': True}}`) are not seen."
 
@@ -342,7 +338,6 @@ class DropRootsListChanged(Rule):
     fix = "opt-in"
     default_enabled = False
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = ClientRoots
     limits = (
         "Only statement calls on a recognised client and the literal `True` keyword; a call inside a larger "

@@ -212,7 +212,6 @@ class _Plumbing:
         self.removable_caches: set[str] = set()
         self.fetchers: dict[cst.FunctionDef, cst.If] = {}
         self.flags: set[str] = set()
-        self.cache_reasons: dict[str, str] = {}
 
     # --- collection ----------------------------------------------------------------------------------
     def run(self) -> None:
@@ -541,7 +540,6 @@ class _Plumbing:
         self.removable_caches = removable
         self.fetchers = {f: g for f, g in fetchers.items() if self.funcs[f].globals_declared & removable}
         self.flags = flags
-        self.cache_reasons = reasons
         # Edits: module-level definitions, global statements, guards, flag assignments.
         for name in sorted(removable):
             for stmt in self.top_assigns.get(name, []):
@@ -1761,7 +1759,6 @@ class ListChanged(PackageRefs, Rule):
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = TOKENS
-    requires = b"mcp"
     nodes = (cst.Module,)
     limits = (
         "Registrations in other spellings (a dict literal, `.update(...)`, `setdefault`, a `match` case, a "
@@ -1793,6 +1790,5 @@ class ListChangedKept(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"
     runner = ListChanged
     limits = "Never rewritten: the marker says what still depends on the notification."

@@ -47,7 +47,6 @@ class ContextLog(Rule):
     summary = "`ctx.info()`/`debug`/`warning`/`error`/`log` on an MCP Context: deprecated MCP logging."
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # the tokens are common method names; every receiver it reports is an MCP object
     nodes = (cst.Module, cst.Call, cst.Decorator)
     limits = (
         "Reported only. An unannotated `ctx` counts only when the call is awaited (the SDK's methods are "
@@ -129,7 +128,6 @@ class SessionLogMessage(Rule):
     summary = "`session.send_log_message()`: deprecated MCP logging notification."
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # the tokens are common method names; every receiver it reports is an MCP object
     runner = ContextLog
     limits = "Reported only."
 
@@ -142,6 +140,5 @@ class SetLevelHandler(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # the tokens are common method names; every receiver it reports is an MCP object
     runner = ContextLog
     limits = "Reported only; fastmcp's built-in handler is not user code and is not reported."

@@ -39,7 +39,6 @@ class RootsCache(PackageRefs, Rule):
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     nodes = (cst.Module,)
     limits = (
         "Removed only in one shape: module globals named in `global` by the function that reads roots, guarded "
@@ -67,7 +66,6 @@ class RootsAttributeCache(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = "Never rewritten: who else reads an attribute cannot be proven from the code."
 
@@ -82,7 +80,6 @@ class EagerRootsFetch(Rule):
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = (
         "Only handlers registered for InitializedNotification in this module; a fetch inside `try` or one "
@@ -96,7 +93,6 @@ class RootsRefreshTask(Rule):
     summary = "A background task that re-reads roots (create_task/start_soon of a roots function): marked."
     severity = Severity.BROKEN
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = "Never rewritten: stopping a task changes the server's lifecycle."
 
@@ -107,7 +103,6 @@ class ResourcesChangedOnRoots(Rule):
     summary = "`send_resource_list_changed()` sent because roots changed: marked (removed with its handler)."
     severity = Severity.DEPRECATED
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = "Marked in roots functions and list_changed handlers that stay; elsewhere it is not about roots."
 
@@ -119,7 +114,6 @@ class DeadRootsHelper(Rule):
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = (
         "Only private (`_name`) undecorated module-level functions not in `__all__` and not mentioned by any "
@@ -137,7 +131,6 @@ class DiscardedRoots(Rule):
     severity = Severity.DEPRECATED
     fix = "safe"
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = "A discarded read inside a tool that MR101 rewrites is marked, not removed."
 
@@ -148,6 +141,5 @@ class RootsWording(Rule):
     summary = "A string telling users to configure or provide roots: marked with the new argument name."
     severity = Severity.INFO
     tokens = CACHE_TOKENS
-    requires = b"mcp"
     runner = RootsCache
     limits = "Never rewritten: wording is the author's; module docstrings are skipped."

@@ -108,7 +108,6 @@ class RootsCall(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign)
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
@@ -580,7 +579,6 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         return "single"
 
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
-    called_from_tool: set[str] = set()
     param = settings.param_name
     path_like = _path_like(settings)
     for fq in sorted(reach):
@@ -622,8 +620,6 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         for callee, pos in func.calls:
             if callee in reach and by_fq[callee][1].tool is None:
                 plan.calls[pos] = plan.values[func.qualname]
-                if func.tool is not None:
-                    called_from_tool.add(callee)
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
     for fq in sorted(reach):
@@ -652,12 +648,6 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                     )
                 else:
                     plan.sites[site.pos] = None
-                    if (
-                        site.existing
-                        and func.tool is not None
-                        and plan.tools.get(func.qualname, ("",))[0] != site.existing
-                    ):
-                        site.existing = None
     for path, plan in plans.items():
         summary = summaries[path]
         if any(v is None for v in plan.sites.values()):
@@ -1007,7 +997,6 @@ class FastmcpListRoots(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = RootsCall.limits
 
@@ -1018,7 +1007,6 @@ class RootsOutsideRequest(Rule):
     summary = "Roots read outside a tool call (startup, handler, captured session): marked for a person."
     severity = Severity.BROKEN
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Never rewritten: no request exists there to carry a path argument. Use server configuration."
 
@@ -1029,7 +1017,6 @@ class RootsInWrapper(Rule):
     summary = "Roots read in a decorator wrapping tools, or in a tool with a synthesized signature: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "The wrapped tools' signatures are not in the code, so no parameter can be added with certainty."
 
@@ -1042,7 +1029,6 @@ class RootsNoneVersusEmpty(Rule):
     )
     severity = Severity.BROKEN
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Deciding what a missing path argument means here is a security decision left to a person."
 
@@ -1054,7 +1040,6 @@ class HelperSignatureChanged(Rule):
     severity = Severity.INFO
     fix = "safe"
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Test doubles (mocks, fakes with a fixed signature) of the helper are not in the package: update them."
 
@@ -1065,6 +1050,5 @@ class RootsParamClash(Rule):
     summary = "A helper on the way to roots already has a parameter with the configured name: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
-    requires = b"mcp"  # receivers are resolved through mcp/fastmcp imports: no "mcp", nothing to find
     runner = RootsCall
     limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."

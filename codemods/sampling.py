@@ -39,7 +39,6 @@ class SamplingCall(Rule):
     )
     severity = Severity.BROKEN
     tokens = TOKENS
-    requires = b"mcp"  # the tokens are common method names; every receiver it reports is an MCP object
     nodes = (cst.Module, cst.Call)
     limits = "Reported only: replacing the client's model with another is a product decision."
 
@@ -100,7 +99,6 @@ class FastmcpSample(Rule):
     )
     severity = Severity.BROKEN
     tokens = TOKENS
-    requires = b"mcp"  # the tokens are common method names; every receiver it reports is an MCP object
     runner = SamplingCall
     limits = "Reported only. An unannotated `ctx` counts only when the call is awaited (as the SDK's is)."
 
@@ -113,6 +111,5 @@ class SamplingCallback(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    requires = b"mcp"  # the tokens are common method names; every receiver it reports is an MCP object
     runner = SamplingCall
     limits = "Reported only, and only as a keyword of an mcp or fastmcp constructor or function."

@@ -56,7 +56,6 @@ class Indexed:
     result: FileResult
     summaries: dict[str, Any] = field(default_factory=dict)
     needs_rewrite: bool = False
-    digest: int = 0
     # The rewrite done right after the index, on the same tree, under the plan of this file alone: when the
     # package-wide plan for the file turns out the same (the common case), the rewrite phase reuses it.
     guess: Guess | None = None
@@ -111,10 +110,7 @@ def _visit(module: cst.Module, state: FileState, rules: list[Rule]) -> None:
     """
     from libcst.metadata import ParentNodeProvider
 
-    parents = state.meta.get(ParentNodeProvider)
-    if parents is None:
-        state.wrapper.visit(_walker(state, rules))
-        return
+    parents = state.meta[ParentNodeProvider]
     handlers: dict[type, list[Rule]] = {}
     for rule in rules:
         for kind in rule.nodes:
@@ -137,43 +133,6 @@ def _visit(module: cst.Module, state: FileState, rules: list[Rule]) -> None:
             state.stack.append(node)
             stack.append((node, True))
         stack.extend((child, False) for child in reversed(children.get(node, ())))
-
-
-_WALKER: type | None = None
-
-
-def _walker(state: FileState, rules: list[Rule]) -> Any:
-    """One walk over the tree; each node goes to every enabled rule that asked for its type.
-
-    The class is made on first use: libcst is imported only by runs that parse something.
-    """
-    global _WALKER
-    if _WALKER is None:
-        import libcst as cst
-
-        class _Walker(cst.CSTVisitor):
-            def __init__(self, state: FileState, rules: list[Rule]) -> None:
-                super().__init__()
-                self.state = state
-                self.handlers: dict[type, list[Rule]] = {}
-                for rule in rules:
-                    for kind in rule.nodes:
-                        self.handlers.setdefault(kind, []).append(rule)
-                self.scopes = (cst.FunctionDef, cst.ClassDef)
-
-            def on_visit(self, node: Any) -> bool:
-                for rule in self.handlers.get(type(node), ()):
-                    rule.visit(node, self.state)
-                if isinstance(node, self.scopes):
-                    self.state.stack.append(node)
-                return True
-
-            def on_leave(self, original_node: Any) -> None:
-                if self.state.stack and self.state.stack[-1] is original_node:
-                    self.state.stack.pop()
-
-        _WALKER = _Walker
-    return _WALKER(state, rules)
 
 
 def _analyse(
@@ -303,7 +262,7 @@ def index_file(path: Path, options: Options) -> Indexed | FileResult:
         result = FileResult(
             path=str(path), status=status, findings=sorted(state.findings, key=Finding.sort_key)
         )
-        indexed = Indexed(result, summaries, bool(state.edits or state.markers), hash(data))
+        indexed = Indexed(result, summaries, bool(state.edits or state.markers))
         indexed.guess = _guess(path, data, source, module, wrapper, state, indexed, options)
         return indexed
 
