@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import libcst as cst
 from libcst._metadata_dependent import LazyValue
@@ -31,6 +31,10 @@ from libcst.metadata import (
 from migrate_roots.model import Action, Finding, Severity
 
 PROVIDERS = (PositionProvider, QualifiedNameProvider, ScopeProvider, ParentNodeProvider)
+
+
+class _Children:
+    """Key of the child lists in `FileState.meta` (not a libcst provider)."""
 
 
 def _unlazy(value: Any) -> Any:
@@ -118,6 +122,38 @@ class FileState:
     def __post_init__(self) -> None:
         if not self.meta:
             self.meta = self.wrapper.resolve_many(PROVIDERS)
+
+    # --- walking ------------------------------------------------------------------------------------
+    def children(self) -> Mapping[cst.CSTNode, list[cst.CSTNode]]:
+        """Each node's children in visiting order, from the parent links (built once per parse: the index
+        walk and the speculative rewrite walk share `meta`)."""
+        found = self.meta.get(_Children)
+        if found is None:
+            found = {}
+            for child, parent in self.meta[ParentNodeProvider].items():
+                found.setdefault(parent, []).append(child)
+            cast(dict, self.meta)[_Children] = found
+        return found
+
+    def walk(self, node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+        """`node.visit(visitor)` for a read-only visitor of this file's tree, without libcst's rebuilding of
+        every node on the way (most of the cost of a visit). Same nodes, same order, same `on_visit` and
+        `on_leave` calls (attribute visitors, `visit_Node_attr`, are not called: no rule has one). A node
+        that is not part of the parsed tree (built by a rule) is visited by libcst as usual."""
+        if node is not self.wrapper.module and node not in self.meta[ParentNodeProvider]:
+            node.visit(visitor)
+            return
+        children = self.children()
+        stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+        while stack:
+            current, leaving = stack.pop()
+            if leaving:
+                visitor.on_leave(current)
+            elif visitor.on_visit(current):
+                stack.append((current, True))
+                stack.extend((child, False) for child in reversed(children.get(current, ())))
+            else:
+                visitor.on_leave(current)
 
     # --- metadata -----------------------------------------------------------------------------------
     def pos(self, node: cst.CSTNode) -> tuple[int, int]:

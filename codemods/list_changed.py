@@ -76,7 +76,7 @@ class PackageRefs:
     def summarize(self, state: FileState) -> Any:
         if "roots-plumbing-refs" not in state.extra:  # MR201 and MR211 both summarize: walk once
             candidates = frozenset(state.extra.get(CANDIDATES, ()))
-            mentions = frozenset(_mentions(state.wrapper.module))
+            mentions = frozenset(_mentions(state))
             state.extra["roots-plumbing-refs"] = Refs(state.module, candidates, mentions)
         return state.extra["roots-plumbing-refs"]
 
@@ -115,7 +115,7 @@ def _same_package(path: str, refs: Refs, other_path: str, other: Refs) -> bool:
     return os.path.dirname(path) == os.path.dirname(other_path)
 
 
-def _mentions(module: cst.Module) -> set[str]:
+def _mentions(state: FileState) -> set[str]:
     found: set[str] = set()
 
     class Mentions(cst.CSTVisitor):
@@ -127,7 +127,7 @@ def _mentions(module: cst.Module) -> set[str]:
             if isinstance(value, str) and value.isidentifier():
                 found.add(value)
 
-    module.visit(Mentions())
+    state.walk(state.wrapper.module, Mentions())
     return found
 
 
@@ -234,7 +234,7 @@ class _Plumbing:
                     self.top_assigns.setdefault(target.value, []).append(stmt)
                     if target.value == "__all__":
                         self.exported |= _strings_in(small)
-        self.module.visit(_Collector(self))
+        self.state.walk(self.module, _Collector(self))
         self._roots_related()
         self._decide()
         # Names whose fate depends on other modules (see PackageRefs).

@@ -229,7 +229,7 @@ class _Indexer:
             def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
                 outer.functions.append(node)
 
-        module.visit(Collect())
+        self.state.walk(module, Collect())
         self._tools()
         self._handlers()
         return self.index

@@ -68,6 +68,18 @@ class Func:
     # Call position -> the caller's own parameters passed on as plain names (an existing path argument
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
+    kwargs: bool = False  # takes **kwargs
+
+
+@dataclass
+class Double:
+    """A test double: `monkeypatch.setattr(mod, "helper", fake)`, `patch("pkg.mod.helper", fake)`, ..."""
+
+    target: str  # fully qualified name of what is replaced
+    pos: Pos  # the patching call
+    fake: str | None  # qualname of the replacing function defined in this file; None: anything else
+    params: tuple[str, ...] = ()
+    kwargs: bool = False
 
 
 @dataclass
@@ -76,6 +88,7 @@ class Summary:
     package_root: str
     package: str
     functions: dict[str, Func]
+    doubles: list[Double] = field(default_factory=list)
 
 
 @dataclass
@@ -85,6 +98,8 @@ class Plan:
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
+    doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
+    double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
     shim_import: str = ""
     shim_path: str = ""
@@ -118,6 +133,8 @@ class RootsCall(Rule):
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
         self.added_tools: list[tuple[str, str | None]] = []  # add_tool(fn) registrations
+        # Patches seen: (target, patch call position, replacement, qualnames the fake's name may have).
+        self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
 
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
@@ -143,6 +160,7 @@ class RootsCall(Rule):
         params = node.params
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
+        func.kwargs = isinstance(params.star_kwarg, cst.Param)
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -183,6 +201,10 @@ class RootsCall(Rule):
                 if isinstance(first, cst.Name):
                     self.added_tools.append((first.value, _string_kwarg(node, "name")))
             return
+        patched = _patch(node, state)
+        if patched is not None:
+            scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]
+            self.patches.append((patched[0], state.pos(node), patched[1], (*reversed(scopes), "")))
         if caller is not None:
             position = state.pos(node)
             for name in _self_method(state, target) or _fq(state, target):
@@ -238,9 +260,31 @@ class RootsCall(Rule):
 
     def summarize(self, state: FileState) -> Any:
         wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool}
-        if not wanted:
+        doubles = self._doubles()
+        if not (wanted or doubles):
             return None
-        return Summary(state.module, state.package_root, state.package, wanted)
+        return Summary(state.module, state.package_root, state.package, wanted, doubles)
+
+    def _doubles(self) -> list[Double]:
+        out = []
+        for target, pos, value, scopes in self.patches:
+            fake = None
+            if isinstance(value, cst.Name):
+                fake = next(
+                    (
+                        self.functions[q]
+                        for s in scopes
+                        if (q := f"{s}.{value.value}".lstrip(".")) in self.functions
+                    ),
+                    None,
+                )
+            elif isinstance(value, (cst.Call, cst.Attribute)):
+                continue  # a Mock/AsyncMock (any signature) or something this file cannot see: not a fake
+            if fake is None:
+                out.append(Double(target, pos, None))
+            else:
+                out.append(Double(target, pos, fake.qualname, fake.params, fake.kwargs))
+        return out
 
     # --- the package plan ----------------------------------------------------------------------------
     @classmethod
@@ -261,6 +305,67 @@ def _is_compat_call(call: cst.Call, state: FileState) -> bool:
     names = _fq(state, call.func)
     suffix = f"{state.settings.shim_module}.{SHIM_FUNCTION}"
     return any(n == suffix or n.endswith("." + suffix) for n in names)
+
+
+def _string(node: cst.BaseExpression | None) -> str | None:
+    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
+
+
+def _patch(call: cst.Call, state: FileState) -> tuple[str, cst.BaseExpression] | None:
+    """(what is replaced, by what) for the usual ways tests swap a function:
+    `monkeypatch.setattr(obj, "name", fake)` (and builtin `setattr`), `monkeypatch.setattr("pkg.mod.name", fake)`,
+    `[mock.|mocker.]patch("pkg.mod.name", fake | new=fake | side_effect=fake)`, `patch.object(obj, "name", ...)`."""
+    func = call.func
+    called = (
+        func.attr.value
+        if isinstance(func, cst.Attribute)
+        else func.value
+        if isinstance(func, cst.Name)
+        else ""
+    )
+    if called not in ("setattr", "patch", "object"):
+        return None
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    by_keyword = keywords.get("new") or keywords.get("side_effect")
+    if called == "object":
+        if not (isinstance(func, cst.Attribute) and _last_name(func.value) == "patch"):
+            return None
+        called = "setattr"
+    if called == "setattr" and len(args) >= 2 and _string(args[1]) is not None:
+        owner = _owner(args[0], state)
+        value = args[2] if len(args) > 2 else by_keyword
+        return (f"{owner}.{_string(args[1])}", value) if owner and value is not None else None
+    dotted = _string(args[0]) if args else None
+    value = args[1] if len(args) > 1 else by_keyword
+    if dotted is None or "." not in dotted or value is None:
+        return None
+    return dotted, value
+
+
+def _last_name(node: cst.BaseExpression) -> str:
+    return (
+        node.attr.value
+        if isinstance(node, cst.Attribute)
+        else node.value
+        if isinstance(node, cst.Name)
+        else ""
+    )
+
+
+def _owner(node: cst.BaseExpression, state: FileState) -> str | None:
+    """The dotted name of a module or class object (`sys.modules[__name__]` is this module)."""
+    if isinstance(node, cst.Subscript) and _last_name(node.value) == "modules":
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        if (
+            isinstance(index, cst.Index)
+            and isinstance(index.value, cst.Name)
+            and index.value.value == "__name__"
+        ):
+            return state.module
+    names = _fq(state, node)
+    return min(names) if names else None
 
 
 def _string_kwarg(call: cst.Call, name: str) -> str | None:
@@ -648,11 +753,42 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                     )
                 else:
                     plan.sites[site.pos] = None
+    _plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]
         if any(v is None for v in plan.sites.values()):
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
+
+
+def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
+    """Test doubles of a helper that gains the parameter get it too, or a note when they are not plain functions."""
+    threaded = {
+        f"{summaries[path].module}.{qualname}": param
+        for path, plan in plans.items()
+        for qualname, param in plan.threaded.items()
+    }
+    if not threaded:
+        return
+    for path, summary in summaries.items():
+        for double in summary.doubles:
+            helper = _patched(double.target, threaded)
+            if helper is None:
+                continue
+            param, short = threaded[helper], helper.rpartition(".")[2]
+            if double.fake is None:
+                plans.setdefault(path, Plan()).double_notes[double.pos] = (param, short)
+            elif param not in double.params and not double.kwargs:
+                plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
+
+
+def _patched(target: str, threaded: Mapping[str, str]) -> str | None:
+    """The helper a patch target names: exactly, or where a module of the same package imported it."""
+    if target in threaded:
+        return target
+    last, top = target.rpartition(".")[2], target.split(".")[0]
+    found = sorted(fq for fq in threaded if fq.rpartition(".")[2] == last and fq.split(".")[0] == top)
+    return found[0] if len(found) == 1 else None
 
 
 def _threaded_before(func: Func, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> bool:
@@ -712,11 +848,11 @@ class _Rewriter:
         self.rule = rule
         self.state = state
         self.plan: Plan = state.plan.get(RootsCall.code) or Plan()
+        self.finder = _NodeFinder(state)
 
     def record(self) -> None:
-        state, plan = self.state, self.plan
-        finder = _NodeFinder(state)
-        state.wrapper.module.visit(finder)
+        state, plan, finder = self.state, self.plan, self.finder
+        state.walk(state.wrapper.module, finder)
         rewritten = False
         for func in self.rule.functions.values():
             for site in func.sites:
@@ -746,6 +882,7 @@ class _Rewriter:
                 )
                 state.edit(call, _replace_site(call, value, site.shape, name))
                 rewritten = True
+        self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
             return
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
@@ -793,6 +930,30 @@ class _Rewriter:
             state.extra["shim"] = plan.shim_path
         if needs:
             state.edit(state.wrapper.module, ensure_imports(needs))
+
+    def _doubles(self) -> None:
+        state, plan, finder = self.state, self.plan, self.finder
+        for qualname, (name, helper) in plan.doubles.items():
+            node = finder.functions.get(qualname)
+            if node is not None and "MR108" in state.enabled:
+                state.edit(node, _add_helper_param(name))
+                state.report(
+                    node.name,
+                    "MR108",
+                    f"test double `{qualname}` of `{helper}` now takes `{name}=None`, like the helper",
+                    Severity.INFO,
+                    Action.REWRITTEN,
+                )
+        for pos, (name, helper) in plan.double_notes.items():
+            call = finder.calls.get(pos)
+            if call is not None:
+                state.report(
+                    call,
+                    "MR108",
+                    f"this test double of `{helper}` is not a function defined in this file: make it accept "
+                    f"`{name}=None` (or **kwargs), as the helper now does",
+                    Severity.INFO,
+                )
 
 
 def _inline(shape: str, settings: Any) -> str:
@@ -1041,7 +1202,22 @@ class HelperSignatureChanged(Rule):
     fix = "safe"
     tokens = TOKENS
     runner = RootsCall
-    limits = "Test doubles (mocks, fakes with a fixed signature) of the helper are not in the package: update them."
+    limits = "Callers outside the files of the run are not seen; fakes of the helper in the run are MR108's."
+
+
+class TestDoubleSignature(Rule):
+    code = "MR108"
+    name = "test-double-signature"
+    summary = "A test's fake of a helper that gained the path parameter: given the same parameter."
+    severity = Severity.INFO
+    fix = "safe"
+    tokens = TOKENS
+    runner = RootsCall
+    limits = (
+        "Only doubles in the files of the run (pass your tests folder too: `migrate-roots apply src tests`), "
+        "installed with monkeypatch.setattr, setattr or [mock.]patch[.object] and defined in the same file as "
+        "a def; lambdas and imported fakes are reported (MR108, info), Mock objects need nothing."
+    )
 
 
 class RootsParamClash(Rule):

@@ -108,18 +108,13 @@ def _visit(module: cst.Module, state: FileState, rules: list[Rule]) -> None:
     libcst's own visitor rebuilds every node on the way (a third of a file's cost); the parent links that
     the metadata already holds give the same children in the same order, so the walk is a plain loop.
     """
-    from libcst.metadata import ParentNodeProvider
-
-    parents = state.meta[ParentNodeProvider]
     handlers: dict[type, list[Rule]] = {}
     for rule in rules:
         for kind in rule.nodes:
             handlers.setdefault(kind, []).append(rule)
     import libcst as cst
 
-    children: dict[Any, list[Any]] = {}
-    for child, parent in parents.items():
-        children.setdefault(parent, []).append(child)
+    children = state.children()
     scopes = (cst.FunctionDef, cst.ClassDef)
     stack: list[tuple[Any, bool]] = [(module, False)]
     while stack:
@@ -319,7 +314,10 @@ def _rewritten(
     new_text = new_module.code
     if new_text == source.text:
         return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None
-    _verify(new_text, path)
+    if (
+        options.write or options.want_diff
+    ):  # a scan shows no code: the re-parse guards what is written or shown
+        _verify(new_text, path)
     result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
     if options.want_diff:
         result.diff = unified_diff(str(path), source.text, new_text)

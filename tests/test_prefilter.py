@@ -1,0 +1,40 @@
+"""The prefilter's requirement is the word `mcp`, not the three letters anywhere."""
+
+from __future__ import annotations
+
+import pytest
+
+import codemods
+
+LOGGING = codemods.trigger_pattern(codemods.select_codes(["MR501"]))
+
+
+def test_no_requirement_no_tokens_is_none():
+    assert codemods.trigger_pattern([]) is None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"flags = '-mcpu=power9'\nlog.info('x')\n",  # numpy's compiler-flags table
+        b"import logging\nlogging.info('x')\n",
+        b"class Amcp: pass\nx.info(1)\n",
+        b"from mcp.server import x\n",  # the requirement alone, no token
+    ],
+)
+def test_not_a_candidate(source):
+    assert LOGGING is not None and not LOGGING.search(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"from mcp.server.fastmcp import Context\nawait ctx.info('x')\n",
+        b"import mcp\nawait ctx.info('x')\n",
+        b"from fastmcp import Context\nawait ctx.info('x')\n",
+        b"from mcp_server_git.app import ctx\nawait ctx.info('x')\n",
+        b"from mcp2 import x\nawait ctx.info('x')\n",
+    ],
+)
+def test_candidate(source):
+    assert LOGGING is not None and LOGGING.search(source)
