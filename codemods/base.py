@@ -262,6 +262,17 @@ class ApplyEdits(cst.CSTTransformer):
     def __init__(self, state: FileState) -> None:
         super().__init__()
         self.state = state
+        # Only the paths from the module down to an edited or marked node are rebuilt: libcst rebuilds every
+        # node it visits, and most of a file has nothing to change.
+        self.wanted: set[cst.CSTNode] = set()
+        for node in (*state.edits, *state.markers):
+            current: cst.CSTNode | None = node
+            while current is not None and current not in self.wanted:
+                self.wanted.add(current)
+                current = state.parent(current)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return node in self.wanted
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         node: Any = updated_node

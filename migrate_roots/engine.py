@@ -244,7 +244,12 @@ def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
         return result
 
 
-def index_file(path: Path, options: Options) -> Indexed | FileResult:
+def index_file(
+    path: Path, options: Options, known: Mapping[str, Mapping[str, Any]] | None = None
+) -> Indexed | FileResult:
+    """Parse, walk and summarise one file, and rewrite it under the plan it would get with `known` (rule code
+    -> path -> summary: the stage-one files of its package, for a stage-two file) as the only other files."""
+
     def work(data: bytes) -> Indexed:
         source, module, wrapper = _parse(data)
         state, rules = _walk(path, source, module, wrapper, options, "index", {})
@@ -258,18 +263,26 @@ def index_file(path: Path, options: Options) -> Indexed | FileResult:
             path=str(path), status=status, findings=sorted(state.findings, key=Finding.sort_key)
         )
         indexed = Indexed(result, summaries, bool(state.edits or state.markers))
-        indexed.guess = _guess(path, data, source, module, wrapper, state, indexed, options)
+        indexed.guess = _guess(path, data, source, module, wrapper, state, indexed, options, known or {})
         return indexed
 
     return _guarded(path, options, work)
 
 
-def _local_plan(path: Path, summaries: Mapping[str, Any], options: Options) -> dict[str, Any]:
-    """The plan this file would get if it were the only file with summaries (as `Engine.run` builds it)."""
+def _index_known(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], options: Options) -> Any:
+    return index_file(item[0], options, item[1])
+
+
+def _local_plan(
+    path: Path, summaries: Mapping[str, Any], options: Options, known: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The plan this file would get if it and `known` were the only files with summaries (as `Engine.run`
+    builds it)."""
     rules = codemods.load()
     plan: dict[str, Any] = {}
     for code, summary in summaries.items():
-        instructions = rules[code].plan({str(path): summary}, options.settings).get(str(path))
+        per_file = {**known.get(code, {}), str(path): summary}
+        instructions = rules[code].plan(per_file, options.settings).get(str(path))
         if instructions is not None:
             plan[code] = instructions
     return plan
@@ -284,10 +297,11 @@ def _guess(
     index_state: FileState,
     indexed: Indexed,
     options: Options,
+    known: Mapping[str, Mapping[str, Any]],
 ) -> Guess | None:
     """Rewrite under the file-local plan, reusing the parsed tree and its metadata (the costly part)."""
     try:
-        plan = _local_plan(path, indexed.summaries, options)
+        plan = _local_plan(path, indexed.summaries, options, known)
         if not (plan or indexed.needs_rewrite):
             return None
         state, _ = _walk(path, source, module, wrapper, options, "rewrite", plan, index_state.meta)
@@ -438,7 +452,13 @@ class Engine:
                 seen = set(hits) | {Path(f.path) for f in failed}
                 more, more_failed = self._prefilter([f for f in files if f not in seen], pattern)
                 failed += more_failed
-                indexed.update(self._index(executor, more))
+                # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files
+                # (the helper): its guess is then usually the final plan, and it is parsed once.
+                by_root: dict[str, dict[str, dict[str, Any]]] = {}
+                for p, item in indexed.items():
+                    for code, summary in _summaries(item).items():
+                        by_root.setdefault(package_info(p)[2], {}).setdefault(code, {})[str(p)] = summary
+                indexed.update(self._index(executor, more, by_root))
             summaries: dict[str, dict[str, Any]] = {}
             for path, item in indexed.items():
                 if isinstance(item, Indexed):
@@ -503,9 +523,19 @@ class Engine:
                 executor.shutdown(cancel_futures=True)
         self.summary.seconds = round(time.perf_counter() - start, 3)
 
-    def _index(self, executor: Executor | None, paths: list[Path]) -> dict[Path, Indexed | FileResult]:
+    def _index(
+        self,
+        executor: Executor | None,
+        paths: list[Path],
+        known: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+    ) -> dict[Path, Indexed | FileResult]:
         out: dict[Path, Indexed | FileResult] = {}
-        items = _map(executor, index_file, paths, self.options)
+        if known:
+            items = _map(
+                executor, _index_known, [(p, known.get(package_info(p)[2])) for p in paths], self.options
+            )
+        else:
+            items = _map(executor, index_file, paths, self.options)
         for n, (path, item) in enumerate(zip(paths, items, strict=True), 1):
             out[path] = item
             self.progress("index", n, len(paths))

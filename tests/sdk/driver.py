@@ -182,7 +182,7 @@ def _fastmcp_connect(line: str):
         @asynccontextmanager
         async def connect():
             if transport == "inproc":
-                target: Any = server
+                target: Any = _fastmcp_memory(server) if line == "fastmcp4" else server
             else:
                 from fastmcp.client.transports import StdioTransport
 
@@ -200,6 +200,21 @@ def _fastmcp_connect(line: str):
         return connect()
 
     return connect_for
+
+
+def _fastmcp_memory(server: Any) -> Any:
+    """fastmcp 4's in-memory transport for an mcp 2.x low-level `Server` (it infers one only for FastMCP and
+    the SDK's MCPServer, whose low-level server it then runs: so hand it an MCPServer around ours)."""
+    from mcp.server.lowlevel import Server
+
+    if not isinstance(server, Server):
+        return server
+    from fastmcp.client.transports import FastMCPTransport
+    from mcp.server.mcpserver import MCPServer
+
+    holder = MCPServer(server.name)
+    holder._lowlevel_server = server  # what FastMCPTransport runs (fastmcp/client/transports/memory.py)
+    return FastMCPTransport(holder)
 
 
 CONNECT = {
