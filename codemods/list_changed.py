@@ -841,7 +841,9 @@ class _Plumbing:
                 for name, func in self.top.items():
                     if func in self.removed or name not in self.related or func.decorators:
                         continue
-                    if not self.deletable_name(name) or name == "main":
+                    if (
+                        not self.deletable_name(name) or name == "main" or name.startswith("test")
+                    ):  # pytest runs it
                         continue
                     if self.live_uses(name) or not self.allowed(func, "MR216"):
                         continue

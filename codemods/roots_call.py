@@ -80,6 +80,9 @@ class Double:
     fake: str | None  # qualname of the replacing function defined in this file; None: anything else
     params: tuple[str, ...] = ()
     kwargs: bool = False
+    names: frozenset[str] = (
+        frozenset()
+    )  # every name the fake's body mentions (a new parameter must not shadow)
 
 
 @dataclass
@@ -135,6 +138,7 @@ class RootsCall(Rule):
         self.added_tools: list[tuple[str, str | None]] = []  # add_tool(fn) registrations
         # Patches seen: (target, patch call position, replacement, qualnames the fake's name may have).
         self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
+        self.defs: dict[str, cst.FunctionDef] = {}
 
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
@@ -169,6 +173,7 @@ class RootsCall(Rule):
         if like is not None:
             func.tool, func.value, func.code, func.refusal = like[1:]
         self.functions[func.qualname] = func
+        self.defs[func.qualname] = node
 
     def _call(self, node: cst.Call, state: FileState) -> None:
         func_node = state.function
@@ -283,7 +288,8 @@ class RootsCall(Rule):
             if fake is None:
                 out.append(Double(target, pos, None))
             else:
-                out.append(Double(target, pos, fake.qualname, fake.params, fake.kwargs))
+                names = frozenset(n.value for n in _names_in(self.defs[fake.qualname].body))
+                out.append(Double(target, pos, fake.qualname, fake.params, fake.kwargs, names))
         return out
 
     # --- the package plan ----------------------------------------------------------------------------
@@ -779,6 +785,9 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
             if double.fake is None:
                 plans.setdefault(path, Plan()).double_notes[double.pos] = (param, short)
             elif param not in double.params and not double.kwargs:
+                # `root=None` would shadow a `root` the fake reads from its enclosing scope: take **kwargs.
+                if param in double.names:
+                    param = "**_kwargs" if "kwargs" in double.names else "**kwargs"
                 plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
 
 
@@ -936,11 +945,14 @@ class _Rewriter:
         for qualname, (name, helper) in plan.doubles.items():
             node = finder.functions.get(qualname)
             if node is not None and "MR108" in state.enabled:
-                state.edit(node, _add_helper_param(name))
+                star = name.startswith("**")
+                state.edit(node, _add_star_kwargs(name[2:]) if star else _add_helper_param(name))
+                given = f"`{name}` (a `{state.settings.param_name}` parameter would shadow the name it reads)"
                 state.report(
                     node.name,
                     "MR108",
-                    f"test double `{qualname}` of `{helper}` now takes `{name}=None`, like the helper",
+                    f"test double `{qualname}` of `{helper}` now takes "
+                    + (given if star else f"`{name}=None`, like the helper"),
                     Severity.INFO,
                     Action.REWRITTEN,
                 )
@@ -1098,6 +1110,14 @@ def _add_helper_param(name: str) -> Any:
         assert isinstance(node, cst.FunctionDef)
         param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
         return node.with_changes(params=_append_param(node.params, param))
+
+    return change
+
+
+def _add_star_kwargs(name: str) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return node.with_changes(params=node.params.with_changes(star_kwarg=cst.Param(cst.Name(name))))
 
     return change
 

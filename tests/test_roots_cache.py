@@ -596,6 +596,21 @@ def test_public_dead_helper_is_reported_not_removed(tmp_path):
     assert findings[0].action.value == "reported" and "public" in findings[0].message
 
 
+def test_test_function_that_reads_roots_is_not_a_dead_helper(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context
+
+
+        async def test_roots_probe(ctx: Context):
+            assert (await ctx.session.list_roots()).roots
+        """,
+        **MR2,
+    )
+    assert "MR216" not in codes(findings)
+
+
 def test_eager_fetch_with_other_effects_is_marked(tmp_path):
     findings = check_transformed(
         tmp_path,

@@ -229,3 +229,22 @@ def test_same_module_fake_through_sys_modules(tmp_path):
         """,
     )
     assert codes(findings).count("MR108") == 1
+
+
+def test_fake_reading_a_root_of_its_own_takes_kwargs(tmp_path):
+    """The audit's second regression (codex-in-claude): `root=None` would shadow the closure's `root`."""
+    tests = """\
+from pkg import workspace
+
+
+def test_ls(monkeypatch, tmp_path):
+    root = tmp_path / "repo"
+
+    async def fake_dir(ctx):
+        return str(root)
+
+    monkeypatch.setattr(workspace, "project_dir", fake_dir)
+"""
+    findings = migrated(tmp_path, tests, tests.replace("fake_dir(ctx)", "fake_dir(ctx, **kwargs)"))
+    [note] = [f for f in findings if f.code == "MR108"]
+    assert "**kwargs" in note.message and "shadow" in note.message
