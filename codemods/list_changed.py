@@ -1085,7 +1085,7 @@ class _Collector(cst.CSTVisitor):
             return
         func = self.stack[-1]
         info = self.o.funcs[func]
-        if not info.sites and not any(_is_site(c, self.state) for c in _calls_in(node.value)):
+        if not info.sites and not any(_is_site(c, self.state) for c in _calls_in(node.value, self.state)):
             return  # no roots read so far in this function (the walk goes in order), none in the value
         for target in targets:
             if isinstance(target, cst.Attribute) and _mentions_site(node.value, func, self.o):
@@ -1545,14 +1545,14 @@ def _mentions_site(value: cst.BaseExpression, func: cst.FunctionDef, owner: _Plu
     return bool(_names(value) & derived)
 
 
-def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+def _calls_in(node: cst.CSTNode, state: FileState) -> list[cst.Call]:
     found: list[cst.Call] = []
 
     class Calls(cst.CSTVisitor):
         def visit_Call(self, n: cst.Call) -> None:
             found.append(n)
 
-    node.visit(Calls())
+    state.walk(node, Calls())
     return found
 
 

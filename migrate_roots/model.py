@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    # Schemas are built on first use, not at import: a run where no file matches never builds most of them
+    # (benchmarks/RESULTS.md, 1 and 5).
+    model_config = ConfigDict(defer_build=True)
 
 
 class Severity(str, Enum):
@@ -27,7 +33,7 @@ class Action(str, Enum):
     REPORTED = "reported"  # listed only
 
 
-class Finding(BaseModel):
+class Finding(_Model):
     path: str
     line: int
     col: int
@@ -48,7 +54,7 @@ class Status(str, Enum):
     FAILED = "failed"  # could not be read, decoded or parsed; left untouched
 
 
-class ToolChange(BaseModel):
+class ToolChange(_Model):
     """One MCP tool that now takes an explicit path argument."""
 
     tool: str
@@ -60,7 +66,7 @@ class ToolChange(BaseModel):
     legacy_fallback: bool = True
 
 
-class FileResult(BaseModel):
+class FileResult(_Model):
     """The one value a file yields: the contract between engine and CLI."""
 
     path: str
@@ -73,7 +79,7 @@ class FileResult(BaseModel):
     written: bool = False
 
 
-class Summary(BaseModel):
+class Summary(_Model):
     files_seen: int = 0
     files_parsed: int = 0
     files_changed: int = 0
@@ -82,7 +88,7 @@ class Summary(BaseModel):
     seconds: float = 0.0
 
 
-class Report(BaseModel):
+class Report(_Model):
     """What a run produced; `migrate-roots ... --format json` prints exactly this."""
 
     schema_version: str = "1"
@@ -96,7 +102,7 @@ class Report(BaseModel):
 # migrate_roots/schemas/report-v1.json (regenerate with `python -m migrate_roots.report.schema`).
 
 
-class ReportFinding(BaseModel):
+class ReportFinding(_Model):
     """One finding as the report shows it: where, what the tool does, and what a person must do."""
 
     path: str
@@ -114,7 +120,7 @@ class ReportFinding(BaseModel):
     )
 
 
-class ReportTotals(BaseModel):
+class ReportTotals(_Model):
     files_seen: int = 0
     files_changed: int = Field(default=0, description="Files `apply` would change (or changed).")
     files_failed: int = 0
@@ -126,7 +132,7 @@ class ReportTotals(BaseModel):
     by_code: dict[str, int] = Field(default_factory=dict)
 
 
-class MigrationReport(BaseModel):
+class MigrationReport(_Model):
     """`migrate-roots report --format json` prints exactly this (schema: migrate_roots/schemas/report-v1.json)."""
 
     schema_version: str = Field(default="1", pattern="^1$")
