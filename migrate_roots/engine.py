@@ -8,16 +8,13 @@ are parsed again for the rewrite, so a clean tree costs one read per file and a 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import hashlib
-import multiprocessing
 import os
 import stat
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +26,8 @@ from migrate_roots.discovery import discover
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     import libcst as cst
 
     from codemods.base import FileState, Rule
@@ -373,6 +372,8 @@ def _verify(text: str, path: Path) -> None:
 
 
 def unified_diff(name: str, old: str, new: str) -> str:
+    import difflib
+
     return "".join(
         difflib.unified_diff(
             old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
@@ -388,6 +389,9 @@ def _executor(jobs: int, count: int) -> Executor | None:
     if jobs <= 1 or count < 2:
         return None
     method = "fork" if sys.platform.startswith("linux") else None
+    import multiprocessing  # here, not at start-up: a run with fewer than two candidates never needs it
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context(method)
     return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=context)
 
