@@ -184,6 +184,7 @@ for dirpath, dirnames, filenames in os.walk(sys.argv[1]):
 print(n)
 """
 
+# Run with -P: the trees hold copies of libcst and pydantic sources, which must not shadow the installed ones.
 LIBCST_ALONE = """
 import sys
 from pathlib import Path
@@ -237,7 +238,7 @@ def bench_nohit(repeat: int, rule_sets: list[list[str]]) -> list[str]:
     files = py_files(libs)
     size = sum(p.stat().st_size for p in files)
     print(f"1. no-hit tree: {len(files)} files, {size / 1e6:.1f} MB ({libs})")
-    loop, _ = timed([PY, "-c", READ_LOOP, "."], libs, repeat)
+    loop, _ = timed([PY, "-P", "-c", READ_LOOP, "."], libs, repeat)
     empty = WORK / "empty"
     empty.mkdir(parents=True, exist_ok=True)
     # Start-up: the same command on a folder with nothing in it (interpreter, typer, pydantic, the catalogue).
@@ -271,7 +272,7 @@ def bench_few(repeat: int, libcst_runner: bool, rule_sets: list[list[str]]) -> l
     out = []
     measured = []
     # What parsing the servers' files alone costs (one process): the scan spreads it over two.
-    base, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-c", LIBCST_ALONE, "servers"], few, repeat)
+    base, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-P", "-c", LIBCST_ALONE, "servers"], few, repeat)
     out.append(line("libcst parse + PROVIDERS of the servers' files alone, 1 process", f"{base:.3f} s"))
     for select in rule_sets:
         label = "+".join(select) if select else "default rules"
@@ -324,7 +325,7 @@ def bench_all(count: int, repeat: int) -> list[str]:
     parsed = sum(1 for p in py_files(tree) if p.read_bytes().strip())
     roots = sum(1 for p in py_files(tree) if b"list_roots" in p.read_bytes())
     print(f"3. all hits: {count} servers, {parsed} files parsed ({roots} holding roots calls) ({tree})")
-    base, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-c", LIBCST_ALONE, "."], tree, repeat)
+    base, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-P", "-c", LIBCST_ALONE, "."], tree, repeat)
     scan1, _ = timed(mr("scan", ".", "-j", "1"), tree, repeat)
     dry1, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, repeat, rss=True)
     scan2, _ = timed(mr("scan", ".", "-j", "2"), tree, repeat)
