@@ -80,9 +80,8 @@ class Double:
     fake: str | None  # qualname of the replacing function defined in this file; None: anything else
     params: tuple[str, ...] = ()
     kwargs: bool = False
-    names: frozenset[str] = (
-        frozenset()
-    )  # every name the fake's body mentions (a new parameter must not shadow)
+    # Every name the fake's body mentions: a new parameter must not shadow one of them.
+    names: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -323,13 +322,7 @@ def _patch(call: cst.Call, state: FileState) -> tuple[str, cst.BaseExpression] |
     `monkeypatch.setattr(obj, "name", fake)` (and builtin `setattr`), `monkeypatch.setattr("pkg.mod.name", fake)`,
     `[mock.|mocker.]patch("pkg.mod.name", fake | new=fake | side_effect=fake)`, `patch.object(obj, "name", ...)`."""
     func = call.func
-    called = (
-        func.attr.value
-        if isinstance(func, cst.Attribute)
-        else func.value
-        if isinstance(func, cst.Name)
-        else ""
-    )
+    called = _last_name(func)
     if called not in ("setattr", "patch", "object"):
         return None
     args = [a.value for a in call.args if a.keyword is None and not a.star]

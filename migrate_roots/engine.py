@@ -298,7 +298,8 @@ def _guess(
     options: Options,
     known: Mapping[str, Mapping[str, Any]],
 ) -> Guess | None:
-    """Rewrite under the file-local plan, reusing the parsed tree and its metadata (the costly part)."""
+    """Rewrite under the local plan (this file and `known`), reusing the parsed tree and its metadata (the
+    costly part); `Engine.run` keeps the result when the package-wide plan for the file is the same."""
     try:
         plan = _local_plan(path, indexed.summaries, options, known)
         if not (plan or indexed.needs_rewrite):
@@ -327,9 +328,8 @@ def _rewritten(
     new_text = new_module.code
     if new_text == source.text:
         return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None
-    if (
-        options.write or options.want_diff
-    ):  # a scan shows no code: the re-parse guards what is written or shown
+    # The re-parse guards what is written or shown; a scan shows no code.
+    if options.write or options.want_diff:
         _verify(new_text, path)
     result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
     if options.want_diff:
