@@ -346,23 +346,7 @@ def bench_all(count: int, repeat: int) -> list[str]:
     out.append(
         line("apply --dry-run: -j 1 / -j 2", f"{dry1 / dry2:.2f}x", "target >= 1.7x", dry1 / dry2 >= 1.7)
     )
-    out.append(
-        line(
-            f"peak RSS, apply --dry-run -j 1, {count} servers",
-            f"{rss1 / 2**20:.0f} MB",
-            "target < 300 MB",
-            rss1 < 300 * 2**20,
-        )
-    )
-    out.append(
-        line(
-            f"peak RSS, apply --dry-run -j 2, {count} servers",
-            f"{rss2 / 2**20:.0f} MB",
-            "target < 300 MB",
-            rss2 < 300 * 2**20,
-        )
-    )
-    return out
+    return out + rss_lines(count, rss1, rss2)
 
 
 def bench_memory(count: int) -> list[str]:
@@ -370,23 +354,20 @@ def bench_memory(count: int) -> list[str]:
     print(f"4. memory: {count} servers ({tree})")
     _, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, 1, rss=True)
     _, rss2 = timed(mr("apply", "--dry-run", ".", "-j", "2"), tree, 1, rss=True)
-    out = [
+    return rss_lines(count, rss1, rss2)
+
+
+def rss_lines(count: int, *peaks: int) -> list[str]:
+    """Peak RSS of `apply --dry-run` with -j 1, -j 2, ... against the 300 MB target."""
+    return [
         line(
-            f"peak RSS, apply --dry-run -j 1, {count} servers",
-            f"{rss1 / 2**20:.0f} MB",
+            f"peak RSS, apply --dry-run -j {jobs}, {count} servers",
+            f"{rss / 2**20:.0f} MB",
             "target < 300 MB",
-            rss1 < 300 * 2**20,
+            rss < 300 * 2**20,
         )
+        for jobs, rss in enumerate(peaks, 1)
     ]
-    out.append(
-        line(
-            f"peak RSS, apply --dry-run -j 2, {count} servers",
-            f"{rss2 / 2**20:.0f} MB",
-            "target < 300 MB",
-            rss2 < 300 * 2**20,
-        )
-    )
-    return out
 
 
 def bench_startup(repeat: int) -> list[str]:

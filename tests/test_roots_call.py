@@ -38,6 +38,31 @@ def aliases(*blocks: str, indent: str = "        ") -> str:
     return "".join(indent + line if line.strip() else line for line in text.splitlines(keepends=True))
 
 
+# A tool in server.py that reaches roots through `project_dir` in workspace.py, before and after.
+HELPER_TOOL = """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from .workspace import project_dir
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def ls(ctx: Context) -> str:
+            return str(await project_dir(ctx))
+        """
+HELPER_TOOL_AFTER = f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+        from .workspace import project_dir
+        from pydantic import Field
+        from typing import Annotated
+{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def ls(ctx: Context, root: RootPath = None) -> str:
+            return str(await project_dir(ctx, root=root))
+        """
+
+
 # --- noop cases first ------------------------------------------------------------------------------------
 
 
@@ -171,28 +196,8 @@ def test_fastmcp_ctx_list_roots_keeps_list_shape(tmp_path):
 def test_helper_chain_across_files(tmp_path):
     check_transformed(
         tmp_path,
-        """\
-        from mcp.server.fastmcp import Context, FastMCP
-        from .workspace import project_dir
-
-        mcp = FastMCP("x")
-
-        @mcp.tool()
-        async def ls(ctx: Context) -> str:
-            return str(await project_dir(ctx))
-        """,
-        f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from .workspace import project_dir
-        from pydantic import Field
-        from typing import Annotated
-{aliases(ALIAS_ONE)}
-        mcp = FastMCP("x")
-
-        @mcp.tool()
-        async def ls(ctx: Context, root: RootPath = None) -> str:
-            return str(await project_dir(ctx, root=root))
-        """,
+        HELPER_TOOL,
+        HELPER_TOOL_AFTER,
         extra={
             "workspace.py": """\
             from mcp.server.fastmcp import Context
@@ -744,28 +749,8 @@ def test_run_interrupted_between_files_is_completed(tmp_path):
     """The helper's file was rewritten by a killed run, the tool's was not: the next run finishes the tool."""
     findings = check_transformed(
         tmp_path,
-        """\
-        from mcp.server.fastmcp import Context, FastMCP
-        from .workspace import project_dir
-
-        mcp = FastMCP("x")
-
-        @mcp.tool()
-        async def ls(ctx: Context) -> str:
-            return str(await project_dir(ctx))
-        """,
-        f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from .workspace import project_dir
-        from pydantic import Field
-        from typing import Annotated
-{aliases(ALIAS_ONE)}
-        mcp = FastMCP("x")
-
-        @mcp.tool()
-        async def ls(ctx: Context, root: RootPath = None) -> str:
-            return str(await project_dir(ctx, root=root))
-        """,
+        HELPER_TOOL,
+        HELPER_TOOL_AFTER,
         extra={
             "workspace.py": """\
             from mcp.server.fastmcp import Context
