@@ -10,14 +10,14 @@ keyed by the size and modification time of every module of this package; `select
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
 import pkgutil
 import re
 import sys
-from collections.abc import Iterable
+import zlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -63,13 +63,14 @@ _catalog: dict[str, Entry] | None = None
 
 
 def _cache_key() -> str:
-    digest = hashlib.sha256(sys.version.encode())
+    # crc32, not hashlib: importing hashlib (OpenSSL) cost 5 ms of every run's start-up.
+    stamp = sys.version
     for folder in __path__:
         for name in sorted(os.listdir(folder)):
             if name.endswith(".py"):
                 info = os.stat(os.path.join(folder, name))
-                digest.update(f"{name}:{info.st_size}:{info.st_mtime_ns};".encode())
-    return digest.hexdigest()[:16]
+                stamp += f"{name}:{info.st_size}:{info.st_mtime_ns};"
+    return f"{zlib.crc32(stamp.encode()):08x}{len(stamp):08x}"
 
 
 def catalog() -> dict[str, Entry]:
@@ -137,11 +138,23 @@ def select_codes(select: Iterable[str] = (), ignore: Iterable[str] = ()) -> froz
 # code. `mcp` must start a name (`import mcp`, `from mcp.server`, `mcp_server_git`) or end `fastmcp`; a file
 # that reaches the SDK only through a name spelled otherwise (`MyMcpApp` imported from elsewhere) is not looked
 # at by the rules that require it (README, "What is not looked at").
-_WORDS = {b"mcp": re.compile(rb"(?<![A-Za-z0-9])mcp(?![a-z])|fastmcp")}
+_MCP = re.compile(rb"mcp(?![a-z])")
 
 
-def requirement(required: bytes) -> re.Pattern[bytes]:
-    return _WORDS.get(required) or re.compile(re.escape(required))
+def _mcp_word(data: bytes) -> bool:
+    """`(?<![A-Za-z0-9])mcp(?![a-z])|fastmcp`, but led by the literal: `re` cannot skip ahead to a match that
+    starts with a look-behind, and crawled through a 5 MB file in 60 ms (benchmark 1)."""
+    if b"fastmcp" in data:
+        return True
+    return any(m.start() == 0 or not data[m.start() - 1 : m.start()].isalnum() for m in _MCP.finditer(data))
+
+
+_WORDS: dict[bytes, Callable[[bytes], object]] = {b"mcp": _mcp_word}
+
+
+def requirement(required: bytes) -> Callable[[bytes], object]:
+    """A test of a file's bytes: is the requirement met (truthy)?"""
+    return _WORDS.get(required) or re.compile(re.escape(required)).search
 
 
 class Trigger:
@@ -158,8 +171,7 @@ class Trigger:
             return True
         # The substring test first: it is ten times cheaper than either regex and almost always false.
         return any(
-            required in data and pattern.search(data) and word.search(data)
-            for required, word, pattern in self.gated
+            required in data and pattern.search(data) and word(data) for required, word, pattern in self.gated
         )
 
 

@@ -13,33 +13,57 @@ they read the plan back from `state.plan` on the rewrite walk.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 import libcst as cst
-from libcst._metadata_dependent import LazyValue
-from libcst.metadata import (
-    ParentNodeProvider,
-    PositionProvider,
-    QualifiedName,
-    QualifiedNameProvider,
-    Scope,
-    ScopeProvider,
-)
+from libcst.metadata import PositionProvider, QualifiedName, Scope, ScopeProvider
 
 from migrate_roots.model import Action, Finding, Severity
 
-PROVIDERS = (PositionProvider, QualifiedNameProvider, ScopeProvider, ParentNodeProvider)
+# The libcst providers resolved for every parsed file. Parent links and qualified names are not among them:
+# libcst's ParentNodeProvider and QualifiedNameProvider each run a full visitor over the tree (a fifth and a
+# quarter of a file's metadata cost), while the parent links come cheaper from one walk over `children`
+# (`_links`), and a rule asks for the qualified names of few nodes (`FileState.qualified_names`, from the
+# scope, exactly as QualifiedNameProvider computes them, on demand).
+PROVIDERS = (PositionProvider, ScopeProvider)
+
+
+class _Parents:
+    """Key of the child -> parent map in `FileState.meta` (not a libcst provider)."""
 
 
 class _Children:
-    """Key of the child lists in `FileState.meta` (not a libcst provider)."""
+    """Key of the node -> children map in `FileState.meta` (not a libcst provider)."""
 
 
-def _unlazy(value: Any) -> Any:
-    # QualifiedNameProvider computes lazily; a LazyValue is a callable returning the real value.
-    return value() if isinstance(value, LazyValue) else value
+class _QNames:
+    """Key of the qualified names computed so far in `FileState.meta` (not a libcst provider)."""
+
+
+def _links(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], dict[cst.CSTNode, list[cst.CSTNode]]]:
+    """Every node's parent, and every node's children in visiting order."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    children: dict[cst.CSTNode, list[cst.CSTNode]] = {}
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        kids = list(node.children)
+        if kids:
+            children[node] = kids
+            for kid in kids:
+                parents[kid] = node
+            stack.extend(kids)
+    return parents, children
+
+
+def resolve(wrapper: cst.MetadataWrapper) -> dict[Any, Mapping[cst.CSTNode, Any]]:
+    """The metadata of one parse: libcst's PROVIDERS, the parent and child links, an empty name cache."""
+    meta: dict[Any, Mapping[cst.CSTNode, Any]] = dict(wrapper.resolve_many(PROVIDERS))
+    meta[_Parents], meta[_Children] = _links(wrapper.module)
+    meta[_QNames] = {}
+    return meta
 
 
 MARKER_PREFIX = "# migrate-roots:"
@@ -121,26 +145,20 @@ class FileState:
 
     def __post_init__(self) -> None:
         if not self.meta:
-            self.meta = self.wrapper.resolve_many(PROVIDERS)
+            self.meta = resolve(self.wrapper)
 
     # --- walking ------------------------------------------------------------------------------------
     def children(self) -> Mapping[cst.CSTNode, list[cst.CSTNode]]:
-        """Each node's children in visiting order, from the parent links (built once per parse: the index
-        walk and the speculative rewrite walk share `meta`)."""
-        found = self.meta.get(_Children)
-        if found is None:
-            found = {}
-            for child, parent in self.meta[ParentNodeProvider].items():
-                found.setdefault(parent, []).append(child)
-            cast(dict, self.meta)[_Children] = found
-        return found
+        """Each node's children in visiting order (built once per parse: the index walk and the speculative
+        rewrite walk share `meta`)."""
+        return self.meta[_Children]
 
     def walk(self, node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         """`node.visit(visitor)` for a read-only visitor of this file's tree, without libcst's rebuilding of
         every node on the way (most of the cost of a visit). Same nodes, same order, same `on_visit` and
         `on_leave` calls (attribute visitors, `visit_Node_attr`, are not called: no rule has one). A node
         that is not part of the parsed tree (built by a rule) is visited by libcst as usual."""
-        if node is not self.wrapper.module and node not in self.meta[ParentNodeProvider]:
+        if node is not self.wrapper.module and node not in self.meta[_Parents]:
             node.visit(visitor)
             return
         children = self.children()
@@ -160,9 +178,17 @@ class FileState:
         start = self.meta[PositionProvider][node].start
         return start.line, start.column + 1
 
+    def qualified_names(self, node: cst.CSTNode) -> Collection[QualifiedName]:
+        """What libcst's QualifiedNameProvider gives for `node` (the same computation), made on demand."""
+        cache = cast(dict, self.meta[_QNames])
+        found = cache.get(node)
+        if found is None:
+            scope = self.meta[ScopeProvider].get(node)
+            found = cache[node] = scope.get_qualified_names_for(node) if scope else set()
+        return found
+
     def qnames(self, node: cst.CSTNode) -> set[str]:
-        found: Iterable[QualifiedName] = _unlazy(self.meta[QualifiedNameProvider].get(node, ()))
-        return {self._absolute(q.name) for q in found}
+        return {self._absolute(q.name) for q in self.qualified_names(node)}
 
     def _absolute(self, name: str) -> str:
         if not name.startswith("."):
@@ -177,7 +203,7 @@ class FileState:
         return self.meta[ScopeProvider].get(node)
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.meta[ParentNodeProvider].get(node)
+        return self.meta[_Parents].get(node)
 
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The nearest enclosing statement that can carry comment lines above it."""

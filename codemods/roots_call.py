@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import QualifiedNameProvider, QualifiedNameSource
+from libcst.metadata import QualifiedNameSource
 
 from codemods import _sdk
 from codemods._imports import ensure_imports
-from codemods.base import FileState, Rule, _unlazy
+from codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
 
 TOKENS = (b"list_roots",)
@@ -110,7 +110,7 @@ class Plan:
 def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
     """Fully qualified names of a callee: imports made absolute, local names prefixed with the module."""
     out = set()
-    for q in _unlazy(state.meta[QualifiedNameProvider].get(node, ())):
+    for q in state.qualified_names(node):
         if q.source is QualifiedNameSource.LOCAL:
             out.add(f"{state.module}.{q.name}".replace(".<locals>", ""))
         elif q.source is QualifiedNameSource.IMPORT:

@@ -4,56 +4,90 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - 3.10 only
-    import tomli as tomllib
 
 
 class ConfigError(Exception):
     """A one-line message for the user; the CLI exits 2."""
 
 
+class SettingError(ValueError):
+    """One bad `[tool.migrate-roots]` key: which, and what is wrong with it."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem}")
+        self.key = key
+        self.problem = problem
+
+
 def _kebab(name: str) -> str:
     return name.replace("_", "-")
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid", alias_generator=_kebab, populate_by_name=True, frozen=True)
+_LISTS = {"select", "ignore", "exclude", "path_params"}
 
-    select: list[str] = Field(default_factory=list)
-    ignore: list[str] = Field(default_factory=list)
-    exclude: list[str] = Field(default_factory=list)
-    jobs: int | None = Field(default=None, ge=1, le=256)
+
+def _check(name: str, value: object) -> str | None:
+    """What is wrong with `value` for the setting `name`, or None."""
+    if name in _LISTS:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            return "Input should be a list of strings"
+    elif name == "jobs":
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return "Input should be a valid integer"
+        if isinstance(value, int) and not 1 <= value <= 256:
+            return "Input should be between 1 and 256"
+    elif name == "markers":
+        if not isinstance(value, bool):
+            return "Input should be a valid boolean"
+    elif not isinstance(value, str):
+        return "Input should be a valid string"
+    elif name in ("param_name", "shim_module") and not value.isidentifier():
+        return f"{value!r} is not a Python identifier"
+    elif name == "target_version":
+        parts = value.split(".")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != "3":
+            return f"{value!r} is not a version like 3.10"
+    return None
+
+
+def _path_params() -> list[str]:
+    return [
+        "root",
+        "repo_path",
+        "repo_root",
+        "repository",
+        "project_root",
+        "project_path",
+        "project_dir",
+        "workspace",
+        "workspace_root",
+        "workspace_path",
+        "root_path",
+        "root_dir",
+        "base_dir",
+        "directory",
+        "path",
+        "cwd",
+    ]
+
+
+# A frozen dataclass checked by hand rather than a pydantic model: pydantic's import and model build were a
+# third of a no-match run's start-up (benchmarks/RESULTS.md, 1 and 5).
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    jobs: int | None = None  # 1 to 256
     markers: bool = True
     # Name of the new tool parameter that carries the directory.
     param_name: str = "root"
     # Existing tool parameters that already name a directory: reused instead of adding `param_name`.
-    path_params: list[str] = Field(
-        default_factory=lambda: [
-            "root",
-            "repo_path",
-            "repo_root",
-            "repository",
-            "project_root",
-            "project_path",
-            "project_dir",
-            "workspace",
-            "workspace_root",
-            "workspace_path",
-            "root_path",
-            "root_dir",
-            "base_dir",
-            "directory",
-            "path",
-            "cwd",
-        ]
-    )
+    path_params: list[str] = field(default_factory=_path_params)
     # Module written into the user's package (once, only if used).
     shim_module: str = "_mcp_roots_compat"
     # Environment variable the shim reads as an allow-list of directories.
@@ -62,20 +96,20 @@ class Settings(BaseModel):
     # `Annotated` comes from). Default: the lower bound of `project.requires-python`, else 3.10 (what mcp needs).
     target_version: str = "3.10"
 
-    @field_validator("param_name", "shim_module")
     @classmethod
-    def _identifier(cls, value: str) -> str:
-        if not value.isidentifier():
-            raise ValueError(f"{value!r} is not a Python identifier")
-        return value
-
-    @field_validator("target_version")
-    @classmethod
-    def _version(cls, value: str) -> str:
-        parts = value.split(".")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != "3":
-            raise ValueError(f"{value!r} is not a version like 3.10")
-        return value
+    def from_mapping(cls, data: Mapping[str, Any]) -> Settings:
+        """Settings from `[tool.migrate-roots]` keys (kebab-case or snake_case); `SettingError` names the key."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise SettingError(key, "unknown key")
+            problem = _check(name, value)
+            if problem:
+                raise SettingError(_kebab(name), problem)
+            values[name] = list(value) if isinstance(value, tuple) else value
+        return cls(**values)
 
     @property
     def target(self) -> tuple[int, int]:
@@ -106,6 +140,11 @@ def load_settings(start: Path, overrides: dict[str, Any]) -> Settings:
     data: dict[str, Any] = {}
     source = find_pyproject(start)
     if source is not None:
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover - 3.10 only
+            import tomli as tomllib
+
         try:
             doc = tomllib.loads(source.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
@@ -121,11 +160,9 @@ def load_settings(start: Path, overrides: dict[str, Any]) -> Settings:
                 data["target-version"] = found
     data.update({k.replace("_", "-"): v for k, v in overrides.items() if v not in (None, [], ())})
     try:
-        return Settings.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "?"
+        return Settings.from_mapping(data)
+    except SettingError as exc:
         origin = f"{source}: " if source is not None else ""
-        if err["type"] == "extra_forbidden":
-            raise ConfigError(f"{origin}[tool.migrate-roots]: unknown key {where!r}") from None
-        raise ConfigError(f"{origin}[tool.migrate-roots] {where}: {err['msg']}") from None
+        if exc.problem == "unknown key":
+            raise ConfigError(f"{origin}[tool.migrate-roots]: unknown key {exc.key!r}") from None
+        raise ConfigError(f"{origin}[tool.migrate-roots] {exc.key}: {exc.problem}") from None

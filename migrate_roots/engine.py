@@ -8,7 +8,7 @@ are parsed again for the rewrite, so a clean tree costs one read per file and a 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import dataclasses
 import os
 import stat
 import sys
@@ -312,6 +312,8 @@ def _guess(
 
 
 def _hash(data: bytes) -> bytes:
+    import hashlib  # 5 ms of OpenSSL start-up, for runs that parse something
+
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
@@ -354,7 +356,7 @@ def commit_file(path: Path, options: Options, guess: Guess) -> FileResult:
     def work(data: bytes) -> FileResult:
         if _hash(data) != guess.old_hash:
             raise writer.ChangedOnDisk(str(path))
-        result = guess.result.model_copy()
+        result = dataclasses.replace(guess.result)
         if guess.new is not None and options.write:
             _write(path, guess.new, data, result, options)
         return result
@@ -412,22 +414,20 @@ class Engine:
         self.summary = Summary()
         self.shims: list[FileResult] = []
 
-    def _prefilter(self, files: list[Path], pattern: Any) -> tuple[list[Path], list[FileResult]]:
+    def _prefilter(self, files: list[str], pattern: Any) -> tuple[list[Path], list[FileResult]]:
         hits: list[Path] = []
         failed: list[FileResult] = []
         for path in files:
             try:
                 data = guards.read_source(path)
             except OSError as exc:
-                failed.append(_failure(str(path), "MR901", f"cannot read: {exc.strerror or exc}"))
+                failed.append(_failure(path, "MR901", f"cannot read: {exc.strerror or exc}"))
                 continue
             if pattern is not None and pattern.search(data) and not data.startswith(SHIM_HEADER):
                 if len(data) > guards.MAX_BYTES:
-                    failed.append(
-                        _failure(str(path), "MR907", f"file too large: {guards.TooLarge(len(data))}")
-                    )
+                    failed.append(_failure(path, "MR907", f"file too large: {guards.TooLarge(len(data))}"))
                     continue
-                hits.append(path)
+                hits.append(Path(path))
         return hits, failed
 
     def run(self, paths: list[Path]) -> Iterator[FileResult]:
@@ -455,7 +455,7 @@ class Engine:
                 import re
 
                 pattern = re.compile(b"|".join(re.escape(t) for t in sorted(follow)))
-                seen = set(hits) | {Path(f.path) for f in failed}
+                seen = {str(p) for p in hits} | {f.path for f in failed}
                 more, more_failed = self._prefilter([f for f in files if f not in seen], pattern)
                 failed += more_failed
                 # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files

@@ -1,19 +1,33 @@
 """Plain data shared by the engine, the rules and the renderers.
 
-Nothing here imports the rest of the project: the JSON report's schema is generated from these models.
+Nothing here imports the rest of the project: the JSON report's schema is generated from these classes
+(`migrate_roots.report.schema`, through pydantic, which reads `metadata` as `Field` arguments).
+
+They are standard-library dataclasses, not pydantic models: building ~10 pydantic models cost 0.15-0.2 s of
+every run's start-up, most of a run that matches no file (benchmarks/RESULTS.md, 1 and 5).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+
+def _doc(text: str) -> dict[str, str]:
+    """Field metadata: the field's description in the JSON Schema."""
+    return {"description": text}
 
 
-class _Model(BaseModel):
-    # Schemas are built on first use, not at import: a run where no file matches never builds most of them
-    # (benchmarks/RESULTS.md, 1 and 5).
-    model_config = ConfigDict(defer_build=True)
+def to_dict(obj: Any) -> dict[str, Any]:
+    """JSON-ready data: enums become their values (they are `str` subclasses, so `json` writes them as is)."""
+    return dataclasses.asdict(obj)
+
+
+def to_json(obj: Any) -> str:
+    return json.dumps(to_dict(obj), indent=2, ensure_ascii=False)
 
 
 class Severity(str, Enum):
@@ -33,7 +47,8 @@ class Action(str, Enum):
     REPORTED = "reported"  # listed only
 
 
-class Finding(_Model):
+@dataclass(kw_only=True)
+class Finding:
     path: str
     line: int
     col: int
@@ -54,7 +69,8 @@ class Status(str, Enum):
     FAILED = "failed"  # could not be read, decoded or parsed; left untouched
 
 
-class ToolChange(_Model):
+@dataclass(kw_only=True)
+class ToolChange:
     """One MCP tool that now takes an explicit path argument."""
 
     tool: str
@@ -66,29 +82,32 @@ class ToolChange(_Model):
     legacy_fallback: bool = True
 
 
-class FileResult(_Model):
+@dataclass(kw_only=True)
+class FileResult:
     """The one value a file yields: the contract between engine and CLI."""
 
     path: str
     status: Status
     reason: str | None = None
-    findings: list[Finding] = Field(default_factory=list)
-    tools: list[ToolChange] = Field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    tools: list[ToolChange] = field(default_factory=list)
     diff: str | None = None  # unified diff, when the file changed
     shim: str | None = None  # path of the compatibility module this file now imports
     written: bool = False
 
 
-class Summary(_Model):
+@dataclass(kw_only=True)
+class Summary:
     files_seen: int = 0
     files_parsed: int = 0
     files_changed: int = 0
     files_failed: int = 0
-    findings_by_code: dict[str, int] = Field(default_factory=dict)
+    findings_by_code: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
 
-class Report(_Model):
+@dataclass(kw_only=True)
+class Report:
     """What a run produced; `migrate-roots ... --format json` prints exactly this."""
 
     schema_version: str = "1"
@@ -102,43 +121,50 @@ class Report(_Model):
 # migrate_roots/schemas/report-v1.json (regenerate with `python -m migrate_roots.report.schema`).
 
 
-class ReportFinding(_Model):
+@dataclass(kw_only=True)
+class ReportFinding:
     """One finding as the report shows it: where, what the tool does, and what a person must do."""
 
     path: str
     line: int
     col: int
     code: str
-    name: str = Field(description="The rule's kebab-case name.")
+    name: str = field(metadata=_doc("The rule's kebab-case name."))
     severity: Severity
-    action: Action = Field(description="What `apply` does (or did) about it: rewritten, marked, reported.")
+    action: Action = field(metadata=_doc("What `apply` does (or did) about it: rewritten, marked, reported."))
     message: str
-    todo: str = Field(description="What a person must do about this finding.")
-    tool: str | None = Field(default=None, description="The MCP tool the site belongs to, when known.")
-    fingerprint: str = Field(
-        description="Line-independent identity (path, code, message, the site's source text): baselines use it."
+    todo: str = field(metadata=_doc("What a person must do about this finding."))
+    tool: str | None = field(default=None, metadata=_doc("The MCP tool the site belongs to, when known."))
+    fingerprint: str = field(
+        metadata=_doc(
+            "Line-independent identity (path, code, message, the site's source text): baselines use it."
+        )
     )
 
 
-class ReportTotals(_Model):
+@dataclass(kw_only=True)
+class ReportTotals:
     files_seen: int = 0
-    files_changed: int = Field(default=0, description="Files `apply` would change (or changed).")
+    files_changed: int = field(default=0, metadata=_doc("Files `apply` would change (or changed)."))
     files_failed: int = 0
     tools_changed: int = 0
-    findings: int = Field(default=0, description="Findings in this report (new ones, under a baseline).")
-    baselined: int = Field(default=0, description="Findings left out because the baseline holds them.")
-    by_severity: dict[str, int] = Field(default_factory=dict)
-    by_action: dict[str, int] = Field(default_factory=dict)
-    by_code: dict[str, int] = Field(default_factory=dict)
+    findings: int = field(default=0, metadata=_doc("Findings in this report (new ones, under a baseline)."))
+    baselined: int = field(default=0, metadata=_doc("Findings left out because the baseline holds them."))
+    by_severity: dict[str, int] = field(default_factory=dict)
+    by_action: dict[str, int] = field(default_factory=dict)
+    by_code: dict[str, int] = field(default_factory=dict)
 
 
-class MigrationReport(_Model):
+@dataclass(kw_only=True)
+class MigrationReport:
     """`migrate-roots report --format json` prints exactly this (schema: migrate_roots/schemas/report-v1.json)."""
 
-    schema_version: str = Field(default="1", pattern="^1$")
+    schema_version: str = field(default="1", metadata={"pattern": "^1$"})
     tool_version: str
-    baseline: str | None = Field(default=None, description="The baseline file findings were compared with.")
-    findings: list[ReportFinding] = Field(default_factory=list)
-    tools: list[ToolChange] = Field(default_factory=list)
-    files: list[FileResult] = Field(default_factory=list)
-    totals: ReportTotals = Field(default_factory=ReportTotals)
+    baseline: str | None = field(
+        default=None, metadata=_doc("The baseline file findings were compared with.")
+    )
+    findings: list[ReportFinding] = field(default_factory=list)
+    tools: list[ToolChange] = field(default_factory=list)
+    files: list[FileResult] = field(default_factory=list)
+    totals: ReportTotals = field(default_factory=ReportTotals)

@@ -48,10 +48,12 @@ def main() -> int:
         print(f"::error title=migrate-roots::migrate-roots report failed (exit {run.returncode})")
         return 2
 
+    from pydantic import TypeAdapter
+
     from migrate_roots.model import MigrationReport
     from migrate_roots.report.formats import render
 
-    report = MigrationReport.model_validate_json(json_path.read_text(encoding="utf-8"))
+    report = TypeAdapter(MigrationReport).validate_json(json_path.read_text(encoding="utf-8"))
     sys.stdout.write(render("github", report))
     markdown = render("markdown", report)
     markdown_path.write_text(markdown, encoding="utf-8")

@@ -52,7 +52,7 @@ def run_engine(
     jobs: int = 1,
 ) -> list[FileResult]:
     options = Options(
-        settings=Settings.model_validate(dict(settings or {})),
+        settings=Settings.from_mapping(dict(settings or {})),
         enabled=codemods.select_codes(select, ignore),
         write=write,
         want_diff=True,

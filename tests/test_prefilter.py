@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import codemods
 
@@ -38,3 +42,14 @@ def test_not_a_candidate(source):
 )
 def test_candidate(source):
     assert LOGGING is not None and LOGGING.search(source)
+
+
+# The word test is hand-written for speed; it must agree with the regex it replaces on any bytes.
+REFERENCE = re.compile(rb"(?<![A-Za-z0-9])mcp(?![a-z])|fastmcp")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"mcp", b"fast", b"a", b"Z", b"9", b"_", b".", b" ", b"\n", b"-", b"\xe9"])))
+def test_word_agrees_with_the_reference_regex(parts):
+    data = b"".join(parts)
+    assert bool(codemods.requirement(b"mcp")(data)) == bool(REFERENCE.search(data))

@@ -147,7 +147,7 @@ TOKENS = [b"list_roots", b"ctx.session.list_roots()", b"roots", b"from mcp.serve
 def test_arbitrary_bytes_never_crash_the_engine(parts):
     data = b"".join(parts) + b"\nlist_roots\n"
     options = engine.Options(
-        settings=Settings.model_validate({}), enabled=codemods.select_codes(), write=True, want_diff=True
+        settings=Settings.from_mapping({}), enabled=codemods.select_codes(), write=True, want_diff=True
     )
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "f.py"

@@ -5,6 +5,7 @@ Reads the source lines of reported sites (to fingerprint them independently of l
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
@@ -132,7 +133,7 @@ def build(
         tool_version=__version__,
         baseline=str(baseline.path) if baseline is not None else None,
         findings=findings,
-        tools=[t.model_copy(update={"path": _posix(t.path)}) for t in tools],
+        tools=[dataclasses.replace(t, path=_posix(t.path)) for t in tools],
         files=results,
         totals=totals,
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from migrate_roots.model import MigrationReport
+from migrate_roots.model import MigrationReport, to_json
 
 
 def render(report: MigrationReport) -> str:
-    return report.model_dump_json(indent=2) + "\n"
+    return to_json(report) + "\n"

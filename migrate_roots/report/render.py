@@ -7,7 +7,7 @@ import sys
 from typing import TextIO
 
 from migrate_roots import __version__
-from migrate_roots.model import FileResult, Report, Summary
+from migrate_roots.model import FileResult, Report, Summary, to_json
 
 _COLOURS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -47,7 +47,7 @@ def summary_line(summary: Summary) -> str:
 
 
 def report_json(results: list[FileResult], summary: Summary) -> str:
-    return Report(tool_version=__version__, files=results, summary=summary).model_dump_json(indent=2)
+    return to_json(Report(tool_version=__version__, files=results, summary=summary))
 
 
 def findings(results: list[FileResult], summary: Summary, fmt: str, *, quiet: bool, verbose: bool) -> None:

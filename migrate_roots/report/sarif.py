@@ -6,7 +6,7 @@ import json
 from pathlib import PurePosixPath
 from urllib.parse import quote
 
-from migrate_roots.model import MigrationReport
+from migrate_roots.model import MigrationReport, to_dict
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"broken": "error", "error": "error", "deprecated": "warning", "info": "note"}
@@ -73,7 +73,7 @@ def render(report: MigrationReport) -> str:
         "columnKind": "unicodeCodePoints",
         "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The folder the report was run in."}}},
         "results": results,
-        "properties": {"totals": report.totals.model_dump()},
+        "properties": {"totals": to_dict(report.totals)},
     }
     doc = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

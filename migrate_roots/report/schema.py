@@ -1,4 +1,4 @@
-"""The JSON Schema of `migrate-roots report --format json`, generated from the pydantic models.
+"""The JSON Schema of `migrate-roots report --format json`, generated through pydantic from the dataclasses.
 
 `python -m migrate_roots.report.schema` rewrites migrate_roots/schemas/report-v1.json; a test checks the
 committed file equals what this generates, so the schema cannot drift from the code.
@@ -17,7 +17,9 @@ SCHEMA_ID = f"urn:migrate-roots:report:v{VERSION}"
 
 
 def generate() -> dict[str, object]:
-    schema = MigrationReport.model_json_schema()
+    from pydantic import TypeAdapter
+
+    schema = TypeAdapter(MigrationReport).json_schema()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
