@@ -6,7 +6,9 @@ write over uncommitted changes (see `--allow-dirty`); 3 some files could not be 
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -17,7 +19,7 @@ from migrate_roots import __version__
 
 if TYPE_CHECKING:
     from migrate_roots.config import Settings
-    from migrate_roots.model import FileResult
+    from migrate_roots.model import FileResult, Summary
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
@@ -84,7 +86,8 @@ def _settings(paths: list[Path], **overrides: Any) -> Settings:
         raise _fail(str(exc)) from None
 
 
-def _run(
+@contextlib.contextmanager
+def _running(
     paths: list[Path],
     *,
     select: list[str] | None,
@@ -97,7 +100,8 @@ def _run(
     quiet: bool,
     verbose: bool,
     no_progress: bool,
-) -> tuple[list[FileResult], Any]:
+) -> Iterator[tuple[Iterator[FileResult], Summary]]:
+    """The engine's results as it yields them (render and drop them), and the summary it fills in."""
     import codemods
     from migrate_roots import engine
 
@@ -119,14 +123,17 @@ def _run(
 
     with progress_bar(enabled=not (no_progress or quiet)) as progress:
         runner = engine.Engine(options, progress)
-        results = list(runner.run(paths))
-    return results, runner.summary
+        yield runner.run(paths), runner.summary
 
 
-def _exit_code(results: list[FileResult], pending: bool) -> int:
-    from migrate_roots.model import Status
+def _run(paths: list[Path], **options: Any) -> tuple[list[FileResult], Summary]:
+    """Every result at once, for the renderers that need them all (report, guide)."""
+    with _running(paths, **options) as (results, summary):
+        return list(results), summary
 
-    if any(r.status is Status.FAILED for r in results):
+
+def _exit_code(failed: bool, pending: bool) -> int:
+    if failed:
         return EXIT_FAILED
     return EXIT_FINDINGS if pending else EXIT_CLEAN
 
@@ -150,7 +157,7 @@ def scan(
     """List every SEP-2577 site as `path:line:col: CODE message`. Writes nothing."""
     from migrate_roots.report import render
 
-    results, summary = _run(
+    with _running(
         paths,
         select=select,
         ignore=ignore,
@@ -162,9 +169,9 @@ def scan(
         quiet=quiet,
         verbose=verbose,
         no_progress=no_progress,
-    )
-    render.findings(results, summary, output_format.value, quiet=quiet, verbose=verbose)
-    code = _exit_code(results, any(r.findings for r in results))
+    ) as (results, summary):
+        seen = render.findings(results, summary, output_format.value, quiet=quiet, verbose=verbose)
+    code = _exit_code(seen.failed, seen.findings)
     raise typer.Exit(EXIT_CLEAN if exit_zero and code == EXIT_FINDINGS else code)
 
 
@@ -191,10 +198,7 @@ def apply(
     ] = False,
 ) -> None:
     """Rewrite files in place (or show what would change with --dry-run / --check)."""
-    import contextlib
-
     from migrate_roots import guards
-    from migrate_roots.model import Status
     from migrate_roots.report import render
 
     write = not (dry_run or check)
@@ -205,22 +209,24 @@ def apply(
             dirty = [] if allow_dirty else [p for p in guards.dirty_files(paths) if p.suffix == ".py"]
             if dirty:
                 raise _fail(guards.describe_dirty(dirty))
-        results, summary = _run(
-            paths,
-            select=select,
-            ignore=ignore,
-            exclude=exclude,
-            jobs=jobs,
-            no_markers=no_markers,
-            write=write,
-            want_diff=dry_run or diff or check,
-            quiet=quiet,
-            verbose=verbose,
-            no_progress=no_progress,
+        results, summary = held.enter_context(
+            _running(
+                paths,
+                select=select,
+                ignore=ignore,
+                exclude=exclude,
+                jobs=jobs,
+                no_markers=no_markers,
+                write=write,
+                want_diff=dry_run or diff or check,
+                quiet=quiet,
+                verbose=verbose,
+                no_progress=no_progress,
+            )
         )
-    render.applied(results, summary, output_format.value, show_diff=dry_run or diff or check, quiet=quiet)
-    changed = any(r.status is Status.CHANGED for r in results)
-    raise typer.Exit(_exit_code(results, changed and not write))
+        show = dry_run or diff or check
+        seen = render.applied(results, summary, output_format.value, show_diff=show, quiet=quiet)
+    raise typer.Exit(_exit_code(seen.failed, seen.changed and not write))
 
 
 @app.command()

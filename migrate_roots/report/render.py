@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TextIO
 
 from migrate_roots import __version__
-from migrate_roots.model import FileResult, Report, Summary, to_json
+from migrate_roots.model import FileResult, Finding, Status, Summary, to_dict
 
 _COLOURS = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -17,14 +20,10 @@ _PLANNED = {"rewritten": " [fixable]", "marked": " [manual: marker]", "reported"
 _DONE = {"rewritten": " [rewritten]", "marked": " [marked]", "reported": ""}
 
 
-def finding_lines(results: list[FileResult], done: bool = False) -> list[str]:
+def finding_lines(findings: Iterable[Finding], done: bool = False) -> list[str]:
     """`path:line:col: CODE message [what the tool does]`; `done` when the run wrote its changes."""
     labels = _DONE if done else _PLANNED
-    return [
-        f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}{labels[f.action.value]}"
-        for result in results
-        for f in result.findings
-    ]
+    return [f"{f.path}:{f.line}:{f.col}: {f.code} {f.message}{labels[f.action.value]}" for f in findings]
 
 
 def colour_diff(diff: str, stream: TextIO) -> str:
@@ -46,37 +45,80 @@ def summary_line(summary: Summary) -> str:
     )
 
 
-def report_json(results: list[FileResult], summary: Summary) -> str:
-    return to_json(Report(tool_version=__version__, files=results, summary=summary))
+# Results are rendered as the engine yields them and then dropped: a run holds its findings (small), never
+# every file's diff (benchmark 4). `Seen` is what the exit code needs of the results that went by.
 
 
-def findings(results: list[FileResult], summary: Summary, fmt: str, *, quiet: bool, verbose: bool) -> None:
+@dataclass
+class Seen:
+    failed: bool = False
+    findings: bool = False
+    changed: bool = False
+    written: bool = False
+
+    def note(self, result: FileResult) -> FileResult:
+        self.failed |= result.status is Status.FAILED
+        self.findings |= bool(result.findings)
+        self.changed |= result.status is Status.CHANGED
+        self.written |= result.written
+        return result
+
+
+def _indented(obj: object, prefix: str, first: bool) -> str:
+    text = textwrap.indent(json.dumps(obj, indent=2, ensure_ascii=False), prefix)
+    return text if first else text[len(prefix) :]
+
+
+def stream_json(results: Iterable[FileResult], summary: Summary, seen: Seen, out: TextIO) -> None:
+    """`to_json(Report(files=results, summary=summary))` written file by file (the summary is read after the
+    last result, when the engine has filled it in); a test holds the two byte-identical."""
+    out.write(f'{{\n  "schema_version": "1",\n  "tool_version": {json.dumps(__version__)},\n  "files": [')
+    sep = "\n"
+    for result in results:
+        out.write(sep + _indented(to_dict(seen.note(result)), "    ", True))
+        sep = ",\n"
+    out.write(("\n  ]" if sep != "\n" else "]") + ',\n  "summary": ')
+    out.write(_indented(to_dict(summary), "  ", False) + "\n}\n")
+
+
+def findings(
+    results: Iterable[FileResult], summary: Summary, fmt: str, *, quiet: bool, verbose: bool
+) -> Seen:
+    seen = Seen()
     if fmt == "json":
-        sys.stdout.write(report_json(results, summary) + "\n")
-        return
-    for line in finding_lines(results):
-        sys.stdout.write(line + "\n")
-    if verbose:
-        for result in results:
-            if result.reason and "\n" in result.reason:
-                sys.stderr.write(result.reason + "\n")
+        stream_json(results, summary, seen, sys.stdout)
+        return seen
+    details = []
+    for result in results:
+        for line in finding_lines(seen.note(result).findings):
+            sys.stdout.write(line + "\n")
+        if verbose and result.reason and "\n" in result.reason:
+            details.append(result.reason)
+    for detail in details:
+        sys.stderr.write(detail + "\n")
     if not quiet:
         sys.stderr.write(summary_line(summary) + "\n")
+    return seen
 
 
-def applied(results: list[FileResult], summary: Summary, fmt: str, *, show_diff: bool, quiet: bool) -> None:
+def applied(
+    results: Iterable[FileResult], summary: Summary, fmt: str, *, show_diff: bool, quiet: bool
+) -> Seen:
+    seen = Seen()
     if fmt == "json":
-        sys.stdout.write(report_json(results, summary) + "\n")
-        return
-    if show_diff:
-        for result in results:
-            if result.diff:
-                sys.stdout.write(colour_diff(result.diff, sys.stdout))
-    written = any(r.written for r in results)
-    for line in finding_lines(results, done=written):
+        stream_json(results, summary, seen, sys.stdout)
+        return seen
+    held: list[Finding] = []  # printed last: their label says whether the run wrote anything
+    for result in results:
+        seen.note(result)
+        if show_diff and result.diff:
+            sys.stdout.write(colour_diff(result.diff, sys.stdout))
+        held.extend(result.findings)
+    for line in finding_lines(held, done=seen.written):
         (sys.stderr if show_diff else sys.stdout).write(line + "\n")
     if not quiet:
         sys.stderr.write(summary_line(summary) + "\n")
+    return seen
 
 
 def rules(fmt: str, *, verbose: bool) -> None:
