@@ -12,21 +12,22 @@ they read the plan back from `state.plan` on the rewrite walk.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 import libcst as cst
-from libcst.metadata import PositionProvider, QualifiedName, Scope, ScopeProvider
+from libcst.metadata import BatchableMetadataProvider, PositionProvider, QualifiedName, Scope, ScopeProvider
 
 from migrate_roots.model import Action, Finding, Severity
 
 # The libcst providers resolved for every parsed file. Parent links and qualified names are not among them:
-# libcst's ParentNodeProvider and QualifiedNameProvider each run a full visitor over the tree (a fifth and a
-# quarter of a file's metadata cost), while the parent links come cheaper from one walk over `children`
-# (`_links`), and a rule asks for the qualified names of few nodes (`FileState.qualified_names`, from the
-# scope, exactly as QualifiedNameProvider computes them, on demand).
+# libcst's ParentNodeProvider and QualifiedNameProvider each run a visitor of their own over the tree (a
+# fifth and a quarter of a file's metadata cost). The parent links are recorded during the traversal that
+# resolves these two (`_Links`), and a rule asks for the qualified names of few nodes
+# (`FileState.qualified_names`, from the scope, exactly as QualifiedNameProvider computes them, on demand).
 PROVIDERS = (PositionProvider, ScopeProvider)
 
 
@@ -42,27 +43,50 @@ class _QNames:
     """Key of the qualified names computed so far in `FileState.meta` (not a libcst provider)."""
 
 
-def _links(module: cst.Module) -> tuple[dict[cst.CSTNode, cst.CSTNode], dict[cst.CSTNode, list[cst.CSTNode]]]:
-    """Every node's parent, and every node's children in visiting order."""
-    parents: dict[cst.CSTNode, cst.CSTNode] = {}
-    children: dict[cst.CSTNode, list[cst.CSTNode]] = {}
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        kids = list(node.children)
-        if kids:
-            children[node] = kids
-            for kid in kids:
-                parents[kid] = node
-            stack.extend(kids)
-    return parents, children
+@functools.cache
+def _node_names() -> frozenset[str]:
+    found: set[type[Any]] = set()
+    todo: list[type[Any]] = [cst.CSTNode]
+    while todo:
+        subs: list[type[Any]] = todo.pop().__subclasses__()
+        for sub in subs:
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return frozenset(kind.__name__ for kind in found)
+
+
+class _Links(BatchableMetadataProvider[cst.CSTNode]):
+    """Each node's parent, recorded in the traversal that resolves PROVIDERS (a walk of its own, over
+    `node.children`, cost a tenth of a file's time). Nodes arrive in visiting order, so each parent's
+    children are listed in that order too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._path: list[cst.CSTNode] = []
+
+    def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
+        # Every node type, named directly: libcst's default finds visit_/leave_ methods by inspection.
+        names = _node_names()
+        return {**{f"visit_{n}": self._enter for n in names}, **{f"leave_{n}": self._leave for n in names}}
+
+    def _enter(self, node: cst.CSTNode) -> None:
+        if self._path:
+            self.set_metadata(node, self._path[-1])
+        self._path.append(node)
+
+    def _leave(self, node: cst.CSTNode) -> None:
+        self._path.pop()
 
 
 def resolve(wrapper: cst.MetadataWrapper) -> dict[Any, Mapping[cst.CSTNode, Any]]:
     """The metadata of one parse: libcst's PROVIDERS, the parent and child links, an empty name cache."""
-    meta: dict[Any, Mapping[cst.CSTNode, Any]] = dict(wrapper.resolve_many(PROVIDERS))
-    meta[_Parents], meta[_Children] = _links(wrapper.module)
-    meta[_QNames] = {}
+    meta: dict[Any, Mapping[cst.CSTNode, Any]] = dict(wrapper.resolve_many((*PROVIDERS, _Links)))
+    parents = meta.pop(_Links)
+    children: dict[cst.CSTNode, list[cst.CSTNode]] = {}
+    for child, parent in parents.items():
+        children.setdefault(parent, []).append(child)
+    meta[_Parents], meta[_Children], meta[_QNames] = parents, children, {}
     return meta
 
 
@@ -162,16 +186,45 @@ class FileState:
             node.visit(visitor)
             return
         children = self.children()
-        stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
-        while stack:
-            current, leaving = stack.pop()
-            if leaving:
-                visitor.on_leave(current)
-            elif visitor.on_visit(current):
-                stack.append((current, True))
-                stack.extend((child, False) for child in reversed(children.get(current, ())))
-            else:
-                visitor.on_leave(current)
+        kind = type(visitor)
+        if kind.on_visit is not cst.CSTVisitor.on_visit or kind.on_leave is not cst.CSTVisitor.on_leave:
+            stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+            while stack:
+                current, leaving = stack.pop()
+                if leaving:
+                    visitor.on_leave(current)
+                elif visitor.on_visit(current):
+                    stack.append((current, True))
+                    stack.extend([(child, False) for child in reversed(children.get(current, ()))])
+                else:
+                    visitor.on_leave(current)
+            return
+        # CSTVisitor's own on_visit/on_leave look up `visit_<Type>`/`leave_<Type>` by name at every node;
+        # here each type is looked up once a walk, and a node with neither method costs a dict lookup.
+        methods: dict[type, tuple[Any, Any]] = {}
+        pending: list[Any] = [node]  # a node to visit, or a (leave method, node) pair
+        while pending:
+            item = pending.pop()
+            if type(item) is tuple:
+                item[0](item[1])
+                continue
+            found = methods.get(type(item))
+            if found is None:
+                name = type(item).__name__
+                found = methods[type(item)] = (
+                    getattr(visitor, f"visit_{name}", None),
+                    getattr(visitor, f"leave_{name}", None),
+                )
+            visit, leave = found
+            if visit is not None and visit(item) is False:
+                if leave is not None:
+                    leave(item)
+                continue
+            if leave is not None:
+                pending.append((leave, item))
+            kids = children.get(item)
+            if kids:
+                pending.extend(reversed(kids))
 
     # --- metadata -----------------------------------------------------------------------------------
     def pos(self, node: cst.CSTNode) -> tuple[int, int]:

@@ -114,19 +114,24 @@ def _visit(module: cst.Module, state: FileState, rules: list[Rule]) -> None:
     import libcst as cst
 
     children = state.children()
-    scopes = (cst.FunctionDef, cst.ClassDef)
-    stack: list[tuple[Any, bool]] = [(module, False)]
-    while stack:
-        node, leaving = stack.pop()
-        if leaving:
-            state.stack.pop()
+    # Exact types, not isinstance: libcst's node classes are ABCs, and an isinstance that fails goes through
+    # ABCMeta.__instancecheck__ (a tenth of a file's cost over every node of every walk).
+    scopes = {cst.FunctionDef, cst.ClassDef}
+    leave = state.stack.pop
+    pending: list[Any] = [module]  # a node to visit, or None: leave the innermost function or class
+    while pending:
+        node = pending.pop()
+        if node is None:
+            leave()
             continue
         for rule in handlers.get(type(node), ()):
             rule.visit(node, state)
-        if isinstance(node, scopes):
+        if type(node) in scopes:
             state.stack.append(node)
-            stack.append((node, True))
-        stack.extend((child, False) for child in reversed(children.get(node, ())))
+            pending.append(None)
+        kids = children.get(node)
+        if kids:
+            pending.extend(reversed(kids))
 
 
 def _analyse(
