@@ -324,7 +324,7 @@ def bench_few(repeat: int, libcst_runner: bool, rule_sets: list[list[str]]) -> l
     return out
 
 
-def bench_all(count: int, repeat: int) -> list[str]:
+def bench_all(count: int, repeat: int, old_baseline: bool = True) -> list[str]:
     tree = build_all(count)
     parsed = sum(1 for p in py_files(tree) if p.read_bytes().strip())
     roots = sum(1 for p in py_files(tree) if b"list_roots" in p.read_bytes())
@@ -333,17 +333,21 @@ def bench_all(count: int, repeat: int) -> list[str]:
     # The tool used to resolve libcst's ParentNodeProvider and QualifiedNameProvider too; it now builds the
     # parent links itself and asks the scope for qualified names on demand. The old baseline shows what that
     # saved; the target is measured against the providers resolved now.
-    four, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-P", "-c", LIBCST_ALONE, "--four", "."], tree, repeat)
+    four = 0.0
+    if old_baseline:
+        four, _ = timed(
+            ["env", f"PYTHONPATH={ROOT}", PY, "-P", "-c", LIBCST_ALONE, "--four", "."], tree, repeat
+        )
     scan1, _ = timed(mr("scan", ".", "-j", "1"), tree, repeat)
     dry1, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, repeat, rss=True)
     scan2, _ = timed(mr("scan", ".", "-j", "2"), tree, repeat)
     dry2, rss2 = timed(mr("apply", "--dry-run", ".", "-j", "2"), tree, repeat, rss=True)
     per = 1000 / parsed
     out = [line("libcst parse + PROVIDERS alone, per file", f"{base * per:.1f} ms")]
-    out.append(
-        line("libcst parse + PROVIDERS + Parent/QualifiedName providers, per file", f"{four * per:.1f} ms")
-    )
-    out.append(line("scan -j 1 / libcst with the four providers", f"{scan1 / four:.2f}x"))
+    if four:
+        old = "libcst parse + PROVIDERS + Parent/QualifiedName providers, per file"
+        out.append(line(old, f"{four * per:.1f} ms"))
+        out.append(line("scan -j 1 / libcst with the four providers", f"{scan1 / four:.2f}x"))
     out.append(line("scan -j 1, per file", f"{scan1 * per:.1f} ms"))
     out.append(line("apply --dry-run -j 1, per file", f"{dry1 * per:.1f} ms"))
     out.append(
@@ -425,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=900, help="seconds before a command counts as inf")
     parser.add_argument("--no-libcst-runner", action="store_true", help="skip libcst's slow runner in (2)")
+    parser.add_argument("--no-old-baseline", action="store_true", help="(3): skip the four-provider baseline")
     parser.add_argument("--skip-default", action="store_true", help="(1), (2): only the --select rules")
     parser.add_argument(
         "--select",
@@ -444,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         elif number == 2:
             out += bench_few(args.repeat, not args.no_libcst_runner, sets)
         elif number == 3:
-            out += bench_all(args.servers, args.repeat)
+            out += bench_all(args.servers, args.repeat, not args.no_old_baseline)
         elif number == 4:
             out += bench_memory(args.big or 10 * args.servers)
         elif number == 5:
