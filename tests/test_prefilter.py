@@ -53,3 +53,14 @@ REFERENCE = re.compile(rb"(?<![A-Za-z0-9])mcp(?![a-z])|fastmcp")
 def test_word_agrees_with_the_reference_regex(parts):
     data = b"".join(parts)
     assert bool(codemods.requirement(b"mcp")(data)) == bool(REFERENCE.search(data))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.text("abc_1", min_size=1, max_size=5).map(str.encode), min_size=1, max_size=40),
+    st.text("abc_1 .", max_size=40).map(str.encode),
+)
+def test_stage_two_search_agrees_with_substring_tests(tokens, data):
+    from migrate_roots.engine import _AnyOf
+
+    assert _AnyOf(tokens).search(data) == any(t in data for t in tokens)
