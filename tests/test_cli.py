@@ -247,3 +247,26 @@ def test_our_own_shim_is_never_scanned(tmp_path):
     invoke("apply", str(root))
     result = invoke("scan", str(root), "--select", "MR")
     assert "_mcp_roots_compat" not in result.stdout
+
+
+# --- start-up (benchmarks 1 and 5): what a run that parses nothing must not import --------------------------
+
+_IMPORTED = """
+import sys
+from migrate_roots.cli import app
+try:
+    app(sys.argv[1:], prog_name="migrate-roots")
+except SystemExit:
+    pass
+print("imported:" + ",".join(m for m in ("libcst", "pydantic", "hashlib", "multiprocessing") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["--version"], ["scan", "{tree}", "--no-progress", "-q"]], ids=["version", "scan"]
+)
+def test_a_run_that_parses_nothing_imports_no_heavy_module(tmp_path, args):
+    make_tree(tmp_path, {"a.py": "import os\nx = 1\n", "b.py": "# mcp, but no token of any rule\n"})
+    argv = [a.replace("{tree}", str(tmp_path)) for a in args]
+    out = subprocess.run([sys.executable, "-c", _IMPORTED, *argv], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "imported:"
