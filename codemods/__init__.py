@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from codemods.base import REGISTRY, Rule
 
-__all__ = ["REGISTRY", "Rule", "catalog", "load", "select_codes", "trigger_pattern"]
+__all__ = ["REGISTRY", "AnyOf", "Rule", "catalog", "load", "select_codes", "trigger_pattern"]
 
 _loaded = False
 
@@ -157,33 +157,58 @@ def requirement(required: bytes) -> Callable[[bytes], object]:
     return _WORDS.get(required) or re.compile(re.escape(required)).search
 
 
+def _trie(tokens: list[bytes]) -> bytes:
+    """A regex matching any of `tokens`, with shared prefixes factored out (`tool_(?:1|2)`)."""
+    groups: dict[bytes, list[bytes]] = {}
+    for token in tokens:
+        if not token:
+            return b""  # a token ending here already matches: longer ones add nothing to a search
+        groups.setdefault(token[:1], []).append(token[1:])
+    alternatives = [re.escape(first) + _trie(rest) for first, rest in sorted(groups.items())]
+    return alternatives[0] if len(alternatives) == 1 else b"(?:" + b"|".join(alternatives) + b")"
+
+
+class AnyOf:
+    """Does the data hold any of these byte strings? `re` has no multi-literal search: over benchmark 2's
+    39 MB tree, a plain alternation of 16 names took 1.2 s, one substring test per name 0.36 s, and an
+    alternation with shared prefixes factored out 0.56 s whatever the number of names."""
+
+    def __init__(self, tokens: Iterable[bytes]) -> None:
+        self.tokens = sorted(set(tokens))
+        self.regex = re.compile(_trie(self.tokens)) if len(self.tokens) > 24 else None
+
+    def search(self, data: bytes) -> bool:
+        if self.regex is not None:
+            return self.regex.search(data) is not None
+        return any(t in data for t in self.tokens)
+
+
 class Trigger:
     """The prefilter: does a file's bytes hold a token of some enabled rule (and what that rule requires)?"""
 
-    def __init__(self, groups: dict[bytes, re.Pattern[bytes]]) -> None:
+    def __init__(self, groups: dict[bytes, set[bytes]]) -> None:
         # Every token, whatever it requires: what `grep -E` would look for (the benchmarks' baseline).
-        self.pattern = b"|".join(p.pattern for p in groups.values())
-        self.plain = groups.pop(b"", None)
-        self.gated = [(required, requirement(required), pattern) for required, pattern in groups.items()]
+        self.pattern = b"|".join(
+            re.escape(t) for tokens in groups.values() for t in sorted(tokens, key=lambda t: (-len(t), t))
+        )
+        plain = groups.pop(b"", None)
+        self.plain = AnyOf(plain) if plain else None
+        self.gated = [(required, requirement(required), AnyOf(tokens)) for required, tokens in groups.items()]
 
     def search(self, data: bytes) -> bool:
         if self.plain is not None and self.plain.search(data):
             return True
-        # The substring test first: it is ten times cheaper than either regex and almost always false.
+        # The requirement's substring test first: it is the cheapest and almost always false.
         return any(
             required in data and pattern.search(data) and word(data) for required, word, pattern in self.gated
         )
 
 
 def trigger_pattern(codes: Iterable[str]) -> Trigger | None:
-    """The enabled rules' tokens, one compiled regex per requirement (None: nothing to look for)."""
+    """The enabled rules' tokens, grouped by requirement (None: nothing to look for)."""
     rules = catalog()
     grouped: dict[bytes, set[bytes]] = {}
     for code in codes:
         grouped.setdefault(rules[code].requires, set()).update(rules[code].tokens)
-    patterns = {
-        required: re.compile(b"|".join(re.escape(t) for t in sorted(tokens, key=lambda t: (-len(t), t))))
-        for required, tokens in grouped.items()
-        if tokens
-    }
-    return Trigger(patterns) if patterns else None
+    groups = {required: tokens for required, tokens in grouped.items() if tokens}
+    return Trigger(groups) if groups else None

@@ -369,31 +369,32 @@ def commit_file(path: Path, options: Options, guess: Guess) -> FileResult:
     return _guarded(path, options, work)
 
 
-def _verify(text: str, old: str, path: Path) -> None:
-    """Refuse (a bug of ours) a rewrite that is not valid Python: nothing is written or shown.
-
-    CPython's own parser first: ten times faster than libcst's (a dry run's re-parse was an eighth of its time,
-    benchmark 3). A file with syntax newer than this interpreter fails it before the rewrite too; for such a
-    file libcst's parser decides, as it did for the input. A file CPython parsed before must parse after.
-    """
+def _cpython_problem(text: str) -> str | None:
+    """Why CPython's parser refuses `text`, or None."""
     import ast
 
     try:
         ast.parse(text)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}" if exc.lineno else exc.msg
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte (before 3.12); nesting too deep
+        return str(exc)
+    return None
+
+
+def _verify(text: str, old: str, path: Path) -> None:
+    """Refuse (a bug of ours) a rewrite that is not valid Python: nothing is written or shown.
+
+    CPython's own parser first: ten times faster than libcst's (a dry run's re-parse was an eighth of its time,
+    benchmark 3). A file CPython parsed before must parse after. A file with syntax newer than this
+    interpreter fails it before the rewrite too; for such a file libcst's parser decides, as it did for the
+    input.
+    """
+    problem = _cpython_problem(text)
+    if problem is None:
         return
-    except (SyntaxError, ValueError) as exc:
-        problem = exc
-    except (RecursionError, MemoryError) as exc:  # nesting CPython will not take: libcst decides
-        problem = SyntaxError(str(exc))
-    try:
-        ast.parse(old)
-        before = True
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        before = False
-    if before:
-        where = f"line {problem.lineno}: " if isinstance(problem, SyntaxError) and problem.lineno else ""
-        message = problem.msg if isinstance(problem, SyntaxError) else str(problem)
-        raise RuntimeError(f"rewrite of {path} does not parse ({where}{message}); file left alone")
+    if _cpython_problem(old) is None:
+        raise RuntimeError(f"rewrite of {path} does not parse ({problem}); file left alone")
     import libcst as cst
 
     try:
@@ -434,38 +435,6 @@ def _map(executor: Executor | None, fn: Callable[..., Any], items: list[Any], *a
     # benchmark 3 a tenth of its -j 2 speed-up; a task's own overhead is a path in and a small result out.
     chunk = max(1, min(4, len(items) // (8 * (getattr(executor, "_max_workers", 1) or 1))))
     return executor.map(fn, items, *([a] * len(items) for a in args), chunksize=chunk)
-
-
-def _trie(tokens: list[bytes]) -> bytes:
-    """A regex matching any of `tokens`, with shared prefixes factored out (`tool_(?:1|2)`)."""
-    import re
-
-    groups: dict[bytes, list[bytes]] = {}
-    for token in tokens:
-        if not token:
-            return b""  # a token ending here already matches: longer ones add nothing to a search
-        groups.setdefault(token[:1], []).append(token[1:])
-    alternatives = [re.escape(first) + _trie(rest) for first, rest in sorted(groups.items())]
-    return alternatives[0] if len(alternatives) == 1 else b"(?:" + b"|".join(alternatives) + b")"
-
-
-class _AnyOf:
-    """Does the data hold any of these byte strings? `re` has no multi-literal search: over benchmark 2's
-    39 MB tree, a plain alternation of 16 names took 1.2 s, one substring test per name 0.36 s, and an
-    alternation with shared prefixes factored out 0.56 s whatever the number of names."""
-
-    def __init__(self, tokens: set[bytes]) -> None:
-        self.tokens = sorted(tokens)
-        self.regex = None
-        if len(self.tokens) > 24:
-            import re
-
-            self.regex = re.compile(_trie(self.tokens))
-
-    def search(self, data: bytes) -> bool:
-        if self.regex is not None:
-            return self.regex.search(data) is not None
-        return any(t in data for t in self.tokens)
 
 
 class Engine:
@@ -514,7 +483,9 @@ class Engine:
                 follow |= rules[code].follow_tokens(found)
             if follow:
                 seen = {str(p) for p in hits} | {f.path for f in failed}
-                more, more_failed = self._prefilter([f for f in files if f not in seen], _AnyOf(follow))
+                more, more_failed = self._prefilter(
+                    [f for f in files if f not in seen], codemods.AnyOf(follow)
+                )
                 failed += more_failed
                 # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files
                 # (the helper): its guess is then usually the final plan, and it is parsed once.

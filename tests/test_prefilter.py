@@ -61,6 +61,4 @@ def test_word_agrees_with_the_reference_regex(parts):
     st.text("abc_1 .", max_size=40).map(str.encode),
 )
 def test_stage_two_search_agrees_with_substring_tests(tokens, data):
-    from migrate_roots.engine import _AnyOf
-
-    assert _AnyOf(tokens).search(data) == any(t in data for t in tokens)
+    assert codemods.AnyOf(tokens).search(data) == any(t in data for t in tokens)
