@@ -171,16 +171,29 @@ def _trie(tokens: list[bytes]) -> bytes:
 class AnyOf:
     """Does the data hold any of these byte strings? `re` has no multi-literal search: over benchmark 2's
     39 MB tree, a plain alternation of 16 names took 1.2 s, one substring test per name 0.36 s, and an
-    alternation with shared prefixes factored out 0.56 s whatever the number of names."""
+    alternation with shared prefixes factored out 0.56 s whatever the number of names.
+
+    Names that start alike (a server's `tool_0` ... `tool_19`) share one substring test of what they have in
+    common, and are told apart only in the files that hold it: 16 names cost three searches of the tree."""
 
     def __init__(self, tokens: Iterable[bytes]) -> None:
         self.tokens = sorted(set(tokens))
-        self.regex = re.compile(_trie(self.tokens)) if len(self.tokens) > 24 else None
+        families: dict[bytes, list[bytes]] = {}
+        for token in self.tokens:
+            families.setdefault(token[:4], []).append(token)
+        # (what every member holds, the members; none when the family is one token)
+        self.gates = [
+            (os.path.commonprefix(members), members if len(members) > 1 else [])
+            for members in families.values()
+        ]
+        self.regex = re.compile(_trie(self.tokens)) if len(self.gates) > 24 else None
 
     def search(self, data: bytes) -> bool:
         if self.regex is not None:
             return self.regex.search(data) is not None
-        return any(t in data for t in self.tokens)
+        return any(
+            gate in data and (not members or any(t in data for t in members)) for gate, members in self.gates
+        )
 
 
 class Trigger:

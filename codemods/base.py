@@ -12,23 +12,19 @@ they read the plan back from `state.plan` on the rewrite walk.
 
 from __future__ import annotations
 
-import functools
+import bisect
+import contextlib
+import itertools
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 import libcst as cst
-from libcst.metadata import BatchableMetadataProvider, PositionProvider, QualifiedName, Scope, ScopeProvider
+from libcst._nodes.internal import CodegenState
+from libcst.metadata import ExpressionContextProvider, QualifiedName, Scope, ScopeProvider
 
 from migrate_roots.model import Action, Finding, Severity
-
-# The libcst providers resolved for every parsed file. Parent links and qualified names are not among them:
-# libcst's ParentNodeProvider and QualifiedNameProvider each run a visitor of their own over the tree (a
-# fifth and a quarter of a file's metadata cost). The parent links are recorded during the traversal that
-# resolves these two (`_Links`), and a rule asks for the qualified names of few nodes
-# (`FileState.qualified_names`, from the scope, exactly as QualifiedNameProvider computes them, on demand).
-PROVIDERS = (PositionProvider, ScopeProvider)
 
 
 class _Parents:
@@ -43,51 +39,131 @@ class _QNames:
     """Key of the qualified names computed so far in `FileState.meta` (not a libcst provider)."""
 
 
-@functools.cache
-def _node_names() -> frozenset[str]:
-    found: set[type[Any]] = set()
-    todo: list[type[Any]] = [cst.CSTNode]
-    while todo:
-        subs: list[type[Any]] = todo.pop().__subclasses__()
-        for sub in subs:
-            if sub not in found:
-                found.add(sub)
-                todo.append(sub)
-    return frozenset(kind.__name__ for kind in found)
+@dataclass(frozen=False)
+class _SpanState(CodegenState):
+    """libcst's code generation, recording each node's parent, and where it starts and ends as a count of
+    tokens emitted.
 
+    The same hooks and the same rules as libcst's PositionProvidingCodegenState: a node's span is the one its
+    code generation declares (`record_syntactic_position`, possibly hoisted from a child), else everything
+    it emitted; only the line and column arithmetic on every token is left out."""
 
-class _Links(BatchableMetadataProvider[cst.CSTNode]):
-    """Each node's parent, recorded in the traversal that resolves PROVIDERS (a walk of its own, over
-    `node.children`, cost a tenth of a file's time). Nodes arrive in visiting order, so each parent's
-    children are listed in that order too."""
+    spans: dict[cst.CSTNode, tuple[int, int]] = field(default_factory=dict)
+    parents: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    _stack: list[int] = field(default_factory=list)
+    _path: list[cst.CSTNode] = field(default_factory=list)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._path: list[cst.CSTNode] = []
-
-    def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
-        # Every node type, named directly: libcst's default finds visit_/leave_ methods by inspection.
-        names = _node_names()
-        return {**{f"visit_{n}": self._enter for n in names}, **{f"leave_{n}": self._leave for n in names}}
-
-    def _enter(self, node: cst.CSTNode) -> None:
+    def before_codegen(self, node: cst.CSTNode) -> None:
         if self._path:
-            self.set_metadata(node, self._path[-1])
+            self.parents[node] = self._path[-1]
         self._path.append(node)
+        self._stack.append(len(self.tokens))
 
-    def _leave(self, node: cst.CSTNode) -> None:
+    def pop_trailing_newline(self) -> None:
+        """Kept: libcst's positions count the module's last newline (its counters never take it back)."""
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
         self._path.pop()
+        start = self._stack.pop()
+        if node not in self.spans:
+            self.spans[node] = (start, len(self.tokens))
+
+    @contextlib.contextmanager
+    def record_syntactic_position(
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: cst.CSTNode | None = None,
+        end_node: cst.CSTNode | None = None,
+    ) -> Iterator[None]:
+        start = len(self.tokens)
+        try:
+            yield
+        finally:
+            end = len(self.tokens)
+            self.spans[node] = (
+                self.spans[start_node][0] if start_node is not None else start,
+                self.spans[end_node][1] if end_node is not None else end,
+            )
 
 
-def resolve(wrapper: cst.MetadataWrapper) -> dict[Any, Mapping[cst.CSTNode, Any]]:
-    """The metadata of one parse: libcst's PROVIDERS, the parent and child links, an empty name cache."""
-    meta: dict[Any, Mapping[cst.CSTNode, Any]] = dict(wrapper.resolve_many((*PROVIDERS, _Links)))
-    parents = meta.pop(_Links)
+_NEWLINE = re.compile(r"\r\n?|\n")
+
+
+class Spans:
+    """What libcst's PositionProvider gives (1-based line, 0-based column of a node's start and end), from one
+    plain code generation; the arithmetic is done for the nodes asked about."""
+
+    def __init__(self, module: cst.Module) -> None:
+        state = _SpanState(default_indent=module.default_indent, default_newline=module.default_newline)
+        module._codegen(state)
+        self._spans, self._tokens = state.spans, state.tokens
+        self.parents = state.parents
+        self._offsets: list[int] = []
+        self._lines: list[int] = []  # offset of the first character of each line
+
+    def __contains__(self, node: object) -> bool:
+        return node in self._spans
+
+    def _at(self, index: int) -> tuple[int, int]:
+        if not self._offsets:
+            self._offsets = list(itertools.accumulate(map(len, self._tokens), initial=0))
+            text = "".join(self._tokens)
+            self._lines = [0, *(m.end() for m in _NEWLINE.finditer(text))]
+        offset = self._offsets[index]
+        line = bisect.bisect_right(self._lines, offset)
+        return line, offset - self._lines[line - 1]
+
+    def start(self, node: cst.CSTNode) -> tuple[int, int]:
+        return self._at(self._spans[node][0])
+
+    def end(self, node: cst.CSTNode) -> tuple[int, int]:
+        return self._at(self._spans[node][1])
+
+
+# The node types whose code generation meets their children in another order than their visit does (the
+# whitespace after `as`, `del`, `/`, `*`, `**` is visited after the name): their children are libcst's own.
+_OUT_OF_ORDER = frozenset({cst.AsName, cst.Del, cst.ParamSlash, cst.ParamSpec, cst.TypeVarTuple})
+
+
+def resolve(wrapper: cst.MetadataWrapper) -> dict[Any, Any]:
+    """The metadata of one parse: the scopes, the positions, the parent and child links, an empty name cache.
+
+    libcst's own way (`wrapper.resolve_many` of Position-, Scope-, ParentNode- and QualifiedNameProvider)
+    walks the tree six times, rebuilding every node on each walk: four fifths of a file's cost. Here:
+    - one plain code generation records every node's span and parent (`_SpanState`; code generation meets
+      the children of a node in visiting order, but for the few types of `_OUT_OF_ORDER`);
+    - the scope analysis runs its two visitors directly (`_scopes`);
+    - qualified names are asked of the scope for the few nodes a rule looks up (`FileState.qualified_names`,
+      exactly the computation of QualifiedNameProvider), and line arithmetic is done for the nodes a rule
+      asks about (`Spans`).
+    tests/test_walk.py holds each of these equal to what libcst's providers give on every fixture file.
+    """
+    spans = Spans(wrapper.module)
     children: dict[cst.CSTNode, list[cst.CSTNode]] = {}
-    for child, parent in parents.items():
+    for child, parent in spans.parents.items():
         children.setdefault(parent, []).append(child)
-    meta[_Parents], meta[_Children], meta[_QNames] = parents, children, {}
-    return meta
+    for parent, kids in children.items():
+        if type(parent) in _OUT_OF_ORDER and len(kids) > 1:
+            kids[:] = parent.children
+    return {
+        ScopeProvider: _scopes(wrapper.module),
+        Spans: spans,
+        _Parents: spans.parents,
+        _Children: children,
+        _QNames: {},
+    }
+
+
+def _scopes(module: cst.Module) -> Mapping[cst.CSTNode, Scope | None]:
+    """What `MetadataWrapper.resolve(ScopeProvider)` gives, without the two batched walks it adds around the
+    providers' own visitors (each calls only `visit_Module`, then walks the whole tree for nothing)."""
+    context = ExpressionContextProvider()
+    context.visit_Module(module)
+    scopes = ScopeProvider()
+    scopes.metadata = {ExpressionContextProvider: context._computed}
+    scopes.visit_Module(module)
+    return scopes._computed
 
 
 MARKER_PREFIX = "# migrate-roots:"
@@ -165,7 +241,7 @@ class FileState:
     markers: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # rule-to-rule scratch (e.g. imports to add)
     stack: list[cst.CSTNode] = field(default_factory=list)  # enclosing FunctionDef/ClassDef nodes
-    meta: Mapping[Any, Mapping[cst.CSTNode, Any]] = field(default_factory=dict)
+    meta: Mapping[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.meta:
@@ -228,8 +304,12 @@ class FileState:
 
     # --- metadata -----------------------------------------------------------------------------------
     def pos(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self.meta[PositionProvider][node].start
-        return start.line, start.column + 1
+        """Line and 1-based column where `node` starts (libcst's PositionProvider start)."""
+        line, column = self.meta[Spans].start(node)
+        return line, column + 1
+
+    def end_line(self, node: cst.CSTNode) -> int:
+        return cast(int, self.meta[Spans].end(node)[0])
 
     def qualified_names(self, node: cst.CSTNode) -> Collection[QualifiedName]:
         """What libcst's QualifiedNameProvider gives for `node` (the same computation), made on demand."""

@@ -1006,7 +1006,7 @@ class _Plumbing:
         for node in self.removed:
             if isinstance(node, (cst.FunctionDef, cst.SimpleStatementLine, cst.If)):
                 start = state.pos(node)[0]
-                end = state.meta[_position()][node].end.line
+                end = state.end_line(node)
                 spans.append((start, end))
         if not spans:
             return
@@ -1016,12 +1016,6 @@ class _Plumbing:
             for f in state.findings
             if f.code.startswith(mine) or not any(a <= f.line <= b for a, b in spans)
         ]
-
-
-def _position() -> Any:
-    from libcst.metadata import PositionProvider
-
-    return PositionProvider
 
 
 # -----------------------------------------------------------------------------------------------------
