@@ -183,7 +183,7 @@ class AnyOf:
             families.setdefault(token[:4], []).append(token)
         # (what every member holds, the members; none when the family is one token)
         self.gates = [
-            (os.path.commonprefix(members), members if len(members) > 1 else [])
+            (bytes(os.path.commonprefix(members)), members if len(members) > 1 else [])
             for members in families.values()
         ]
         self.regex = re.compile(_trie(self.tokens)) if len(self.gates) > 24 else None

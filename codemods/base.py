@@ -163,7 +163,7 @@ def _scopes(module: cst.Module) -> Mapping[cst.CSTNode, Scope | None]:
     scopes = ScopeProvider()
     scopes.metadata = {ExpressionContextProvider: context._computed}
     scopes.visit_Module(module)
-    return scopes._computed
+    return cast(Mapping[cst.CSTNode, Scope | None], scopes._computed)
 
 
 MARKER_PREFIX = "# migrate-roots:"
