@@ -14,10 +14,10 @@ import stat
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import codemods
 from migrate_roots import guards, sourcefile, writer
@@ -57,12 +57,15 @@ class Indexed:
     needs_rewrite: bool = False
     # The rewrite done right after the index, on the same tree, under the plan of this file alone: when the
     # package-wide plan for the file turns out the same (the common case), the rewrite phase reuses it.
-    guess: Guess | None = None
+    # Kept pickled until then (`_pickled`): as objects, the guesses of a few thousand files were most of what
+    # a run held (benchmark 4); as bytes they are a quarter of it, and a worker's result is not unpickled
+    # and pickled again.
+    guess_plan: Mapping[str, Any] | None = None
+    guess: bytes | None = None
 
 
 @dataclass
 class Guess:
-    plan: Mapping[str, Any]  # the plan the rewrite was made under
     result: FileResult
     new: bytes | None = None  # the bytes to write (only when writing)
     old_hash: bytes = b""  # of the bytes the rewrite was made from
@@ -267,7 +270,9 @@ def index_file(
             path=str(path), status=status, findings=sorted(state.findings, key=Finding.sort_key)
         )
         indexed = Indexed(result, summaries, bool(state.edits or state.markers))
-        indexed.guess = _guess(path, data, source, module, wrapper, state, indexed, options, known or {})
+        guess = _guess(path, data, source, module, wrapper, state, indexed, options, known or {})
+        if guess is not None:
+            indexed.guess_plan, indexed.guess = guess[0], _pickled(guess[1])
         return indexed
 
     return _guarded(path, options, work)
@@ -302,7 +307,7 @@ def _guess(
     indexed: Indexed,
     options: Options,
     known: Mapping[str, Mapping[str, Any]],
-) -> Guess | None:
+) -> tuple[Mapping[str, Any], Guess] | None:
     """Rewrite under the local plan (this file and `known`), reusing the parsed tree and its metadata (the
     costly part); `Engine.run` keeps the result when the package-wide plan for the file is the same."""
     try:
@@ -311,9 +316,21 @@ def _guess(
             return None
         state, _ = _walk(path, source, module, wrapper, options, "rewrite", plan, index_state.meta)
         result, new = _rewritten(path, source, module, state, options)
-        return Guess(plan, result, new if options.write else None, _hash(data))
+        return plan, Guess(result, new if options.write else None, _hash(data))
     except Exception:  # a speculation only: the rewrite phase redoes it for real and reports any error
         return None
+
+
+def _pickled(guess: Guess) -> bytes:
+    import pickle
+
+    return pickle.dumps(guess, pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled(blob: bytes) -> Guess:
+    import pickle
+
+    return cast(Guess, pickle.loads(blob))
 
 
 def _hash(data: bytes) -> bytes:
@@ -477,10 +494,8 @@ class Engine:
         try:
             indexed = self._index(executor, hits)
             # Stage two: files that may call into a stage-one file (a tool reaching roots through a helper).
-            follow: set[bytes] = set()
-            for code in options.enabled if hits else ():  # no hit: the rules need not even be imported
-                found = {str(p): _summaries(i)[code] for p, i in indexed.items() if code in _summaries(i)}
-                follow |= rules[code].follow_tokens(found)
+            # (No hit: the rules need not even be imported.)
+            follow = _follow_tokens(indexed, rules, options.enabled) if hits else set()
             if follow:
                 seen = {str(p) for p in hits} | {f.path for f in failed}
                 more, more_failed = self._prefilter(
@@ -489,57 +504,27 @@ class Engine:
                 failed += more_failed
                 # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files
                 # (the helper): its guess is then usually the final plan, and it is parsed once.
-                by_root: dict[str, dict[str, dict[str, Any]]] = {}
-                for p, item in indexed.items():
-                    for code, summary in _summaries(item).items():
-                        by_root.setdefault(package_info(p)[2], {}).setdefault(code, {})[str(p)] = summary
-                indexed.update(self._index(executor, more, by_root))
-            summaries: dict[str, dict[str, Any]] = {}
-            for path, item in indexed.items():
-                if isinstance(item, Indexed):
-                    for code, summary in item.summaries.items():
-                        summaries.setdefault(code, {})[str(path)] = summary
-            plan: dict[str, dict[str, Any]] = {}  # path -> rule code -> instructions
-            for code, per_file in summaries.items():
-                for path_name, instructions in rules[code].plan(per_file, options.settings).items():
-                    plan.setdefault(path_name, {})[code] = instructions
-            rewrite = sorted(
-                (
-                    p
-                    for p, i in indexed.items()
-                    if isinstance(i, Indexed) and (i.needs_rewrite or str(p) in plan)
-                ),
-                key=lambda p: p.as_posix(),
-            )
-            # A file whose package-wide plan is the one it was speculatively rewritten under keeps that
-            # result (and is only written, when writing); the others are parsed and rewritten again.
-            ready: dict[str, FileResult] = {}
-            dispatch: list[tuple[Path, Guess | None]] = []
-            for path in rewrite:
-                item = indexed[path]
-                guess = item.guess if isinstance(item, Indexed) else None
-                if guess is not None and guess.plan == plan.get(str(path), {}):
-                    if not options.write or guess.new is None:
-                        ready[str(path)] = guess.result
-                        continue
-                    dispatch.append((path, guess))
-                else:
-                    dispatch.append((path, None))
-                if isinstance(item, Indexed):
-                    item.guess = None
-            rewritten = _map(executor, _rewrite_one, dispatch, options, plan)
-            by_path: dict[str, FileResult] = {f.path: f for f in failed}
-            for path, item in indexed.items():
-                by_path.setdefault(str(path), item.result if isinstance(item, Indexed) else item)
-            order = sorted(by_path, key=lambda p: Path(p).as_posix())
+                indexed.update(self._index(executor, more, _by_package(indexed)))
+            rewrite, ready, dispatch = _settle(indexed, rules, options)
             pending = {str(p) for p in rewrite}
+            # Of the index, only the results of the files not rewritten are kept: a rewritten file's result
+            # comes from its rewrite, and the summaries were for the plan (benchmark 4).
+            by_path: dict[str, FileResult | None] = {f.path: f for f in failed}
+            for path, item in indexed.items():
+                kept = item.result if isinstance(item, Indexed) else item
+                by_path.setdefault(str(path), None if str(path) in pending else kept)
+            indexed.clear()
+            rewritten = _map(executor, _rewrite_one, dispatch, options)
+            order = sorted(by_path, key=lambda p: Path(p).as_posix())
             shims: dict[str, None] = {}
             done = 0
             for name in order:
                 if name in ready:
-                    result = ready.pop(name)
+                    result = _unpickled(ready.pop(name)).result
+                elif name in pending:
+                    result = next(rewritten)
                 else:
-                    result = next(rewritten) if name in pending else by_path[name]
+                    result = cast(FileResult, by_path[name])
                 done += name in pending
                 if name in pending:
                     self.progress("rewrite", done, len(pending))
@@ -655,15 +640,82 @@ def _display(path: Path) -> Path:
         return path
 
 
+def _follow_tokens(
+    indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], codes: Iterable[str]
+) -> set[bytes]:
+    follow: set[bytes] = set()
+    for code in codes:
+        found = {str(p): _summaries(i)[code] for p, i in indexed.items() if code in _summaries(i)}
+        follow |= rules[code].follow_tokens(found)
+    return follow
+
+
+def _by_package(indexed: Mapping[Path, Indexed | FileResult]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Package root -> rule code -> path -> summary."""
+    by_root: dict[str, dict[str, dict[str, Any]]] = {}
+    for path, item in indexed.items():
+        for code, summary in _summaries(item).items():
+            by_root.setdefault(package_info(path)[2], {}).setdefault(code, {})[str(path)] = summary
+    return by_root
+
+
+Dispatch = tuple[Path, Guess | None, Mapping[str, Any]]  # a file, its confirmed guess, its plan
+
+
+def _settle(
+    indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], options: Options
+) -> tuple[list[Path], dict[str, bytes], list[Dispatch]]:
+    """After the index: the files to rewrite (in path order), the confirmed guesses among them (path ->
+    pickled Guess, unpickled when its turn comes), and the rewrites to run in the workers.
+
+    A file whose package-wide plan is the one it was speculatively rewritten under keeps that result (and is
+    only written, when writing); the others are parsed and rewritten again under their part of the plan."""
+    plan = _plan(indexed, rules, options.settings)
+    rewrite = sorted(
+        (p for p, i in indexed.items() if isinstance(i, Indexed) and (i.needs_rewrite or str(p) in plan)),
+        key=lambda p: p.as_posix(),
+    )
+    ready: dict[str, bytes] = {}
+    dispatch: list[Dispatch] = []
+    for path in rewrite:
+        item = cast(Indexed, indexed[path])
+        mine = plan.get(str(path), {})
+        if item.guess is None or item.guess_plan != mine:
+            dispatch.append((path, None, mine))
+            continue
+        guess = _unpickled(item.guess) if options.write else None
+        if guess is None or guess.new is None:
+            ready[str(path)] = item.guess
+        else:
+            dispatch.append((path, guess, mine))
+    return rewrite, ready, dispatch
+
+
+def _plan(
+    indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], settings: Settings
+) -> dict[str, dict[str, Any]]:
+    """Path -> rule code -> instructions, from the summaries of every indexed file (a function of its own:
+    the summaries, most of what the index returns, are dropped when it returns)."""
+    summaries: dict[str, dict[str, Any]] = {}
+    for path, item in indexed.items():
+        for code, summary in _summaries(item).items():
+            summaries.setdefault(code, {})[str(path)] = summary
+    plan: dict[str, dict[str, Any]] = {}
+    for code, per_file in summaries.items():
+        for path_name, instructions in rules[code].plan(per_file, settings).items():
+            plan.setdefault(path_name, {})[code] = instructions
+    return plan
+
+
 def _summaries(item: Indexed | FileResult) -> dict[str, Any]:
     return item.summaries if isinstance(item, Indexed) else {}
 
 
-def _rewrite_one(item: tuple[Path, Guess | None], options: Options, plan: Mapping[str, Any]) -> FileResult:
-    path, guess = item
+def _rewrite_one(item: Dispatch, options: Options) -> FileResult:
+    path, guess, plan = item
     if guess is not None:
         return commit_file(path, options, guess)
-    return rewrite_file(path, options, plan.get(str(path), {}))
+    return rewrite_file(path, options, plan)
 
 
 def default_jobs() -> int:
