@@ -57,9 +57,8 @@ class Indexed:
     needs_rewrite: bool = False
     # The rewrite done right after the index, on the same tree, under the plan of this file alone: when the
     # package-wide plan for the file turns out the same (the common case), the rewrite phase reuses it.
-    # Kept pickled until then (`_pickled`): as objects, the guesses of a few thousand files were most of what
-    # a run held (benchmark 4); as bytes they are a quarter of it, and a worker's result is not unpickled
-    # and pickled again.
+    # Kept pickled until then (`_pickled`): a run holds thousands of them (benchmark 4), bytes are smaller
+    # than the objects, and only the confirmed ones are ever unpickled.
     guess_plan: Mapping[str, Any] | None = None
     guess: bytes | None = None
 
@@ -287,14 +286,8 @@ def _local_plan(
 ) -> dict[str, Any]:
     """The plan this file would get if it and `known` were the only files with summaries (as `Engine.run`
     builds it)."""
-    rules = codemods.load()
-    plan: dict[str, Any] = {}
-    for code, summary in summaries.items():
-        per_file = {**known.get(code, {}), str(path): summary}
-        instructions = rules[code].plan(per_file, options.settings).get(str(path))
-        if instructions is not None:
-            plan[code] = instructions
-    return plan
+    by_code = {code: {**known.get(code, {}), str(path): summary} for code, summary in summaries.items()}
+    return _plan(by_code, codemods.load(), options.settings).get(str(path), {})
 
 
 def _guess(
@@ -640,22 +633,28 @@ def _display(path: Path) -> Path:
         return path
 
 
+def _by_code(indexed: Mapping[Path, Indexed | FileResult]) -> dict[str, dict[str, Any]]:
+    """Rule code -> path -> summary."""
+    by_code: dict[str, dict[str, Any]] = {}
+    for path, item in indexed.items():
+        for code, summary in _summaries(item).items():
+            by_code.setdefault(code, {})[str(path)] = summary
+    return by_code
+
+
 def _follow_tokens(
     indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], codes: Iterable[str]
 ) -> set[bytes]:
-    follow: set[bytes] = set()
-    for code in codes:
-        found = {str(p): _summaries(i)[code] for p, i in indexed.items() if code in _summaries(i)}
-        follow |= rules[code].follow_tokens(found)
-    return follow
+    by_code = _by_code(indexed)
+    return {token for code in codes for token in rules[code].follow_tokens(by_code.get(code, {}))}
 
 
 def _by_package(indexed: Mapping[Path, Indexed | FileResult]) -> dict[str, dict[str, dict[str, Any]]]:
     """Package root -> rule code -> path -> summary."""
     by_root: dict[str, dict[str, dict[str, Any]]] = {}
-    for path, item in indexed.items():
-        for code, summary in _summaries(item).items():
-            by_root.setdefault(package_info(path)[2], {}).setdefault(code, {})[str(path)] = summary
+    for code, per_file in _by_code(indexed).items():
+        for name, summary in per_file.items():
+            by_root.setdefault(package_info(Path(name))[2], {}).setdefault(code, {})[name] = summary
     return by_root
 
 
@@ -670,7 +669,7 @@ def _settle(
 
     A file whose package-wide plan is the one it was speculatively rewritten under keeps that result (and is
     only written, when writing); the others are parsed and rewritten again under their part of the plan."""
-    plan = _plan(indexed, rules, options.settings)
+    plan = _plan(_by_code(indexed), rules, options.settings)
     rewrite = sorted(
         (p for p, i in indexed.items() if isinstance(i, Indexed) and (i.needs_rewrite or str(p) in plan)),
         key=lambda p: p.as_posix(),
@@ -692,16 +691,11 @@ def _settle(
 
 
 def _plan(
-    indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], settings: Settings
+    by_code: Mapping[str, Mapping[str, Any]], rules: Mapping[str, type[Rule]], settings: Settings
 ) -> dict[str, dict[str, Any]]:
-    """Path -> rule code -> instructions, from the summaries of every indexed file (a function of its own:
-    the summaries, most of what the index returns, are dropped when it returns)."""
-    summaries: dict[str, dict[str, Any]] = {}
-    for path, item in indexed.items():
-        for code, summary in _summaries(item).items():
-            summaries.setdefault(code, {})[str(path)] = summary
+    """Path -> rule code -> instructions, from rule code -> path -> summary."""
     plan: dict[str, dict[str, Any]] = {}
-    for code, per_file in summaries.items():
+    for code, per_file in by_code.items():
         for path_name, instructions in rules[code].plan(per_file, settings).items():
             plan.setdefault(path_name, {})[code] = instructions
     return plan
