@@ -661,7 +661,7 @@ E2E_SERVERS = {
 
 # Run with the SDK env's python: a legacy client that sends notifications/roots/list_changed (before and after
 # calling the tools) to the migrated server over stdio, then pings it. Prints the tool results as JSON.
-NOTIFY_CLIENT = '''\
+NOTIFY_CLIENT = """\
 import json, sys, warnings
 from pathlib import Path
 
@@ -717,7 +717,7 @@ async def main():
 
 warnings.simplefilter("ignore")
 anyio.run(main)
-'''
+"""
 
 
 def _migrate(tmp_path, name):
@@ -756,15 +756,37 @@ def test_e2e_migrated_server_serves_its_tools_in_both_eras(tmp_path, name):
     for era in eras:
         calls.append({"era": era, "tool": "echo", "args": {"text": "hi"}, "roots": [client_dir.as_uri()]})
         if "where" in tools:
-            calls.append({"era": era, "tool": "where", "args": {"root": [str(arg_dir)]}, "roots": [client_dir.as_uri()]})
+            calls.append(
+                {
+                    "era": era,
+                    "tool": "where",
+                    "args": {"root": [str(arg_dir)]},
+                    "roots": [client_dir.as_uri()],
+                }
+            )
             if era == "legacy-roots":
                 calls.append({"era": era, "tool": "where", "args": {}, "roots": [client_dir.as_uri()]})
     driver = Path(__file__).parent / "sdk" / "driver.py"
     for transport in ("inproc", "stdio"):
         out = subprocess.run(
-            [str(python), str(driver), "--server", str(server), "--attr", attr, "--line", line,
-             "--transport", transport, "--batch", json.dumps(calls)],
-            capture_output=True, text=True, timeout=600, cwd=server.parent,
+            [
+                str(python),
+                str(driver),
+                "--server",
+                str(server),
+                "--attr",
+                attr,
+                "--line",
+                line,
+                "--transport",
+                transport,
+                "--batch",
+                json.dumps(calls),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=server.parent,
         )
         assert out.returncode == 0, out.stderr[-3000:]
         results = json.loads(out.stdout.strip().splitlines()[-1])["results"]
@@ -797,7 +819,10 @@ def test_e2e_legacy_client_sending_list_changed_causes_no_error(tmp_path, name):
     calls = [["echo", {"text": "hi"}]] + ([["where", {}]] if "where" in tools else [])
     out = subprocess.run(
         [str(python), str(script), line, str(server), str(client_dir), json.dumps(calls)],
-        capture_output=True, text=True, timeout=600, cwd=server.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=server.parent,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "Traceback" not in out.stderr and "error" not in out.stderr.lower(), out.stderr[-3000:]
@@ -806,3 +831,55 @@ def test_e2e_legacy_client_sending_list_changed_causes_no_error(tmp_path, name):
     assert results[0]["text"] == "hi"
     if "where" in tools:
         assert results[1]["text"] == str(client_dir)
+
+
+# --- the package references, indexed (plan_refs) ---------------------------------------------------------
+
+
+def _pairwise_refs(summaries):
+    """The rule as it was written first, pair by pair: the reference the indexed `plan_refs` must equal."""
+    import os
+
+    def same_package(path, refs, other_path, other):
+        if "." in refs.module or "." in other.module:
+            return refs.module.split(".")[0] == other.module.split(".")[0]
+        return os.path.dirname(path) == os.path.dirname(other_path)
+
+    out = {}
+    for path, summary in summaries.items():
+        if not summary.candidates:
+            continue
+        others = set()
+        for other_path, other in summaries.items():
+            if other_path != path and same_package(path, summary, other_path, other):
+                others |= other.mentions & summary.candidates
+        out[path] = frozenset(others)
+    return out
+
+
+def test_plan_refs_equals_the_pairwise_rule():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from codemods.list_changed import PackageRefs, Refs
+
+    names = st.sampled_from(["a", "b", "pkg", "util", "helper", "cache"])
+    files = st.lists(
+        st.tuples(
+            st.sampled_from(["", "src/", "src/pkg/", "other/", "src/pkg/sub/"]),  # folder
+            st.lists(st.sampled_from(["pkg", "app", "tool", "sub"]), min_size=1, max_size=3),  # module parts
+            st.frozensets(names, max_size=3),
+            st.frozensets(names, max_size=4),
+        ),
+        max_size=8,
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(files)
+    def check(items):
+        summaries = {}
+        for n, (folder, parts, candidates, mentions) in enumerate(items):
+            summaries[f"{folder}f{n}.py"] = Refs(".".join(parts), candidates, mentions)
+        assert PackageRefs.plan_refs(summaries) == _pairwise_refs(summaries)
+
+    check()
