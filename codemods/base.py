@@ -217,6 +217,15 @@ class Rule:
         return set()
 
     @classmethod
+    def links(cls, summary: Any) -> set[str]:
+        """Dotted names of modules, other than its own, that a file's summary refers to.
+
+        The engine plans together only the files of linked top-level packages (and, outside packages, of one
+        folder): `plan` over such a group must give what it gives over every file of the run. A rule whose
+        plan relates files in another way must name the modules here."""
+        return set()
+
+    @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
         """Map file path -> instructions for the rewrite walk of that file. Files absent need no rewrite."""
         return {}

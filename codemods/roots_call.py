@@ -302,6 +302,12 @@ class RootsCall(Rule):
         return tokens
 
     @classmethod
+    def links(cls, summary: Any) -> set[str]:
+        # The functions it calls (by_fq in plan_package) and the helpers its test doubles replace.
+        calls = {callee for func in summary.functions.values() for callee, _ in func.calls}
+        return calls | {double.target for double in summary.doubles}
+
+    @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
         return plan_package(summaries, settings)
 

@@ -24,6 +24,7 @@ from migrate_roots import guards, sourcefile, writer
 from migrate_roots.config import Settings
 from migrate_roots.discovery import discover
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
+from migrate_roots.spill import Ref, Spill
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -61,6 +62,29 @@ class Indexed:
     # than the objects, and only the confirmed ones are ever unpickled.
     guess_plan: Mapping[str, Any] | None = None
     guess: bytes | None = None
+    module: str = ""
+    package_root: str = ""
+
+
+@dataclass(slots=True)
+class Entry:
+    """What the main process keeps of one indexed file: its `Indexed` waits in the spill (`ref`)."""
+
+    path: Path
+    ref: Ref | None = None
+    failed: FileResult | None = None  # could not be processed (then nothing is spilled)
+    blob: bytes | None = None  # the pickled `Indexed`, from the worker to the spill
+    module: str = ""
+    package_root: str = ""
+    planned: bool = False  # has summaries: takes part in the package plan
+    needs_rewrite: bool = False
+    links: frozenset[str] = frozenset()  # top-level modules its summaries refer to (`Rule.links`)
+    follow: frozenset[bytes] = frozenset()  # its stage-two tokens (`Rule.follow_tokens`)
+    # After the plan: "keep" the index's result, take the confirmed guess ("ready"), or "dispatch" a rewrite
+    # (under `plan_ref`, committing the guess when `commit`).
+    kind: str = "keep"
+    plan_ref: Ref | None = None
+    commit: bool = False
 
 
 @dataclass
@@ -268,7 +292,13 @@ def index_file(
         result = FileResult(
             path=str(path), status=status, findings=sorted(state.findings, key=Finding.sort_key)
         )
-        indexed = Indexed(result, summaries, bool(state.edits or state.markers))
+        indexed = Indexed(
+            result,
+            summaries,
+            bool(state.edits or state.markers),
+            module=state.module,
+            package_root=state.package_root,
+        )
         guess = _guess(path, data, source, module, wrapper, state, indexed, options, known or {})
         if guess is not None:
             indexed.guess_plan, indexed.guess = guess[0], _pickled(guess[1])
@@ -277,8 +307,30 @@ def index_file(
     return _guarded(path, options, work)
 
 
-def _index_known(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], options: Options) -> Any:
-    return index_file(item[0], options, item[1])
+def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], options: Options) -> Entry:
+    """`index_file` in a worker: the main process gets the `Indexed` pickled (it goes to the spill unread) and
+    the little it needs to find stage-two files and group files for the plan."""
+    path, known = item
+    indexed = index_file(path, options, known)
+    if isinstance(indexed, FileResult):
+        return Entry(path, failed=indexed)
+    links: set[str] = set()
+    follow: set[bytes] = set()
+    for code, summary in indexed.summaries.items():
+        rule = codemods.REGISTRY[code]
+        links |= rule.links(summary)
+        if code in options.enabled:
+            follow |= rule.follow_tokens({str(path): summary})
+    return Entry(
+        path,
+        blob=_pickled(indexed),
+        module=indexed.module,
+        package_root=indexed.package_root,
+        planned=bool(indexed.summaries),
+        needs_rewrite=indexed.needs_rewrite,
+        links=frozenset(name.split(".")[0] for name in links),
+        follow=frozenset(follow),
+    )
 
 
 def _local_plan(
@@ -314,10 +366,10 @@ def _guess(
         return None
 
 
-def _pickled(guess: Guess) -> bytes:
+def _pickled(obj: Any) -> bytes:
     import pickle
 
-    return pickle.dumps(guess, pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
 
 
 def _unpickled(blob: bytes) -> Guess:
@@ -438,13 +490,48 @@ def _executor(jobs: int, count: int) -> Executor | None:
     return ProcessPoolExecutor(max_workers=min(jobs, count), mp_context=context)
 
 
-def _map(executor: Executor | None, fn: Callable[..., Any], items: list[Any], *args: Any) -> Iterator[Any]:
+def _map(
+    executor: Executor | None, fn: Callable[..., Any], items: Iterable[Any], count: int, *args: Any
+) -> Iterator[Any]:
+    """`fn(item, *args)` for each item, in order. In a pool, items are taken from the iterable only as workers
+    are about to need them, so what they carry (a plan, a guess) is never all in memory at once."""
     if executor is None:
         return (fn(item, *args) for item in items)
+    workers = getattr(executor, "_max_workers", 1) or 1
     # Small chunks: a phase ends when its last chunk does, and one 25-file chunk left to a single worker cost
     # benchmark 3 a tenth of its -j 2 speed-up; a task's own overhead is a path in and a small result out.
-    chunk = max(1, min(4, len(items) // (8 * (getattr(executor, "_max_workers", 1) or 1))))
-    return executor.map(fn, items, *([a] * len(items) for a in args), chunksize=chunk)
+    chunk = max(1, min(4, count // (8 * workers)))
+    return _windowed(executor, fn, iter(items), args, chunk, 4 * workers)
+
+
+def _windowed(
+    executor: Executor,
+    fn: Callable[..., Any],
+    items: Iterator[Any],
+    args: tuple[Any, ...],
+    chunk: int,
+    window: int,
+) -> Iterator[Any]:
+    import itertools
+    from collections import deque
+
+    running: deque[Any] = deque()
+
+    def submit() -> None:
+        batch = list(itertools.islice(items, chunk))
+        if batch:
+            running.append(executor.submit(_run_chunk, fn, batch, args))
+
+    for _ in range(window):
+        submit()
+    while running:
+        results = running.popleft().result()
+        submit()
+        yield from results
+
+
+def _run_chunk(fn: Callable[..., Any], batch: list[Any], args: tuple[Any, ...]) -> list[Any]:
+    return [fn(item, *args) for item in batch]
 
 
 class Engine:
@@ -482,13 +569,20 @@ class Engine:
         self.progress("discover", len(files), len(files))
 
         hits, failed = self._prefilter(files, codemods.trigger_pattern(options.enabled))
-        rules = codemods.load() if hits else {}
+        if not hits:  # the rules need not even be imported
+            failed.sort(key=lambda f: Path(f.path).as_posix())
+            yield from self._render(((f, False) for f in failed), since, 0)
+            self.summary.seconds = round(time.perf_counter() - start, 3)
+            return
+        rules = codemods.load()
         executor = _executor(options.jobs, len(hits))
+        spill = Spill()
         try:
-            indexed = self._index(executor, hits)
+            entries = self._index(executor, spill, ((p, None) for p in hits), len(hits))
             # Stage two: files that may call into a stage-one file (a tool reaching roots through a helper).
-            # (No hit: the rules need not even be imported.)
-            follow = _follow_tokens(indexed, rules, options.enabled) if hits else set()
+            follow = {token for entry in entries for token in entry.follow}
+            for entry in entries:
+                entry.follow = frozenset()
             if follow:
                 seen = {str(p) for p in hits} | {f.path for f in failed}
                 more, more_failed = self._prefilter(
@@ -497,62 +591,58 @@ class Engine:
                 failed += more_failed
                 # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files
                 # (the helper): its guess is then usually the final plan, and it is parsed once.
-                indexed.update(self._index(executor, more, _by_package(indexed)))
-            rewrite, ready, dispatch = _settle(indexed, rules, options)
-            pending = {str(p) for p in rewrite}
-            # Of the index, only the results of the files not rewritten are kept: a rewritten file's result
-            # comes from its rewrite, and the summaries were for the plan (benchmark 4).
-            by_path: dict[str, FileResult | None] = {f.path: f for f in failed}
-            for path, item in indexed.items():
-                kept = item.result if isinstance(item, Indexed) else item
-                by_path.setdefault(str(path), None if str(path) in pending else kept)
-            indexed.clear()
-            rewritten = _map(executor, _rewrite_one, dispatch, options)
-            order = sorted(by_path, key=lambda p: Path(p).as_posix())
-            shims: dict[str, None] = {}
-            done = 0
-            for name in order:
-                if name in ready:
-                    result = _unpickled(ready.pop(name)).result
-                elif name in pending:
-                    result = next(rewritten)
-                else:
-                    result = cast(FileResult, by_path[name])
-                done += name in pending
-                if name in pending:
-                    self.progress("rewrite", done, len(pending))
-                self._count(result)
-                if result.shim:
-                    shims[result.shim] = None
-                if result.findings or result.status in (Status.CHANGED, Status.FAILED):
-                    yield result
-            for shim in sorted(shims):
-                result = _shim_result(_display(Path(shim)), options, since)
-                self._count(result)
-                if result.findings or result.status in (Status.CHANGED, Status.FAILED):
-                    yield result
+                known = _Known(spill, entries)
+                entries += self._index(executor, spill, ((p, known.get(p)) for p in more), len(more))
+            dispatch = _settle(entries, spill, rules, options)
+            by_path: dict[str, FileResult | Entry] = {f.path: f for f in failed}
+            for entry in entries:
+                by_path.setdefault(str(entry.path), entry.failed or entry)
+            items = (_dispatched(entry, spill, options) for entry in dispatch)
+            rewritten = _map(executor, _rewrite_one, items, len(dispatch), options)
+            results = (
+                _outcome(by_path[name], spill, rewritten)
+                for name in sorted(by_path, key=lambda p: Path(p).as_posix())
+            )
+            pending = sum(isinstance(e, Entry) and e.kind != "keep" for e in by_path.values())
+            yield from self._render(results, since, pending)
         finally:
             if executor is not None:
                 executor.shutdown(cancel_futures=True)
+            spill.close()
         self.summary.seconds = round(time.perf_counter() - start, 3)
 
+    def _render(
+        self, results: Iterable[tuple[FileResult, bool]], since: int, pending: int
+    ) -> Iterator[FileResult]:
+        """Count and yield the interesting results (each with whether the rewrite phase made it), then the
+        compatibility modules they import."""
+        shims: dict[str, None] = {}
+        done = 0
+        for result, rewritten in results:
+            if rewritten:
+                done += 1
+                self.progress("rewrite", done, pending)
+            self._count(result)
+            if result.shim:
+                shims[result.shim] = None
+            if result.findings or result.status in (Status.CHANGED, Status.FAILED):
+                yield result
+        for shim in sorted(shims):
+            result = _shim_result(_display(Path(shim)), self.options, since)
+            self._count(result)
+            if result.findings or result.status in (Status.CHANGED, Status.FAILED):
+                yield result
+
     def _index(
-        self,
-        executor: Executor | None,
-        paths: list[Path],
-        known: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
-    ) -> dict[Path, Indexed | FileResult]:
-        out: dict[Path, Indexed | FileResult] = {}
-        if known:
-            items = _map(
-                executor, _index_known, [(p, known.get(package_info(p)[2])) for p in paths], self.options
-            )
-        else:
-            items = _map(executor, index_file, paths, self.options)
-        for n, (path, item) in enumerate(zip(paths, items, strict=True), 1):
-            out[path] = item
-            self.progress("index", n, len(paths))
-        self.summary.files_parsed += len(paths)
+        self, executor: Executor | None, spill: Spill, items: Iterable[Any], count: int
+    ) -> list[Entry]:
+        out: list[Entry] = []
+        for n, entry in enumerate(_map(executor, _index_entry, items, count, self.options), 1):
+            if entry.blob is not None:
+                entry.ref, entry.blob = spill.put_bytes(entry.blob), None
+            out.append(entry)
+            self.progress("index", n, count)
+        self.summary.files_parsed += count
         return out
 
     def _count(self, result: FileResult) -> None:
@@ -633,61 +723,121 @@ def _display(path: Path) -> Path:
         return path
 
 
-def _by_code(indexed: Mapping[Path, Indexed | FileResult]) -> dict[str, dict[str, Any]]:
+class _Known:
+    """Package root -> rule code -> path -> summary of the stage-one files, read from the spill for the
+    package of the stage-two file asked about (the last package is kept: files come in path order)."""
+
+    def __init__(self, spill: Spill, entries: list[Entry]) -> None:
+        self.spill = spill
+        self.by_root: dict[str, list[Entry]] = {}
+        for entry in entries:
+            if entry.planned:
+                self.by_root.setdefault(entry.package_root, []).append(entry)
+        self.last: tuple[str, dict[str, dict[str, Any]] | None] = ("", None)
+
+    def get(self, path: Path) -> dict[str, dict[str, Any]] | None:
+        root = package_info(path)[2]
+        if self.last[0] != root or self.last[1] is None:
+            entries = self.by_root.get(root)
+            self.last = (
+                root,
+                _by_code({e.path: self.spill.get(cast(Ref, e.ref)) for e in entries}) if entries else None,
+            )
+        return self.last[1]
+
+
+def _by_code(indexed: Mapping[Path, Indexed]) -> dict[str, dict[str, Any]]:
     """Rule code -> path -> summary."""
     by_code: dict[str, dict[str, Any]] = {}
     for path, item in indexed.items():
-        for code, summary in _summaries(item).items():
+        for code, summary in item.summaries.items():
             by_code.setdefault(code, {})[str(path)] = summary
     return by_code
 
 
-def _follow_tokens(
-    indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], codes: Iterable[str]
-) -> set[bytes]:
-    by_code = _by_code(indexed)
-    return {token for code in codes for token in rules[code].follow_tokens(by_code.get(code, {}))}
+def _groups(entries: list[Entry]) -> list[list[Entry]]:
+    """The files whose plans may depend on each other, in `entries` order: files of one top-level package, of
+    packages one refers to another's modules (`Rule.links`), and outside packages, of one folder. Planning each
+    group alone gives the plan of the whole run (tests/test_engine_groups.py), and keeps only one group's
+    summaries in memory."""
+    parent: dict[str, str] = {}
 
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
 
-def _by_package(indexed: Mapping[Path, Indexed | FileResult]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Package root -> rule code -> path -> summary."""
-    by_root: dict[str, dict[str, dict[str, Any]]] = {}
-    for code, per_file in _by_code(indexed).items():
-        for name, summary in per_file.items():
-            by_root.setdefault(package_info(Path(name))[2], {}).setdefault(code, {})[name] = summary
-    return by_root
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
 
-
-Dispatch = tuple[Path, Guess | None, Mapping[str, Any]]  # a file, its confirmed guess, its plan
+    tops = {e.module.split(".")[0] for e in entries}
+    for entry in entries:
+        key = "m:" + entry.module.split(".")[0]
+        find(key)
+        if "." not in entry.module:
+            union(key, "d:" + os.path.dirname(str(entry.path)))
+        for link in entry.links:
+            if link in tops:
+                union(key, "m:" + link)
+    groups: dict[str, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(find("m:" + entry.module.split(".")[0]), []).append(entry)
+    return list(groups.values())
 
 
 def _settle(
-    indexed: Mapping[Path, Indexed | FileResult], rules: Mapping[str, type[Rule]], options: Options
-) -> tuple[list[Path], dict[str, bytes], list[Dispatch]]:
-    """After the index: the files to rewrite (in path order), the confirmed guesses among them (path ->
-    pickled Guess, unpickled when its turn comes), and the rewrites to run in the workers.
+    entries: list[Entry], spill: Spill, rules: Mapping[str, type[Rule]], options: Options
+) -> list[Entry]:
+    """After the index, group by group: which files keep their index result, which keep the rewrite guessed
+    under the plan of their own file (the package-wide plan for them turned out the same: the common case),
+    and which are rewritten again in the workers (returned, in path order)."""
+    dispatch: list[Entry] = []
+    groups = _groups([e for e in entries if e.failed is None and (e.planned or e.needs_rewrite)])
+    for entry in entries:
+        entry.links = frozenset()  # grouped: no longer needed, and a run keeps its entries to the end
+    for group in groups:
+        loaded: dict[Path, Indexed] = {e.path: spill.get(cast(Ref, e.ref)) for e in group}
+        plan = _plan(_by_code(loaded), rules, options.settings)
+        for entry in group:
+            item = loaded[entry.path]
+            if not (item.needs_rewrite or str(entry.path) in plan):
+                continue
+            mine = plan.get(str(entry.path), {})
+            entry.kind = "dispatch"
+            if item.guess is not None and item.guess_plan == mine:
+                guess = _unpickled(item.guess) if options.write else None
+                if guess is None or guess.new is None:
+                    entry.kind = "ready"
+                    continue
+                entry.commit = True
+            entry.plan_ref = spill.put(mine)
+            dispatch.append(entry)
+    return sorted(dispatch, key=lambda e: e.path.as_posix())
 
-    A file whose package-wide plan is the one it was speculatively rewritten under keeps that result (and is
-    only written, when writing); the others are parsed and rewritten again under their part of the plan."""
-    plan = _plan(_by_code(indexed), rules, options.settings)
-    rewrite = sorted(
-        (p for p, i in indexed.items() if isinstance(i, Indexed) and (i.needs_rewrite or str(p) in plan)),
-        key=lambda p: p.as_posix(),
-    )
-    ready: dict[str, bytes] = {}
-    dispatch: list[Dispatch] = []
-    for path in rewrite:
-        item = cast(Indexed, indexed[path])
-        mine = plan.get(str(path), {})
-        if item.guess is None or item.guess_plan != mine:
-            dispatch.append((path, None, mine))
-            continue
-        guess = _unpickled(item.guess) if options.write else None
-        if guess is None or guess.new is None:
-            ready[str(path)] = item.guess
-        else:
-            dispatch.append((path, guess, mine))
-    return rewrite, ready, dispatch
+
+def _dispatched(entry: Entry, spill: Spill, options: Options) -> Dispatch:
+    guess = _unpickled(spill.get(cast(Ref, entry.ref)).guess) if entry.commit else None
+    return entry.path, guess, spill.get(cast(Ref, entry.plan_ref))
+
+
+def _outcome(
+    item: FileResult | Entry, spill: Spill, rewritten: Iterator[FileResult]
+) -> tuple[FileResult, bool]:
+    """A file's final result, and whether it came from the rewrite phase."""
+    if isinstance(item, FileResult):
+        return item, False
+    if item.kind == "dispatch":
+        return next(rewritten), True
+    indexed: Indexed = spill.get(cast(Ref, item.ref))
+    if item.kind == "ready":
+        return _unpickled(cast(bytes, indexed.guess)).result, True
+    return indexed.result, False
+
+
+Dispatch = tuple[Path, Guess | None, Mapping[str, Any]]  # a file, its confirmed guess, its plan
 
 
 def _plan(
@@ -699,10 +849,6 @@ def _plan(
         for path_name, instructions in rules[code].plan(per_file, settings).items():
             plan.setdefault(path_name, {})[code] = instructions
     return plan
-
-
-def _summaries(item: Indexed | FileResult) -> dict[str, Any]:
-    return item.summaries if isinstance(item, Indexed) else {}
 
 
 def _rewrite_one(item: Dispatch, options: Options) -> FileResult:
