@@ -7,7 +7,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from codemods.base import FileState, Spans, _Children, _Parents, resolve
+from codemods.base import FileState, Spans, _Children, _Parents, _scopes, resolve
 from migrate_roots.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,3 +195,28 @@ def test_scopes_are_libcsts(path):
 
     assert keys(got) == keys(expected)
     assert _shape(got) == _shape(expected)
+
+
+def test_scopes_leave_libcsts_visit_as_it_was():
+    original = cst.CSTNode.visit
+    module = cst.parse_module("class A(B):\n    x: 'int' = 1\n")
+    resolve(cst.MetadataWrapper(module, unsafe_skip_copy=True))
+    assert cst.CSTNode.visit is original
+    with pytest.raises(AttributeError):  # a child that is no node: the walk fails half-way
+        _scopes(module, {}, {module: ["not a node"]})
+    assert cst.CSTNode.visit is original
+
+
+def test_attribute_hooks_are_found_in_the_visitor_classes():
+    from codemods.base import _HOOKED, _attribute_hooked
+
+    assert cst.ClassDef in _HOOKED  # ScopeVisitor.visit_ClassDef_bases
+
+    class Hooked(cst.CSTVisitor):
+        def visit_Call_func(self, node):
+            pass
+
+        def visit_Name(self, node):
+            pass
+
+    assert _attribute_hooked(Hooked) == {cst.Call}
