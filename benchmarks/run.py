@@ -337,14 +337,18 @@ def bench_few(repeat: int, libcst_runner: bool, rule_sets: list[list[str]]) -> l
     print(f"2. few hits: {len(files)} files, 20 roots-using servers ({few})")
     out = []
     measured = []
-    # What parsing the servers' files alone costs (one process): the scan spreads it over two.
-    base, _ = timed(["env", f"PYTHONPATH={ROOT}", PY, "-P", "-c", LIBCST_ALONE, "servers"], few, repeat)
+    # What parsing the servers' files alone costs (one process): the scan spreads it over two. The commands
+    # take turns within each round (`timed_rounds`).
+    cmds = {"base": ["env", f"PYTHONPATH={ROOT}", PY, "-P", "-c", LIBCST_ALONE, "servers"]}
+    for n, select in enumerate(rule_sets):
+        cmds[f"scan{n}"] = mr("scan", ".", "-j", "2", *_sel(select))
+        cmds[f"dry{n}"] = mr("apply", "--dry-run", ".", "-j", "2", *_sel(select))
+    best = timed_rounds(cmds, few, repeat)
+    base = best["base"][0]
     out.append(line("libcst parse + providers of the servers' files alone, 1 process", f"{base:.3f} s"))
-    for select in rule_sets:
+    for n, select in enumerate(rule_sets):
         label = "+".join(select) if select else "default rules"
-        times = repeat if select else 1
-        scan, _ = timed(mr("scan", ".", "-j", "2", *_sel(select)), few, times)
-        dry, _ = timed(mr("apply", "--dry-run", ".", "-j", "2", *_sel(select)), few, times)
+        scan, dry = best[f"scan{n}"][0], best[f"dry{n}"][0]
         out.append(line(f"[{label}] scan -j 2", f"{scan:.3f} s", "target < 2 s", scan < 2))
         out.append(line(f"[{label}] apply --dry-run -j 2", f"{dry:.3f} s", "target < 2 s", dry < 2))
         out.append(line(f"[{label}] scan -j 2 / libcst alone (1 process)", f"{scan / base:.2f}x"))
@@ -444,22 +448,21 @@ def bench_all(count: int, repeat: int, old_baseline: bool = True) -> list[str]:
             f"{scan1 / scan2 / ceiling:.0%}, {dry1 / dry2 / ceiling:.0%}",
         )
     )
-    return out + rss_lines(count, rss1, rss2)
+    return out + rss_lines(count, {1: rss1, 2: rss2})
 
 
-def bench_memory(count: int) -> list[str]:
+def bench_memory(count: int, jobs: list[int]) -> list[str]:
     tree = build_all(count)
     print(f"4. memory: {count} servers ({tree})")
-    _, rss1 = timed(mr("apply", "--dry-run", ".", "-j", "1"), tree, 1, rss=True)
-    _, rss2 = timed(mr("apply", "--dry-run", ".", "-j", "2"), tree, 1, rss=True)
-    return rss_lines(count, rss1, rss2)
+    peaks = {j: timed(mr("apply", "--dry-run", ".", "-j", str(j)), tree, 1, rss=True)[1] for j in jobs}
+    return rss_lines(count, peaks)
 
 
-def rss_lines(count: int, *peaks: int) -> list[str]:
+def rss_lines(count: int, peaks: dict[int, int]) -> list[str]:
     """Peak RSS of `apply --dry-run` with -j 1, -j 2, ... against the 300 MB target, and of its main process
     (the one that holds what the run keeps between files: the workers' share does not depend on the tree)."""
     out = []
-    for jobs, rss in enumerate(peaks, 1):
+    for jobs, rss in peaks.items():
         main = MAIN_RSS.get(" ".join(mr("apply", "--dry-run", ".", "-j", str(jobs))), 0)
         out.append(
             line(
@@ -513,6 +516,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=int, default=2000, help="servers in the all-hits tree (3)")
     parser.add_argument("--big", type=int, default=0, help="servers in the memory tree (4); default 10x")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--memory-jobs",
+        default="1,2",
+        help="(4): the --jobs values to measure, comma-separated (default 1,2)",
+    )
     parser.add_argument("--timeout", type=int, default=900, help="seconds before a command counts as inf")
     parser.add_argument("--no-libcst-runner", action="store_true", help="skip libcst's slow runner in (2)")
     parser.add_argument("--no-old-baseline", action="store_true", help="(3): skip the four-provider baseline")
@@ -538,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
         elif number == 3:
             out += bench_all(args.servers, args.repeat, not args.no_old_baseline)
         elif number == 4:
-            out += bench_memory(args.big or 10 * args.servers)
+            out += bench_memory(args.big or 10 * args.servers, [int(j) for j in args.memory_jobs.split(",")])
         elif number == 5:
             out += bench_startup(args.repeat)
     missed = [x for x in out if x.endswith("MISSED")]
