@@ -5,9 +5,10 @@ The engine parses a file once, resolves metadata once, and walks the tree once, 
 enabled rule that asked for its type. Rules record findings and edits on the `FileState`; they never print
 and never write. Edits are applied by one transformer after the walk.
 
-Rules that need the whole package (a tool in one file reaching roots through a helper in another) add three
-hooks: `summarize` (a small picklable summary of this file), `plan` (over all summaries, once per run) and
-they read the plan back from `state.plan` on the rewrite walk.
+Rules that need the whole package (a tool in one file reaching roots through a helper in another) add
+hooks: `summarize` (a small picklable summary of this file), `plan` (over the summaries of a group of files
+that may affect each other, once per group), `links` (the modules a summary refers to, which is how the engine
+forms those groups), and they read the plan back from `state.plan` on the rewrite walk.
 """
 
 from __future__ import annotations
