@@ -661,7 +661,7 @@ E2E_SERVERS = {
 
 # Run with the SDK env's python: a legacy client that sends notifications/roots/list_changed (before and after
 # calling the tools) to the migrated server over stdio, then pings it. Prints the tool results as JSON.
-NOTIFY_CLIENT = """\
+NOTIFY_CLIENT = '''\
 import json, sys, warnings
 from pathlib import Path
 
@@ -717,7 +717,7 @@ async def main():
 
 warnings.simplefilter("ignore")
 anyio.run(main)
-"""
+'''
 
 
 def _migrate(tmp_path, name):
@@ -756,37 +756,15 @@ def test_e2e_migrated_server_serves_its_tools_in_both_eras(tmp_path, name):
     for era in eras:
         calls.append({"era": era, "tool": "echo", "args": {"text": "hi"}, "roots": [client_dir.as_uri()]})
         if "where" in tools:
-            calls.append(
-                {
-                    "era": era,
-                    "tool": "where",
-                    "args": {"root": [str(arg_dir)]},
-                    "roots": [client_dir.as_uri()],
-                }
-            )
+            calls.append({"era": era, "tool": "where", "args": {"root": [str(arg_dir)]}, "roots": [client_dir.as_uri()]})
             if era == "legacy-roots":
                 calls.append({"era": era, "tool": "where", "args": {}, "roots": [client_dir.as_uri()]})
     driver = Path(__file__).parent / "sdk" / "driver.py"
     for transport in ("inproc", "stdio"):
         out = subprocess.run(
-            [
-                str(python),
-                str(driver),
-                "--server",
-                str(server),
-                "--attr",
-                attr,
-                "--line",
-                line,
-                "--transport",
-                transport,
-                "--batch",
-                json.dumps(calls),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            cwd=server.parent,
+            [str(python), str(driver), "--server", str(server), "--attr", attr, "--line", line,
+             "--transport", transport, "--batch", json.dumps(calls)],
+            capture_output=True, text=True, timeout=600, cwd=server.parent,
         )
         assert out.returncode == 0, out.stderr[-3000:]
         results = json.loads(out.stdout.strip().splitlines()[-1])["results"]
@@ -819,10 +797,7 @@ def test_e2e_legacy_client_sending_list_changed_causes_no_error(tmp_path, name):
     calls = [["echo", {"text": "hi"}]] + ([["where", {}]] if "where" in tools else [])
     out = subprocess.run(
         [str(python), str(script), line, str(server), str(client_dir), json.dumps(calls)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=server.parent,
+        capture_output=True, text=True, timeout=600, cwd=server.parent,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "Traceback" not in out.stderr and "error" not in out.stderr.lower(), out.stderr[-3000:]
