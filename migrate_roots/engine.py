@@ -66,6 +66,9 @@ class Indexed:
     package_root: str = ""
 
 
+_NONE: frozenset[Any] = frozenset()  # one shared empty set: `frozenset()` allocates a new one each call
+
+
 @dataclass(slots=True)
 class Entry:
     """What the main process keeps of one indexed file: its `Indexed` waits in the spill (`ref`)."""
@@ -582,7 +585,7 @@ class Engine:
             # Stage two: files that may call into a stage-one file (a tool reaching roots through a helper).
             follow = {token for entry in entries for token in entry.follow}
             for entry in entries:
-                entry.follow = frozenset()
+                entry.follow = _NONE
             if follow:
                 seen = {str(p) for p in hits} | {f.path for f in failed}
                 more, more_failed = self._prefilter(
@@ -593,6 +596,8 @@ class Engine:
                 # (the helper): its guess is then usually the final plan, and it is parsed once.
                 known = _Known(spill, entries)
                 entries += self._index(executor, spill, ((p, known.get(p)) for p in more), len(more))
+                del known, more, seen
+            del hits, files  # the entries hold the paths now (benchmark 4: a Path costs about 400 bytes)
             dispatch = _settle(entries, spill, rules, options)
             by_path: dict[str, FileResult | Entry] = {f.path: f for f in failed}
             for entry in entries:
@@ -797,7 +802,7 @@ def _settle(
     dispatch: list[Entry] = []
     groups = _groups([e for e in entries if e.failed is None and (e.planned or e.needs_rewrite)])
     for entry in entries:
-        entry.links = frozenset()  # grouped: no longer needed, and a run keeps its entries to the end
+        entry.links = _NONE  # grouped: no longer needed, and a run keeps its entries to the end
     for group in groups:
         loaded: dict[Path, Indexed] = {e.path: spill.get(cast(Ref, e.ref)) for e in group}
         plan = _plan(_by_code(loaded), rules, options.settings)
@@ -815,6 +820,8 @@ def _settle(
                 entry.commit = True
             entry.plan_ref = spill.put(mine)
             dispatch.append(entry)
+    for entry in entries:
+        entry.module = entry.package_root = ""
     return sorted(dispatch, key=lambda e: e.path.as_posix())
 
 
