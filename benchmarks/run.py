@@ -236,7 +236,7 @@ if sys.argv[1] == "--four":
     del sys.argv[1]
 resolve = lambda wrapper: wrapper.resolve_many(providers)
 if sys.argv[1] == "--ours":
-    from codemods.base import resolve
+    from migrate_roots.codemods.base import resolve
     del sys.argv[1]
 for name in sys.argv[1:]:
     for path in sorted(Path(name).rglob("*.py")):
@@ -258,8 +258,6 @@ def compile_bytecode() -> None:
             "compileall",
             "-q",
             str(ROOT / "migrate_roots"),
-            str(ROOT / "codemods"),
-            str(ROOT / "templates"),
         ],
         check=True,
         capture_output=True,
@@ -287,7 +285,7 @@ def trigger_regex(select: list[str]) -> str:
         [
             PY,
             "-c",
-            "import codemods; p = codemods.trigger_pattern(codemods.select_codes(__import__('sys')"
+            "from migrate_roots import codemods; p = codemods.trigger_pattern(codemods.select_codes(__import__('sys')"
             ".argv[1:])); print(p.pattern.decode() if p else '')",
             *select,
         ],

@@ -102,8 +102,7 @@ def _running(
     no_progress: bool,
 ) -> Iterator[tuple[Iterator[FileResult], Summary]]:
     """The engine's results as it yields them (render and drop them), and the summary it fills in."""
-    import codemods
-    from migrate_roots import engine
+    from migrate_roots import codemods, engine
 
     markers = False if no_markers else None
     settings = _settings(paths, select=select, ignore=ignore, exclude=exclude, jobs=jobs, markers=markers)

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import codemods
-from migrate_roots import guards, sourcefile, writer
+from migrate_roots import codemods, guards, sourcefile, writer
 from migrate_roots.config import Settings
 from migrate_roots.discovery import discover
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
@@ -31,7 +30,7 @@ if TYPE_CHECKING:
 
     import libcst as cst
 
-    from codemods.base import FileState, Rule
+    from migrate_roots.codemods.base import FileState, Rule
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -198,7 +197,7 @@ def _walk(
     plan: Mapping[str, Any],
     meta: Mapping[Any, Any] | None = None,
 ) -> tuple[FileState, list[Rule]]:
-    from codemods.base import FileState
+    from migrate_roots.codemods.base import FileState
 
     codemods.load()
     mod_name, package, package_root = package_info(path)
@@ -391,7 +390,7 @@ def _rewritten(
     path: Path, source: sourcefile.Source, module: cst.Module, state: FileState, options: Options
 ) -> tuple[FileResult, bytes | None]:
     """The result of the rewrite walk recorded in `state`, and the new bytes (None: unchanged)."""
-    from codemods.base import ApplyEdits
+    from migrate_roots.codemods.base import ApplyEdits
 
     findings = sorted(state.findings, key=Finding.sort_key)
     tools = list(state.extra.get("tools", []))
@@ -683,7 +682,7 @@ def _shim_result(path: Path, options: Options, since: int) -> FileResult:
 def render_shim(settings: Settings) -> str:
     from importlib.resources import files
 
-    text = (files("templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
+    text = (files("migrate_roots.templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
     default = 'ALLOWLIST_ENV = "MCP_ROOTS_ALLOWED_PATHS"'
     return text.replace(default, f"ALLOWLIST_ENV = {settings.allowlist_env!r}".replace("'", '"'), 1)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyflakes.api
 import pyflakes.reporter
 
-import codemods
+from migrate_roots import codemods
 from migrate_roots.config import Settings
 from migrate_roots.engine import Engine, Options
 from migrate_roots.model import FileResult, Finding

@@ -109,7 +109,7 @@ def test_opt_in_removes_notifications_and_list_changed(tmp_path):
 
 
 def test_opt_in_is_off_by_default_and_marks_what_it_cannot_remove(tmp_path):
-    import codemods
+    from migrate_roots import codemods
 
     assert "MR305" not in codemods.select_codes()
     findings = check_transformed(

@@ -85,7 +85,7 @@ def test_guide_for_a_clean_project(tmp_path):
 def test_guide_template_has_every_section():
     from importlib.resources import files
 
-    template = (files("templates") / "guide.md").read_text(encoding="utf-8")
+    template = (files("migrate_roots.templates") / "guide.md").read_text(encoding="utf-8")
     headings = re.findall(r"^## (.+)$", template, flags=re.M)
     assert headings == [
         "What changes, and why",

@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from codemods._imports import ensure_imports
+from migrate_roots.codemods._imports import ensure_imports
 
 
 def add(src: str, *needs: tuple[str, str]) -> str:

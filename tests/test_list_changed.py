@@ -836,7 +836,7 @@ def test_plan_refs_equals_the_pairwise_rule():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from codemods.list_changed import PackageRefs, Refs
+    from migrate_roots.codemods.list_changed import PackageRefs, Refs
 
     names = st.sampled_from(["a", "b", "pkg", "util", "helper", "cache"])
     files = st.lists(

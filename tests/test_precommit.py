@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "migrate_roots", "codemods", "templates")
+SOURCES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "migrate_roots")
 
 SERVER = textwrap.dedent(
     """\

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import codemods
+from migrate_roots import codemods
 
 LOGGING = codemods.trigger_pattern(codemods.select_codes(["MR501"]))
 

@@ -11,8 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import codemods
-from migrate_roots import engine, sourcefile
+from migrate_roots import codemods, engine, sourcefile
 from migrate_roots.config import Settings
 from migrate_roots.model import FileResult
 from tests.helpers import flakes, run_engine

@@ -2,7 +2,7 @@
 
 A name we match must exist where we claim it does; a removed API we mark must really be absent; a name we
 emit must import. An SDK release that renames something fails here instead of silently mis-migrating users.
-The claims are one table; names are collected from `codemods/_sdk.py`, so a new name without a claim fails.
+The claims are one table; names are collected from `migrate_roots/codemods/_sdk.py`, so a new name without a claim fails.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from codemods import _sdk
+from migrate_roots.codemods import _sdk
 from tests.sdk.envs import LINES, sdk_python_or_skip
 
 ALL = frozenset(LINES)
@@ -53,20 +53,20 @@ CLAIMS: dict[str, frozenset[str]] = {
     # the roots calls we rewrite, and the one fastmcp removed (MR102's message says so)
     "mcp.server.session.ServerSession.list_roots": ALL,
     "fastmcp.server.context.Context.list_roots": frozenset({"fastmcp2", "fastmcp3"}),
-    # matched: low-level tools and their schemas (codemods/lowlevel.py)
+    # matched: low-level tools and their schemas (migrate_roots/codemods/lowlevel.py)
     "mcp.types.Tool": ALL,
     "mcp.Tool": ALL,
     "mcp_types.Tool": MCP2_BASED,  # mcp 2.x ships its types as a package of their own too
     "pydantic.BaseModel": ALL,
     "pydantic.main.BaseModel": ALL,
-    # matched: listChanged wiring (codemods/list_changed.py)
+    # matched: listChanged wiring (migrate_roots/codemods/list_changed.py)
     "mcp.types.RootsListChangedNotification": ALL,
     "mcp_types.RootsListChangedNotification": MCP2_BASED,
     "mcp.types.InitializedNotification": ALL,
     "mcp_types.InitializedNotification": MCP2_BASED,
     "fastmcp.server.middleware.Middleware": FASTMCP,
     "fastmcp.server.middleware.middleware.Middleware": FASTMCP,
-    # matched: the client side (codemods/client_roots.py)
+    # matched: the client side (migrate_roots/codemods/client_roots.py)
     "mcp.ClientSession": ALL,
     "mcp.client.session.ClientSession": ALL,
     "mcp.client.session.ClientSession.send_roots_list_changed": ALL,
@@ -79,7 +79,7 @@ CLAIMS: dict[str, frozenset[str]] = {
     "fastmcp.client.client.Client": FASTMCP,
     "mcp.types.RootsCapability": ALL,
     "mcp_types.RootsCapability": MCP2_BASED,
-    # reported: sampling and logging (codemods/sampling.py, codemods/logging_api.py)
+    # reported: sampling and logging (migrate_roots/codemods/sampling.py, migrate_roots/codemods/logging_api.py)
     "mcp.server.session.ServerSession.create_message": ALL,
     "mcp.server.session.ServerSession.send_log_message": ALL,
     "fastmcp.server.context.Context.sample": frozenset({"fastmcp2", "fastmcp3"}),  # gone in fastmcp 4

@@ -1,7 +1,7 @@
 """The shim, end to end, under every SDK line: server kind x transport x era x with/without the argument.
 
 Each server in tests/sdk/servers/ is what the codemod produces; the shim is copied next to them from
-templates/ at test time. One driver process per (server, transport) runs every call of that row (see
+migrate_roots/templates/ at test time. One driver process per (server, transport) runs every call of that row (see
 tests/sdk/driver.py) with the line's own client; the cells below only look up their result.
 """
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.sdk
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-SHIM = REPO / "templates" / "_mcp_roots_compat.py"
+SHIM = REPO / "migrate_roots" / "templates" / "_mcp_roots_compat.py"
 SERVERS_DIR = HERE / "sdk" / "servers"
 DRIVER = HERE / "sdk" / "driver.py"
 

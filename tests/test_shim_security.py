@@ -1,6 +1,6 @@
 """The shim's path checks, in the main env (no MCP SDK needed): what is refused, what is accepted and how.
 
-Documented behaviour (see templates/_mcp_roots_compat.py):
+Documented behaviour (see migrate_roots/templates/_mcp_roots_compat.py):
 - accepted: absolute paths and ``file://`` URIs (empty host or ``localhost``, any case of the scheme),
   percent-decoded as UTF-8; ``..`` is resolved lexically; the result is the normalized local path.
 - refused (RootsArgumentError naming the argument): non-strings, empty/blank, NUL (also ``%00``), relative
@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SHIM_PATH = Path(__file__).resolve().parent.parent / "templates" / "_mcp_roots_compat.py"
+SHIM_PATH = Path(__file__).resolve().parent.parent / "migrate_roots" / "templates" / "_mcp_roots_compat.py"
 
 
 def _load_shim():

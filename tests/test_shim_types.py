@@ -14,7 +14,7 @@ import pytest
 
 from tests.sdk.envs import LINES, sdk_python_or_skip
 
-SHIM = Path(__file__).resolve().parents[1] / "templates" / "_mcp_roots_compat.py"
+SHIM = Path(__file__).resolve().parents[1] / "migrate_roots" / "templates" / "_mcp_roots_compat.py"
 
 
 @pytest.mark.sdk

@@ -7,7 +7,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from codemods.base import FileState, Spans, _Children, _Parents, _scopes, resolve
+from migrate_roots.codemods.base import FileState, Spans, _Children, _Parents, _scopes, resolve
 from migrate_roots.config import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,7 +208,7 @@ def test_scopes_leave_libcsts_visit_as_it_was():
 
 
 def test_attribute_hooks_are_found_in_the_visitor_classes():
-    from codemods.base import _HOOKED, _attribute_hooked
+    from migrate_roots.codemods.base import _HOOKED, _attribute_hooked
 
     assert cst.ClassDef in _HOOKED  # ScopeVisitor.visit_ClassDef_bases
 

@@ -91,7 +91,7 @@ def build(
     *,
     baseline: baseline_mod.Baseline | None = None,
 ) -> MigrationReport:
-    import codemods
+    from migrate_roots import codemods
 
     rules = codemods.load()
     tools = [t for r in results for t in r.tools]

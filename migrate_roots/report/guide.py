@@ -1,4 +1,4 @@
-"""`migrate-roots guide`: a per-project upgrade guide in Markdown, from templates/guide.md (string.Template)."""
+"""`migrate-roots guide`: a per-project upgrade guide in Markdown, from migrate_roots/templates/guide.md (string.Template)."""
 
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def _verify(paths: list[str], settings: Any) -> str:
 
 
 def render_guide(report: MigrationReport, settings: Any, paths: list[str]) -> str:
-    template = Template((files("templates") / "guide.md").read_text(encoding="utf-8"))
+    template = Template((files("migrate_roots.templates") / "guide.md").read_text(encoding="utf-8"))
     from migrate_roots import __version__
 
     return template.substitute(

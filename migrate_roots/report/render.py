@@ -122,7 +122,7 @@ def applied(
 
 
 def rules(fmt: str, *, verbose: bool) -> None:
-    import codemods
+    from migrate_roots import codemods
 
     table = codemods.load()
     if fmt == "json":

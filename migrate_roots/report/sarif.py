@@ -20,7 +20,7 @@ def _uri(path: str) -> dict[str, str]:
 
 
 def render(report: MigrationReport) -> str:
-    import codemods
+    from migrate_roots import codemods
 
     table = codemods.load()
     codes = sorted({f.code for f in report.findings})

@@ -22,9 +22,9 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import Scope
 
-from codemods import _sdk
-from codemods._edits import drop_keyword
-from codemods.base import FileState, Rule
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._edits import drop_keyword
+from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity
 
 TOKENS = (b"list_roots_callback", b"roots=", b"set_roots", b"send_roots_list_changed", b"RootsCapability")

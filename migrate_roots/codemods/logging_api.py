@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods import _sdk
-from codemods.base import FileState, Rule
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Severity
 
 TOKENS = (

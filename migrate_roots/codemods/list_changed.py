@@ -29,9 +29,9 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from codemods import _sdk
-from codemods._edits import drop_keyword
-from codemods.base import FileState, Rule
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._edits import drop_keyword
+from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity
 
 TOKENS = (b"RootsListChanged", b"roots_list_changed", b"roots/list_changed")
@@ -1298,7 +1298,7 @@ def _is_site(call: cst.Call, state: FileState) -> bool:
 
 
 def _is_tool(state: FileState, decorator: cst.BaseExpression) -> bool:
-    from codemods.roots_call import _tool_decorator
+    from migrate_roots.codemods.roots_call import _tool_decorator
 
     return _tool_decorator(state, decorator) is not None
 
@@ -1388,7 +1388,7 @@ def _pattern_argument(node: cst.CSTNode, state: FileState) -> bool:
 
 def _our_description(node: cst.SimpleString, state: FileState) -> bool:
     """Text that migrate-roots itself wrote (the path parameter's description)."""
-    from codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE
+    from migrate_roots.codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE
 
     whole: cst.CSTNode = node
     parent = state.parent(node)

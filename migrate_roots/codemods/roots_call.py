@@ -21,9 +21,9 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from codemods import _sdk
-from codemods._imports import ensure_imports
-from codemods.base import FileState, Rule
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
 
 TOKENS = (b"list_roots",)

@@ -3,7 +3,7 @@ selected, ignored and documented like any rule."""
 
 from __future__ import annotations
 
-from codemods.base import Rule
+from migrate_roots.codemods.base import Rule
 from migrate_roots.model import Severity
 
 

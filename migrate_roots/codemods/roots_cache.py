@@ -24,8 +24,8 @@ from typing import Any
 
 import libcst as cst
 
-from codemods.base import FileState, Rule
-from codemods.list_changed import CACHE_TOKENS, PackageRefs, analyse, set_flags
+from migrate_roots.codemods.base import FileState, Rule
+from migrate_roots.codemods.list_changed import CACHE_TOKENS, PackageRefs, analyse, set_flags
 from migrate_roots.model import Severity
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from codemods.base import REGISTRY, Rule
+    from migrate_roots.codemods.base import REGISTRY, Rule
 
 __all__ = ["REGISTRY", "AnyOf", "Rule", "catalog", "load", "select_codes", "trigger_pattern"]
 
@@ -31,14 +31,14 @@ _loaded = False
 
 def __getattr__(name: str) -> Any:  # `codemods.REGISTRY` and `codemods.Rule` without importing libcst early
     if name in ("REGISTRY", "Rule"):
-        from codemods import base
+        from migrate_roots.codemods import base
 
         return getattr(base, name)
     raise AttributeError(name)
 
 
 def load() -> dict[str, type[Rule]]:
-    from codemods.base import REGISTRY
+    from migrate_roots.codemods.base import REGISTRY
 
     global _loaded
     if not _loaded:

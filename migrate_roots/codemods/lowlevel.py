@@ -27,10 +27,10 @@ from typing import Any
 
 import libcst as cst
 
-from codemods import _sdk
-from codemods._imports import ensure_imports
-from codemods.base import FileState, Rule
-from codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE, Plan, RootsCall
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods.base import FileState, Rule
+from migrate_roots.codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE, Plan, RootsCall
 from migrate_roots.model import Action, Severity, ToolChange
 
 CODE = "MR151"
