@@ -340,7 +340,7 @@ def test_roots_in_list_tools_handler_stays_mr103(tmp_path):
 
         @server.list_tools()
         async def list_tools() -> list[types.Tool]:
-            # migrate-roots: MR103: roots read outside any tool call found in the package (startup, handler, unused helper): nothing can pass a path argument here
+            # migrate-roots: MR103: roots read in the handler `list_tools` registered by `@server.list_tools` (pkg/server.py:7), outside any tool call: nothing can pass a path argument here
             result = await server.request_context.session.list_roots()
             return [types.Tool(name="where", description=str(result.roots), inputSchema={"type": "object"})]
         """,

@@ -93,6 +93,8 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
         return SESSION
     if names & LOW_LEVEL_SERVERS:  # `server: Server` (codemods/lowlevel.py)
         return LL_SERVER
+    if names & HIGH_LEVEL_SERVERS:  # `app: FastMCP` (a `register_tools(app)` function)
+        return HL_SERVER
     return FOREIGN
 
 
@@ -120,6 +122,9 @@ def call_kind(state: Any, call: cst.Call) -> str | None:
     if names & GET_CONTEXT_FUNCTIONS:
         return FASTMCP_CONTEXT
     func = call.func
+    attr = _getattr_name(state, call)
+    if attr is not None:  # `getattr(ctx, "session", None)` is `ctx.session`
+        return _attribute_kind(state, call.args[0].value, attr, 0)
     if isinstance(func, cst.Attribute):
         if func.attr.value == "get_context" and expr_kind(state, func.value) == HL_SERVER:
             return FASTMCP_CONTEXT if state.extra.get("imports_fastmcp") else CONTEXT
@@ -135,23 +140,40 @@ def expr_kind(state: Any, expr: cst.BaseExpression, depth: int = 0) -> str | Non
     if isinstance(expr, cst.Call):
         return call_kind(state, expr)
     if isinstance(expr, cst.Attribute):
-        base = expr_kind(state, expr.value, depth + 1)
-        attr = expr.attr.value
-        if attr == "request_context":
-            if base in (CONTEXT, FASTMCP_CONTEXT, LL_SERVER, HL_SERVER):
-                return REQUEST_CONTEXT
-            return CAPTURED if base is None and state.extra.get("imports_sdk") else None
-        if attr == "session":
-            if base in (CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT):
-                return SESSION
-            return CAPTURED if base is None and state.extra.get("imports_sdk") else None
-        if attr in ("_mcp_server",) and base == HL_SERVER:
-            return LL_SERVER
-        if isinstance(expr.value, cst.Name) and expr.value.value == "self":
-            return self_attribute_kind(state, expr, depth)  # `self.server` (codemods/lowlevel.py)
-        return None
+        return _attribute_kind(state, expr.value, expr.attr.value, depth)
     if isinstance(expr, cst.Name):
         return name_kind(state, expr, depth)
+    return None
+
+
+def _getattr_name(state: Any, call: cst.Call) -> str | None:
+    """ "session" for `getattr(ctx, "session")` / `getattr(ctx, "session", None)` (the builtin)."""
+    func = call.func
+    if not (isinstance(func, cst.Name) and func.value == "getattr" and 2 <= len(call.args) <= 3):
+        return None
+    if state.qnames(func) - {"builtins.getattr", "getattr"}:
+        return None  # a getattr of the module's own
+    name = call.args[1].value
+    value = name.evaluated_value if isinstance(name, cst.SimpleString) else None
+    return value if isinstance(value, str) and value.isidentifier() else None
+
+
+def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int) -> str | None:
+    """Kind of `value.<attr>`."""
+    base = expr_kind(state, value, depth + 1)
+    if attr == "request_context":
+        if base in (CONTEXT, FASTMCP_CONTEXT, LL_SERVER, HL_SERVER):
+            return REQUEST_CONTEXT
+        return CAPTURED if base is None and state.extra.get("imports_sdk") else None
+    if attr == "session":
+        if base in (CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT):
+            return SESSION
+        return CAPTURED if base is None and state.extra.get("imports_sdk") else None
+    if attr in ("_mcp_server",) and base == HL_SERVER:
+        return LL_SERVER
+    parent = state.parent(value)
+    if isinstance(value, cst.Name) and value.value == "self" and isinstance(parent, cst.Attribute):
+        return self_attribute_kind(state, parent, depth)  # `self.server` (codemods/lowlevel.py)
     return None
 
 

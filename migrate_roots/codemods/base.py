@@ -223,6 +223,14 @@ def _scopes(
 
 
 MARKER_PREFIX = "# migrate-roots:"
+_PLACE = re.compile(r"\(\S+:\d+\)")
+
+
+def _marker_stem(text: str) -> str:
+    """The marker's text with its places (`(server.py:40)`) blanked."""
+    return _PLACE.sub("(:)", text)
+
+
 _IGNORE = re.compile(r"#\s*migrate-roots:\s*ignore\[([A-Za-z0-9, ]+)\]")
 
 REGISTRY: dict[str, type[Rule]] = {}
@@ -505,8 +513,13 @@ class ApplyEdits(cst.CSTTransformer):
         texts = self.state.markers.get(original_node)
         if texts and hasattr(node, "leading_lines"):
             present = {line.comment.value.strip() for line in node.leading_lines if line.comment}
+            # A marker names places by line (`server.py:40`), which the markers a run adds move: one of the
+            # same code, with the same text up to its first place, is the same marker.
+            stems = {_marker_stem(text) for text in present}
             new = [
-                cst.EmptyLine(comment=cst.Comment(text), indent=True) for text in texts if text not in present
+                cst.EmptyLine(comment=cst.Comment(text), indent=True)
+                for text in texts
+                if text not in present and _marker_stem(text) not in stems
             ]
             if new:
                 node = node.with_changes(leading_lines=[*node.leading_lines, *new])

@@ -183,10 +183,20 @@ def analyse(state: FileState) -> None:
     """Run the plumbing analysis once per walk and record its edits, findings and markers."""
     if ANALYSIS in state.extra:
         return
-    state.extra[ANALYSIS] = True
+    state.extra[ANALYSIS] = None
     if not state.extra.get("imports_sdk"):
         return
-    _Plumbing(state).run()
+    state.extra[ANALYSIS] = plumbing = _Plumbing(state)  # `kept_caches` reads it
+    plumbing.run()
+
+
+def kept_caches(state: FileState) -> frozenset[str]:
+    """The module-level roots caches of this file that stay (MR211 marks them instead of removing them)."""
+    analyse(state)
+    plumbing = state.extra.get(ANALYSIS)
+    if plumbing is None:
+        return frozenset()
+    return frozenset(plumbing.caches - plumbing.removable_caches)
 
 
 def _external(state: FileState) -> frozenset[str]:

@@ -14,8 +14,9 @@ The family of codes MR101-MR106 runs as one rule (`RootsCall`):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
@@ -24,6 +25,9 @@ from libcst.metadata import QualifiedNameSource
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._imports import ensure_imports
 from migrate_roots.codemods.base import FileState, Rule
+from migrate_roots.codemods.program import flow, recognise, reuse
+from migrate_roots.codemods.program.facts import ModuleFacts, Registration, importable
+from migrate_roots.codemods.program.model import ProgramModel
 from migrate_roots.model import Action, Severity, ToolChange
 
 TOKENS = (b"list_roots",)
@@ -50,6 +54,7 @@ class Site:
     existing: str | None = None  # an existing path parameter of the tool that guards this site
     # Already `list_roots_compat(...)` (an earlier, interrupted run): counts for the plan, never rewritten.
     done: bool = False
+    cached: tuple[str, ...] = ()  # globals the enclosing `if` tests (a fetch-once guard around the read)
 
 
 @dataclass
@@ -69,6 +74,16 @@ class Func:
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
+    # Call or site position -> the parameter whose being set skips it (codemods/program/flow.py).
+    guards: dict[Pos, str] = field(default_factory=dict)
+    # Call position -> (callee parameter: keyword, or "#<index>" when positional; the name passed there).
+    bound: dict[Pos, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    returns: tuple[str, ...] = ()  # parameters it returns as they are (`return explicit`): a fallback value
+    handler: str | None = None  # registered by a decorator other than a tool's (`@server.list_tools()`)
+    decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
+    returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
+    # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
+    once: dict[Pos, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -91,6 +106,7 @@ class Summary:
     package: str
     functions: dict[str, Func]
     doubles: list[Double] = field(default_factory=list)
+    facts: ModuleFacts | None = None  # server objects, registrations, imports (codemods/program)
 
 
 @dataclass
@@ -99,6 +115,7 @@ class Plan:
     threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
+    keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> its keyword, when not the param
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
     doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
@@ -112,7 +129,7 @@ def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
     out = set()
     for q in state.qualified_names(node):
         if q.source is QualifiedNameSource.LOCAL:
-            out.add(f"{state.module}.{q.name}".replace(".<locals>", ""))
+            out.add(f"{importable(state.module)}.{q.name}".replace(".<locals>", ""))
         elif q.source is QualifiedNameSource.IMPORT:
             out.add(state._absolute(q.name))
     return out
@@ -134,10 +151,12 @@ class RootsCall(Rule):
     def __init__(self) -> None:
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
-        self.added_tools: list[tuple[str, str | None]] = []  # add_tool(fn) registrations
+        # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written).
+        self.added_tools: list[tuple[str, str | None, str, Pos, str]] = []
         # Patches seen: (target, patch call position, replacement, qualnames the fake's name may have).
         self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
         self.defs: dict[str, cst.FunctionDef] = {}
+        self.registrations: list[Registration] = []  # on server objects the model resolves
 
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
@@ -145,6 +164,7 @@ class RootsCall(Rule):
             text = "\n".join(state.lines)
             state.extra["imports_fastmcp"] = "fastmcp" in text
             state.extra["imports_sdk"] = "mcp" in text
+            recognise.note_module(state)
         elif isinstance(node, cst.FunctionDef):
             self._function(node, state)
         elif isinstance(node, cst.Call):
@@ -164,10 +184,22 @@ class RootsCall(Rule):
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
+        func.returns = flow.returned_params(node, frozenset(names))
         for decorator in node.decorators:
-            tool = _tool_decorator(state, decorator.decorator)
-            if tool is not None:
-                func.tool = tool or node.name.value
+            found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
+            if found is not None and found.pending is None:
+                func.tool = found.name or node.name.value
+            elif found is not None and found.pending is not None:
+                self.registrations.append(found.pending)
+            else:
+                func.handler = func.handler or recognise.handler(state, decorator.decorator)
+                if func.handler is None and func.decorator is None:
+                    func.decorator = "@" + state.wrapper.module.code_for_node(decorator.decorator)
+        outer = state.parent(node)
+        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            outer = state.parent(outer)
+        if isinstance(outer, cst.FunctionDef) and _returns_name(outer, node.name.value):
+            func.returned_by = state.qualname(outer)
         like = state.extra.get("tool_like", {}).get(node)
         if like is not None:
             func.tool, func.value, func.code, func.refusal = like[1:]
@@ -188,22 +220,32 @@ class RootsCall(Rule):
             value = node.args[1].value if len(node.args) > 1 else None
             if isinstance(value, cst.Name) and value.value in caller.params:
                 done.existing = value.value  # the parameter this tool (or helper) already passes
+                caller.guards[done.pos] = value.value  # the value there, as when it guarded the first run
             caller.sites.append(done)
             return
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
             site = self._site(node, target.value, state)
+            if site is not None and caller is not None and func_node is not None:
+                caller = self._closure_owner(caller, func_node, state)
             if site is not None:
+                if caller is not None and func_node is not None:
+                    self._guard(node, site.pos, caller, state)
                 if caller is None:
                     site.refusal = ("MR103", "roots read at import time, outside any request")
                     self.functions.setdefault("<module>", Func("<module>", (1, 1), ())).sites.append(site)
                 else:
                     caller.sites.append(site)
             return
-        if isinstance(target, cst.Attribute) and target.attr.value == "add_tool" and node.args:
-            if _sdk.expr_kind(state, target.value) == _sdk.HL_SERVER:
-                first = node.args[0].value
-                if isinstance(first, cst.Name):
-                    self.added_tools.append((first.value, _string_kwarg(node, "name")))
+        registered = recognise.call(state, node, state.pos(node))
+        if registered is not None:
+            qualname, found = registered
+            if found.pending is None:
+                scope = state.qualname(func_node) if func_node is not None else ""
+                code = state.wrapper.module.code_for_node
+                spelling = f"{code(node.func)}({code(node.args[0].value)})"
+                self.added_tools.append((qualname, found.name or None, scope, state.pos(node), spelling))
+            else:
+                self.registrations.append(found.pending)
             return
         patched = _patch(node, state)
         if patched is not None:
@@ -211,12 +253,49 @@ class RootsCall(Rule):
             self.patches.append((patched[0], state.pos(node), patched[1], (*reversed(scopes), "")))
         if caller is not None:
             position = state.pos(node)
-            for name in _self_method(state, target) or _fq(state, target):
+            for name in _self_method(state, target) or _fq(state, target) or _starred(state, target):
                 caller.calls.append((name, position))
             handed = tuple(a.value.value for a in node.args if isinstance(a.value, cst.Name))
             handed = tuple(n for n in handed if n in caller.params)
             if handed:
                 caller.passed[position] = handed
+            bound = tuple(
+                (a.keyword.value if a.keyword is not None else f"#{i}", a.value.value)
+                for i, a in enumerate(node.args)
+                if isinstance(a.value, cst.Name) and not a.star
+            )
+            if bound:
+                caller.bound[position] = bound
+            self._guard(node, position, caller, state)
+
+    def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:
+        """A plain nested function (`async def _call(): return await ctx.list_roots()`, handed to
+        `anyio.from_thread.run` or a thread) reads its enclosing function's names: its roots read is the
+        enclosing function's, which then carries the path value (the closure sees the new parameter)."""
+        outer = state.parent(func_node)
+        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            outer = state.parent(outer)
+        if not isinstance(outer, cst.FunctionDef) or func_node.decorators or caller.tool is not None:
+            return caller
+        if _returns_name(outer, func_node.name.value):
+            return caller  # a wrapper the enclosing function returns (MR104)
+        param = state.settings.param_name
+        if param in caller.params or param in {n.value for n in _names_in(func_node.body)}:
+            return caller
+        return self.functions.get(state.qualname(outer), caller)
+
+    def _guard(self, node: cst.CSTNode, position: Pos, caller: Func, state: FileState) -> None:
+        if caller.params and caller.value is None:
+            found = flow.guard(node, state, frozenset(caller.params))
+            if found is not None:
+                caller.guards[position] = found
+        flags = _declared_global(state.function) if state.function is not None else set()
+        if flags and caller.value is None:
+            flag = flow.guard(node, state, frozenset(flags)) or next(
+                iter(flow.guarding_globals(node, state, frozenset(flags))), None
+            )
+            if flag is not None:
+                caller.once[position] = flag
 
     def _branch(self, node: cst.CSTNode, func_node: cst.CSTNode, state: FileState) -> Func | None:
         """The declared tool branch (a statement block of a low-level handler) holding `node`, if any."""
@@ -245,29 +324,66 @@ class RootsCall(Rule):
         site = Site(state.pos(call), shape, _uses(call, shape, state))
         site.refusal = _local_refusal(call, state)
         site.existing = _guarding_param(call, state)
+        if state.function is not None:
+            site.cached = flow.guarding_globals(call, state, frozenset(_declared_global(state.function)))
         return site
 
     def leave(self, state: FileState) -> None:
-        for name, tool_name in self.added_tools:
-            func = self.functions.get(name)
+        self._kept_caches(state)
+        registered: dict[str, tuple[Pos, str]] = {}
+        for ref, tool_name, scope, pos, spelling in self.added_tools:
+            qualname = recognise.registered_function(ref, scope, self.defs)
+            func = self.functions.get(qualname) if qualname is not None else None
             if func is not None:
-                func.tool = tool_name or name
-        for name in self.signatures:
-            func = self.functions.get(name)
-            if func is not None and func.tool:
+                func.tool = tool_name or func.qualname.rpartition(".")[2]
+                registered.setdefault(func.qualname, (pos, spelling))
+        for func in self.functions.values():
+            if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
+                where = registered.get(func.qualname)
+                place = os.path.basename(state.path)
+                how = f", registered by `{where[1]}` ({place}:{where[0][0]})" if where else ""
                 func.refusal = (
                     "MR104",
-                    "tool with a synthesized __signature__: its inputSchema is not its code",
+                    f"tool `{func.tool}`{how}, is built at run time with a synthesized `__signature__`: its "
+                    "inputSchema is not its code; add the path argument to the signature by hand",
                 )
         if state.phase == "rewrite":
             _Rewriter(self, state).record()
 
+    def _kept_caches(self, state: FileState) -> None:
+        """A read behind a fetch-once guard whose cache stays (MR211) would read the path argument on the first
+        call only and ignore it afterwards: refused, with the cache's own reason."""
+        sites = [s for f in self.functions.values() for s in f.sites if s.cached and s.refusal is None]
+        if not sites:
+            return
+        from migrate_roots.codemods.list_changed import kept_caches
+
+        kept = kept_caches(state)
+        for site in sites:
+            names = sorted(set(site.cached) & kept)
+            if names:
+                site.refusal = (
+                    "MR211",
+                    f"roots read behind `{names[0]}`, a cache that stays (see its MR211 marker): a path "
+                    "argument here would be read when the cache is filled and ignored while it holds; remove "
+                    "the cache by hand, then run again",
+                )
+
     def summarize(self, state: FileState) -> Any:
         wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool}
         doubles = self._doubles()
-        if not (wanted or doubles):
+        facts = recognise.module_facts(state, self.registrations)
+        if not (wanted or doubles or facts):
             return None
-        return Summary(state.module, state.package_root, state.package, wanted, doubles)
+        # A folder above the real top-level package that holds an `__init__.py` but no import can name
+        # (`telegram-mcp/`): the package starts below it, and so does the shim's place.
+        module, package_root, package = importable(state.module), state.package_root, state.package
+        stripped = state.module.count(".") - module.count(".")
+        if stripped and "." in module:
+            package_root = os.path.join(package_root, *state.module.split(".")[1 : stripped + 1])
+        if stripped:
+            package = importable(package) if "." in package else ""
+        return Summary(module, package_root, package, wanted, doubles, facts)
 
     def _doubles(self) -> list[Double]:
         out = []
@@ -294,11 +410,26 @@ class RootsCall(Rule):
     # --- the package plan ----------------------------------------------------------------------------
     @classmethod
     def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
+        # The functions that read roots and, within their file, those that call them: a tool in another file
+        # may call any of them (`from .runtime import *`, then `_ensure_allowed_roots(ctx)`).
         tokens: set[bytes] = set()
         for summary in summaries.values():
-            for func in summary.functions.values():
-                if func.sites and func.qualname != "<module>":
-                    tokens.add(func.qualname.split(".")[-1].encode())
+            prefix = f"{summary.module}."
+            reaching = {prefix + q for q, f in summary.functions.items() if f.sites and q != "<module>"}
+            grown = True
+            while grown:
+                before = len(reaching)
+                reaching |= {
+                    prefix + q
+                    for q, f in summary.functions.items()
+                    if q != "<module>" and any(c in reaching for c, _ in f.calls)
+                }
+                grown = len(reaching) > before
+            direct = {q.rpartition(".")[2] for q, f in summary.functions.items() if f.sites}
+            # Until stage two follows the import graph: a caller's name joins only when distinctive (two
+            # words or more, 10 characters): `_resolve` or `run` would make most of a large tree parse.
+            names = {fq.rpartition(".")[2] for fq in reaching}
+            tokens |= {n.encode() for n in names if n in direct or (len(n) >= 10 and "_" in n.strip("_"))}
         return tokens
 
     @classmethod
@@ -373,30 +504,21 @@ def _owner(node: cst.BaseExpression, state: FileState) -> str | None:
     return min(names) if names else None
 
 
-def _string_kwarg(call: cst.Call, name: str) -> str | None:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name and isinstance(arg.value, cst.SimpleString):
-            value = arg.value.evaluated_value
-            return value if isinstance(value, str) else None
-    return None
-
-
 def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | None:
-    """'' for `@server.tool` / `@server.tool()`, the name for `@server.tool(name="x")`, None otherwise."""
-    call = decorator if isinstance(decorator, cst.Call) else None
-    target = call.func if call is not None else decorator
-    if not (isinstance(target, cst.Attribute) and target.attr.value == "tool"):
-        return None
-    if _sdk.expr_kind(state, target.value) != _sdk.HL_SERVER:
-        return None
-    if call is not None:
-        named = _string_kwarg(call, "name")
-        if named:
-            return named
-        if call.args and call.args[0].keyword is None and isinstance(call.args[0].value, cst.SimpleString):
-            value = call.args[0].value.evaluated_value
-            return value if isinstance(value, str) else ""
-    return ""
+    """'' for `@server.tool` / `@server.tool()`, the name for `@server.tool(name="x")`, None otherwise
+    (also for a server object of another module: `codemods.program.recognise` decides)."""
+    found = recognise.decorator(state, decorator, "", (0, 0))
+    return None if found is None else found.name
+
+
+def _starred(state: FileState, target: cst.BaseExpression) -> set[str]:
+    """A plain name no assignment binds in a module with star imports: one candidate per star module."""
+    if not isinstance(target, cst.Name):
+        return set()
+    scope = state.scope(target)
+    if scope is None or target.value in scope:
+        return set()
+    return {f"{module}.{target.value}" for module in state.extra.get("star_imports", ())}
 
 
 def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
@@ -407,7 +529,7 @@ def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
     ):
         for item in reversed(state.stack):
             if isinstance(item, cst.ClassDef):
-                return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
+                return {f"{importable(state.module)}.{state.qualname(item)}.{target.attr.value}"}
     return set()
 
 
@@ -505,7 +627,11 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     outer = state.parent(func)
     while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.Module)):
         outer = state.parent(outer)
-    if isinstance(outer, cst.FunctionDef) and _returns_name(outer, func.name.value):
+    if (
+        isinstance(outer, cst.FunctionDef)
+        and _returns_name(outer, func.name.value)
+        and _calls_param(func, outer)
+    ):
         return ("MR104", "roots read in a decorator that wraps tools; give each wrapped tool a path argument")
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
     target = _binding(call, state)[0]
@@ -522,12 +648,37 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     # Parameters (an existing path argument) and globals (a cache's "not fetched yet") are not roots states.
     not_roots = params | _declared_global(func)
     if target is not None and _compares_none(func, _derived_names(func, target.value) - not_roots):
+        derived = _derived_names(func, target.value) - not_roots
+        if flow.none_on_failure(func, target.value) and not flow.tests_truth(func, derived):
+            return (
+                "MR105",
+                f"when the call fails this code sets `{target.value} = None` and goes on without the client's "
+                "roots; with a path argument a request that passes none would fail instead: decide which an "
+                "absent argument should get",
+            )
         return (
             "MR105",
             "this code treats 'client has no roots' (None) differently from 'empty list': decide what "
             "an absent path argument means here",
         )
     return None
+
+
+def _calls_param(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
+    """A decorator's wrapper calls the function it wraps: a parameter of the enclosing function."""
+    params = {
+        p.name.value
+        for p in (*outer.params.posonly_params, *outer.params.params, *outer.params.kwonly_params)
+    }
+    called: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name):
+                called.add(node.func.value)
+
+    inner.body.visit(Calls())
+    return bool(called & params)
 
 
 def _checks_roots_capability(func: cst.FunctionDef) -> bool:
@@ -648,10 +799,16 @@ def _guarding_param(call: cst.Call, state: FileState) -> str | None:
 
 
 def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
+    model = ProgramModel.build(summaries)
     by_fq: dict[str, tuple[str, Func]] = {}
     for path, summary in summaries.items():
         for qualname, func in summary.functions.items():
-            by_fq[f"{summary.module}.{qualname}"] = (path, func)
+            fq = f"{summary.module}.{qualname}"
+            if fq in model.tools and func.tool is None:  # registered on a server object of another module
+                func = replace(func, tool=model.tools[fq])
+            if func.once:  # a call made once per process cannot carry a per-call argument: no edge
+                func = replace(func, calls=[c for c in func.calls if c[1] not in func.once])
+            by_fq[fq] = (path, func)
 
     def good_sites(func: Func) -> bool:
         return func.refusal is None and any(s.refusal is None for s in func.sites)
@@ -691,6 +848,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
     param = settings.param_name
     path_like = _path_like(settings)
+    guarded = reuse.guarded_helpers(by_fq, reach, path_like)
     for fq in sorted(reach):
         path, func = by_fq[fq]
         plan = plans.setdefault(path, Plan())
@@ -706,9 +864,9 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             handed = {
                 n
                 for c, pos in func.calls
-                if c in reach and by_fq[c][1].sites
-                for n in func.passed.get(pos, ())
-                if path_like(n)
+                if c in guarded
+                for n in [reuse.passed_at(func, pos, by_fq[c][1], guarded[c])]
+                if n is not None and path_like(n)
             }
             if len(existing) == 1 and not calls_reach:
                 name, new = existing.pop(), False
@@ -720,6 +878,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 name, new = param, True
             plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
             plan.values[func.qualname] = name
+        elif fq in guarded:
+            plan.values[func.qualname] = guarded[fq]
         else:
             if param in func.params and not _threaded_before(func, by_fq, reach):
                 func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
@@ -728,13 +888,17 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 plan.threaded[func.qualname] = param
             plan.values[func.qualname] = param
         for callee, pos in func.calls:
-            if callee in reach and by_fq[callee][1].tool is None:
+            if callee in reach and by_fq[callee][1].tool is None and callee not in guarded:
                 plan.calls[pos] = plan.values[func.qualname]
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
     for fq in sorted(reach):
         path, func = by_fq[fq]
-        if func.tool is None and func.value is None and func.qualname in plans[path].threaded:
+        if (
+            func.tool is None
+            and func.value is None
+            and (func.qualname in plans[path].threaded or fq in guarded)
+        ):
             names = {
                 plans[by_fq[t][0]].tools[by_fq[t][1].qualname][0] for t in _tools_reaching(fq, by_fq, reach)
             }
@@ -744,6 +908,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     for path, summary in summaries.items():
         for func in summary.functions.values():
             fq = f"{summary.module}.{func.qualname}"
+            func = by_fq[fq][1]  # as the plan sees it (a tool the model found, a refusal set above)
             for site in func.sites:
                 plan = plans.setdefault(path, Plan())
                 if func.refusal is not None:
@@ -751,11 +916,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 elif site.refusal is not None:
                     plan.sites[site.pos] = site.refusal
                 elif fq not in reach:
-                    plan.sites[site.pos] = (
-                        "MR103",
-                        "roots read outside any tool call found in the package (startup, handler, unused "
-                        "helper): nothing can pass a path argument here",
-                    )
+                    plan.sites[site.pos] = model.why_unreached(fq)
                 else:
                     plan.sites[site.pos] = None
     _plan_doubles(summaries, plans)
@@ -1150,6 +1311,12 @@ def _append(items: Any, new: Any) -> list[Any]:
         return [*out, new.with_changes(comma=last.comma)]
     if last.comma is cst.MaybeSentinel.DEFAULT:
         out[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        # `(\n    a, b\n)`: the newline before the bracket follows the last item; it moves to the new one.
+        for attr in ("whitespace_after_param", "whitespace_after_arg"):
+            space = getattr(last, attr, None)
+            if isinstance(space, cst.ParenthesizedWhitespace):
+                out[-1] = out[-1].with_changes(**{attr: cst.SimpleWhitespace("")})
+                new = new.with_changes(**{attr: space})
     return [*out, new]
 
 

@@ -1,0 +1,52 @@
+"""Records the index extracts from one file: plain, frozen, picklable data (no libcst node)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Pos = tuple[int, int]
+
+
+def importable(module: str) -> str:
+    """The module's name as code imports it: without leading folders that no import can name (a repository
+    folder `telegram-mcp` holding an `__init__.py` above the real package `telegram_mcp`)."""
+    parts = module.split(".")
+    while len(parts) > 1 and not parts[0].isidentifier():
+        parts.pop(0)
+    return ".".join(parts)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A function registered as a tool on a server object the file alone cannot identify.
+
+    `receiver` holds the fully qualified names the object may have (`pkg.server.mcp` for `from .server import
+    mcp`, one per star-imported module for a name a star import brings); empty when it is a parameter or an
+    attribute whose value the file does not show. `spelling` is the registration as written (`register(app)`,
+    `@app.tool`), for the marker that names it."""
+
+    function: str  # qualname of the registered function in this module
+    name: str  # the tool's name ('' : the function's own name)
+    receiver: tuple[str, ...]
+    spelling: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ModuleFacts:
+    """What a module binds at its top level that other modules may import."""
+
+    # Names bound to a server object (a constructor of an SDK server or of a subclass of one).
+    servers: frozenset[str] = frozenset()
+    # Classes of this module that subclass an SDK server (directly or through another such class).
+    server_classes: frozenset[str] = frozenset()
+    # Name -> fully qualified name of a constructor it is bound to (`app = MyServer(...)`), for classes
+    # defined in other modules of the group.
+    instances: tuple[tuple[str, str], ...] = ()
+    # Name -> fully qualified name it was imported as (`from ._mcp import mcp`): re-exports to follow.
+    imports: tuple[tuple[str, str], ...] = ()
+    stars: tuple[str, ...] = ()  # modules star-imported (`from .runtime import *`)
+    registrations: tuple[Registration, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.servers or self.server_classes or self.instances or self.registrations)

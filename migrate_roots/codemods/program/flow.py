@@ -1,0 +1,188 @@
+"""Data-flow facts of one function: which parameter, when set, keeps a node from running.
+
+`def resolve(ctx, explicit=None): if explicit: return Path(explicit); roots = await ctx.list_roots()`:
+`explicit` guards the roots call. A caller that hands a tool's path argument to `explicit` already gives
+the roots call its explicit value: the plan reuses `explicit` instead of adding a second parameter.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate_roots.codemods.base import FileState
+
+
+def guard(node: cst.CSTNode, state: FileState, params: frozenset[str]) -> str | None:
+    """The parameter of the enclosing function whose truthiness skips `node`, if one does."""
+    func = state.function
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and current is not func:
+        found = _guard_at(current, child, params)
+        if found is not None:
+            return found
+        child, current = current, state.parent(current)
+    return None
+
+
+def _guard_at(parent: cst.CSTNode, child: cst.CSTNode, params: frozenset[str]) -> str | None:
+    if isinstance(parent, cst.If):
+        set_when = _tested(parent.test, params)
+        if set_when is not None:
+            name, truthy = set_when
+            if (child is parent.orelse and truthy) or (child is parent.body and not truthy):
+                return name
+    if (
+        isinstance(parent, cst.BooleanOperation)
+        and isinstance(parent.operator, cst.Or)
+        and child is parent.right
+    ):
+        set_when = _tested(parent.left, params)
+        if set_when is not None and set_when[1]:
+            return set_when[0]
+    if isinstance(parent, cst.IfExp):
+        set_when = _tested(parent.test, params)
+        if set_when is not None:
+            name, truthy = set_when
+            if (child is parent.orelse and truthy) or (child is parent.body and not truthy):
+                return name
+    if isinstance(parent, (cst.IndentedBlock, cst.Module)):
+        for statement in parent.body:
+            if statement is child:
+                break
+            if isinstance(statement, cst.If) and statement.orelse is None and _leaves(statement.body):
+                set_when = _tested(statement.test, params)
+                if set_when is not None and set_when[1]:
+                    return set_when[0]
+    return None
+
+
+def _tested(test: cst.BaseExpression, params: frozenset[str]) -> tuple[str, bool] | None:
+    """(parameter, True) for `p` / `p is not None`; (parameter, False) for `not p` / `p is None`."""
+    if isinstance(test, cst.Name) and test.value in params:
+        return test.value, True
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _tested(test.expression, params)
+        return (inner[0], not inner[1]) if inner is not None else None
+    if (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and test.left.value in params
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    ):
+        operator = test.comparisons[0].operator
+        if isinstance(operator, cst.IsNot):
+            return test.left.value, True
+        if isinstance(operator, cst.Is):
+            return test.left.value, False
+    return None
+
+
+def _leaves(body: cst.BaseSuite) -> bool:
+    """The block always ends the function (its last statement returns or raises)."""
+    if isinstance(body, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in body.body)
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+def returned_params(func: cst.FunctionDef, params: frozenset[str]) -> tuple[str, ...]:
+    """Parameters the function returns unchanged (`return explicit`), outside nested functions."""
+    found: list[str] = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Return(self, node: cst.Return) -> None:
+            if (
+                isinstance(node.value, cst.Name)
+                and node.value.value in params
+                and node.value.value not in found
+            ):
+                found.append(node.value.value)
+
+    func.visit(Returns())
+    return tuple(found)
+
+
+def guarding_globals(node: cst.CSTNode, state: FileState, declared: frozenset[str]) -> tuple[str, ...]:
+    """Globals the function declares (`global _cache`) that an `if` around `node` tests: a fetch-once guard."""
+    if not declared:
+        return ()
+    found: set[str] = set()
+    func = state.function
+    current = state.parent(node)
+    while current is not None and current is not func:
+        if isinstance(current, (cst.If, cst.While)):
+            found |= {n.value for n in _names(current.test)} & declared
+        current = state.parent(current)
+    return tuple(sorted(found))
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    out: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            out.append(name)
+
+    node.visit(Names())
+    return out
+
+
+def none_on_failure(func: cst.FunctionDef, name: str) -> bool:
+    """`except ...: name = None` in the function: the None test is about the call failing, not about a
+    client without roots."""
+    found = False
+
+    class Handlers(cst.CSTVisitor):
+        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+            nonlocal found
+            for statement in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+                for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                    if (
+                        isinstance(small, cst.Assign)
+                        and any(
+                            isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
+                        )
+                        and isinstance(small.value, cst.Name)
+                        and small.value.value == "None"
+                    ):
+                        found = True
+
+    func.visit(Handlers())
+    return found
+
+
+def tests_truth(func: cst.FunctionDef, names: set[str]) -> bool:
+    """`not x`, `if x:`, `x and ...`, `len(x)` for one of `names`: the code tells an empty list apart."""
+    found = False
+
+    def named(node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Name) and node.value in names
+
+    class Truth(cst.CSTVisitor):
+        def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+            nonlocal found
+            found = found or (isinstance(node.operator, cst.Not) and named(node.expression))
+
+        def visit_If(self, node: cst.If) -> None:
+            nonlocal found
+            found = found or named(node.test)
+
+        def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+            nonlocal found
+            found = found or named(node.left) or named(node.right)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            is_len = isinstance(node.func, cst.Name) and node.func.value == "len"
+            found = found or (is_len and bool(node.args) and named(node.args[0].value))
+
+    func.visit(Truth())
+    return found

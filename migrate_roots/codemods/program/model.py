@@ -1,0 +1,190 @@
+"""The model over a group of files: which functions are tools, and why a roots site is reached by none.
+
+Built from the per-file summaries of the roots rule (each carries its `ModuleFacts` and its functions with
+the calls they make); a pure function of them: nothing here writes into a summary.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from migrate_roots.codemods.program.facts import ModuleFacts, Registration
+
+
+@dataclass
+class ProgramModel:
+    modules: dict[str, ModuleFacts] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)  # module -> path
+    # Function (fully qualified) -> tool name, for registrations resolved over the group.
+    tools: dict[str, str] = field(default_factory=dict)
+    # Function -> (path, registration) whose server object the group does not show.
+    unresolved: dict[str, tuple[str, Registration]] = field(default_factory=dict)
+    # Callee -> (caller, path, line).
+    callers: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    # Function -> (spelling, path, line) of a registration other than a tool's (`@server.list_tools()`).
+    handlers: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    # Tool -> (code, why it gets no argument): a tool whose own refusal also holds for what it reaches.
+    refused: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Function -> (decorator, path, line): decorated by something that is not a known registration.
+    decorated: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    # Nested function -> (the function returning it, path, line): called later through a variable.
+    returned: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    # (caller, line) -> the global flag that makes that call happen once per process.
+    once: dict[tuple[str, int], str] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, summaries: Mapping[str, Any]) -> ProgramModel:
+        model = cls()
+        for path, summary in summaries.items():
+            facts = getattr(summary, "facts", None)
+            model.paths.setdefault(summary.module, path)
+            if facts is not None:
+                model.modules[summary.module] = facts
+            for func in summary.functions.values():
+                if func.tool and func.refusal:
+                    model.refused[f"{summary.module}.{func.qualname}"] = func.refusal
+                if getattr(func, "decorator", None) and not func.tool:
+                    model.decorated[f"{summary.module}.{func.qualname}"] = (func.decorator, path, func.pos[0])
+                if getattr(func, "returned_by", None) and not func.tool:
+                    model.returned[f"{summary.module}.{func.qualname}"] = (
+                        func.returned_by,
+                        path,
+                        func.pos[0],
+                    )
+                if getattr(func, "handler", None):
+                    model.handlers[f"{summary.module}.{func.qualname}"] = (func.handler, path, func.pos[0])
+                for callee, pos in func.calls:
+                    model.callers.setdefault(callee, []).append(
+                        (f"{summary.module}.{func.qualname}", path, pos[0])
+                    )
+                    if pos in getattr(func, "once", {}):
+                        model.once[(f"{summary.module}.{func.qualname}", pos[0])] = func.once[pos]
+        classes = {c for facts in model.modules.values() for c in facts.server_classes}
+        for path, summary in summaries.items():
+            facts = getattr(summary, "facts", None)
+            for registration in facts.registrations if facts is not None else ():
+                fq = f"{summary.module}.{registration.function}"
+                if model._registers_server(summary.module, registration, classes):
+                    model.tools[fq] = registration.name or registration.function.rpartition(".")[2]
+                else:
+                    model.unresolved.setdefault(fq, (path, registration))
+        return model
+
+    def _registers_server(self, module: str, registration: Registration, classes: set[str]) -> bool:
+        """The receiver is a server object of the group, or comes from a module of the same top-level package
+        that this run did not index (a module that only builds the server: `_mcp.py`, `server.py`), or, for a
+        module outside any package, from a sibling module (`from app import mcp`)."""
+        top = module.split(".")[0]
+        for name in registration.receiver:
+            found = self._is_server(name, classes, 0)
+            # A loose module (a script's folder, no package) imports its siblings by their bare names.
+            first_party = name.split(".")[0] == top or ("." not in module and name.count(".") == 1)
+            if found or (found is None and first_party):
+                return True
+        return False
+
+    def _is_server(self, fq: str, classes: set[str], depth: int) -> bool | None:
+        """True / False when the group shows what `fq` is bound to; None when its module is not indexed."""
+        module, _, name = fq.rpartition(".")
+        facts = self.modules.get(module)
+        if depth > 8:
+            return False
+        if facts is None:
+            return None if module not in self.paths else False
+        if name in facts.servers:
+            return True
+        if any(n == name and ctor in classes for n, ctor in facts.instances):
+            return True
+        for bound, target in facts.imports:
+            if bound == name:
+                return self._is_server(target, classes, depth + 1) is not False
+        return any(self._is_server(f"{star}.{name}", classes, depth + 1) for star in facts.stars)
+
+    def why_unreached(self, fq: str) -> tuple[str, str]:
+        """The truthful reason a roots site in `fq` gets no path argument: which registration could not be
+        resolved, or which non-tool callers reach it, or that nothing in the package calls it."""
+        seen, todo = {fq}, [fq]
+        chain: list[tuple[str, str, int]] = []
+        while todo:
+            current = todo.pop(0)
+            if current in self.refused:
+                code, why = self.refused[current]
+                return code, f"roots read {_via(fq, current)}{why}"
+            if current in self.unresolved:
+                path, registration = self.unresolved[current]
+                return "MR103", (
+                    f"tool `{registration.name or registration.function.rpartition('.')[2]}` is registered by "
+                    f"`{registration.spelling}` ({_short(path)}:{registration.pos[0]}), whose server object "
+                    "cannot be resolved: roots read outside any tool call migrate-roots can see"
+                )
+            if current in self.handlers:
+                spelling, path, line = self.handlers[current]
+                return "MR103", (
+                    f"roots read {_via(fq, current)}the handler `{current.rpartition('.')[2]}` registered by "
+                    f"`{spelling}` ({_short(path)}:{line}), outside any tool call: nothing can pass a path "
+                    "argument here"
+                )
+            for caller, path, line in self.callers.get(current, ()):
+                flag = self.once.get((caller, line))
+                if flag is not None:
+                    return "MR211", (
+                        f"roots read in `{_last(fq)}`"
+                        + (f" (through `{_last(current)}`)" if current != fq else "")
+                        + f", called by `{_last(caller)}` "
+                        f"({_short(path)}:{line}) once per process, behind the flag `{flag}`: a path argument "
+                        "would be read on the first call and ignored afterwards; read it per call, then run again"
+                    )
+                if caller not in seen:
+                    seen.add(caller)
+                    todo.append(caller)
+                    chain.append((caller, path, line))
+        short = fq.rpartition(".")[2]
+        wrapped = [(c, self.decorated[c]) for c, _, _ in chain if c in self.decorated and "test" not in c]
+        if wrapped:
+            caller, (decorator, path, line) = wrapped[0]
+            return "MR103", (
+                f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), decorated by "
+                f"`{decorator}`, which migrate-roots does not know as a tool registration: if it registers a "
+                "tool, give that tool a path argument by hand"
+            )
+        values = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.returned]
+        if values:
+            outer, path, line = self.returned[values[0]]
+            through = (
+                "" if values[0] == fq else f", reached from `{_last(values[0])}` ({_short(path)}:{line})"
+            )
+            return "MR103", (
+                f"roots read in `{short}`{through}, a function that `{_last(outer)}` returns and its caller "
+                "keeps and calls later: migrate-roots cannot see whether a tool call reaches it, or follow a "
+                "path argument there"
+            )
+        if not chain:
+            return "MR103", (
+                f"roots read in `{short}`, which no function of this package calls and which is not a tool "
+                "(an unused helper, a handler, or a caller outside the package): nothing can pass a path "
+                "argument here"
+            )
+        chain.sort(key=lambda c: "test" in c[1])  # the package's own callers first, its tests after
+        callers = ", ".join(f"`{c.rpartition('.')[2]}` ({_short(p)}:{line})" for c, p, line in chain[:3])
+        more = f" and {len(chain) - 3} more" if len(chain) > 3 else ""
+        return "MR103", (
+            f"roots read in `{short}`, reached only from {callers}{more}, none of them a tool call: nothing "
+            "can pass a path argument here"
+        )
+
+
+def _last(fq: str) -> str:
+    return fq.rpartition(".")[2]
+
+
+def _via(fq: str, handler: str) -> str:
+    return "in " if fq == handler else f"in `{fq.rpartition('.')[2]}`, reached from "
+
+
+def _short(path: str) -> str:
+    """The file's folder and name (`tools/__init__.py`): enough to find it, short enough for a comment."""
+    head, name = os.path.split(path)
+    return f"{os.path.basename(head)}/{name}" if os.path.basename(head) else name

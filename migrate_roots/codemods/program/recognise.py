@@ -1,0 +1,296 @@
+"""libcst nodes -> the records of `facts.py`: the one decider of "is this a tool registration, and on what".
+
+A registration names a server object. Where this file shows what the object is (a constructor here, a
+parameter annotated `FastMCP`, `self._mcp = mcp` with `mcp: FastMCP`), the answer is local; where the
+object comes from elsewhere (`from .server import app`, a star import, an unannotated parameter), the
+registration is recorded with the names the object may have, and the model decides over the group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import QualifiedNameSource
+
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.facts import ModuleFacts, Registration, importable
+
+# Methods that register a tool: `@x.tool`, `x.tool(fn)`, `x.add_tool(fn)`; `Tool.from_function(fn)`.
+TOOL_DECORATORS = frozenset({"tool"})
+TOOL_ADDERS = frozenset({"add_tool"})
+
+
+@dataclass(frozen=True)
+class Found:
+    """A tool registration: its name ('' : the function's), and the pending record when the server object is
+    not known from this file alone."""
+
+    name: str
+    pending: Registration | None = None
+
+
+def _string(node: cst.BaseExpression | None) -> str | None:
+    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
+
+
+def _tool_name(call: cst.Call | None) -> str:
+    if call is None:
+        return ""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "name":
+            return _string(arg.value) or ""
+    first = call.args[0] if call.args else None
+    if first is not None and first.keyword is None:
+        return _string(first.value) or ""
+    return ""
+
+
+def receiver(state: FileState, expr: cst.BaseExpression) -> tuple[str, ...] | None:
+    """() when `expr` is a server object here; the names it may have when it comes from elsewhere (empty
+    names: a parameter or attribute whose value is not shown); None when it is not a server object."""
+    if isinstance(expr, cst.Name):
+        param = _unannotated_param(state, expr)
+        if param:
+            return ("",)
+    kind = _sdk.expr_kind(state, expr)
+    if kind == _sdk.HL_SERVER:
+        return ()
+    if kind is not None:
+        return None  # a context, a session, a low-level server, something annotated otherwise
+    if isinstance(expr, cst.Name):
+        imported = {
+            state._absolute(q.name)
+            for q in state.qualified_names(expr)
+            if q.source is QualifiedNameSource.IMPORT
+        }
+        if imported:
+            return tuple(sorted(imported))
+        scope = state.scope(expr)
+        if scope is not None and expr.value not in scope:
+            stars = state.extra.get("star_imports", ())
+            return tuple(f"{m}.{expr.value}" for m in stars) or None
+        return None
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+        return ("",)  # `self._mcp`: set from a value this file does not show
+    return None
+
+
+def _unannotated_param(state: FileState, name: cst.Name) -> bool:
+    scope = state.scope(name)
+    if scope is None or name.value not in scope:
+        return False
+    nodes = [getattr(a, "node", None) for a in scope[name.value]]
+    return bool(nodes) and all(isinstance(n, cst.Param) and n.annotation is None for n in nodes)
+
+
+def decorator(
+    state: FileState, node: cst.BaseExpression, function: str, pos: tuple[int, int]
+) -> Found | None:
+    """`@x.tool`, `@x.tool()`, `@x.tool(name=...)`, `@x.tool("name")` on the function `function`."""
+    call = node if isinstance(node, cst.Call) else None
+    target = call.func if call is not None else node
+    if not (isinstance(target, cst.Attribute) and target.attr.value in TOOL_DECORATORS):
+        return None
+    names = receiver(state, target.value)
+    if names is None:
+        return None
+    name = _tool_name(call)
+    if not names:
+        return Found(name)
+    spelling = f"@{_code(state, target)}"
+    outer = _outer_function(state, node)
+    if names == ("",) and outer is not None:  # a parameter (`def register(app)`) or `self._mcp`
+        params = ", ".join(p.name.value for p in outer.params.params)
+        spelling += f"` inside `{outer.name.value}({params})"
+    return Found(name, Registration(function, name, tuple(n for n in names if n), spelling, pos))
+
+
+def _outer_function(state: FileState, node: cst.CSTNode) -> cst.FunctionDef | None:
+    """The function around the decorated one (the decorator's own function is skipped)."""
+    current = state.parent(node)
+    skipped = False
+    while current is not None:
+        if isinstance(current, cst.FunctionDef):
+            if skipped:
+                return current
+            skipped = True
+        current = state.parent(current)
+    return None
+
+
+def handler(state: FileState, node: cst.BaseExpression) -> str | None:
+    """`@server.list_tools()`, `@mcp.resource("...")`, `@mcp.prompt()`: a registration on a server object
+    (here or from elsewhere) of something other than a tool; its spelling, for the marker that names it."""
+    target = node.func if isinstance(node, cst.Call) else node
+    if not isinstance(target, cst.Attribute) or target.attr.value in TOOL_DECORATORS:
+        return None
+    kind = _sdk.expr_kind(state, target.value)
+    if kind in (_sdk.HL_SERVER, _sdk.LL_SERVER) or receiver(state, target.value) is not None:
+        return f"@{_code(state, target)}"
+    return None
+
+
+def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, Found] | None:
+    """(registered function's qualname in this module, registration) for `x.tool(fn)`, `x.tool()(fn)`,
+    `x.tool(name=...)(fn)`, `x.add_tool(fn)`, `x.tool(self.method)`, `Tool.from_function(fn)`."""
+    func, args = node.func, [a for a in node.args if a.keyword is None and not a.star]
+    inner: cst.Call | None = None
+    if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
+        inner, func = func, func.func  # x.tool(...)(fn)
+        if func.attr.value not in TOOL_DECORATORS:
+            return None
+    if not (isinstance(func, cst.Attribute) and args):
+        return None
+    attr = func.attr.value
+    if attr == "from_function":
+        names: tuple[str, ...] | None = () if "Tool" in _code(state, func.value) else None
+    elif attr in TOOL_DECORATORS | TOOL_ADDERS:
+        names = receiver(state, func.value)
+    else:
+        return None
+    if names is None:
+        return None
+    qualname = _function_ref(state, args[0].value)
+    if qualname is None:
+        return None
+    name = _tool_name(inner) if inner is not None else _keyword(node, "name")
+    if not names:
+        return qualname, Found(name)
+    spelling = f"{_code(state, func)}({_code(state, args[0].value)})"
+    return qualname, Found(name, Registration(qualname, name, tuple(n for n in names if n), spelling, pos))
+
+
+def _keyword(node: cst.Call, keyword: str) -> str:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return _string(arg.value) or ""
+    return ""
+
+
+def _function_ref(state: FileState, expr: cst.BaseExpression) -> str | None:
+    """The qualname in this module of `fn` or `self.method`; `factory()` for what a factory call returns."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        return f"{expr.func.value}()"
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+        for item in reversed(state.stack):
+            if isinstance(item, cst.ClassDef):
+                return f"{state.qualname(item)}.{expr.attr.value}"
+    return None
+
+
+def _code(state: FileState, node: cst.CSTNode) -> str:
+    return str(state.wrapper.module.code_for_node(node))
+
+
+def note_module(state: FileState) -> None:
+    """Record the module's star imports before the walk (names they bring are resolved in the model)."""
+    module = state.wrapper.module
+    stars = []
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                stars.append(state._absolute(_dotted(small)))
+    state.extra["star_imports"] = tuple(stars)
+
+
+def _dotted(node: cst.ImportFrom) -> str:
+    dots = "." * len(node.relative)
+    if node.module is None:
+        return dots
+    return dots + cst.Module(body=()).code_for_node(node.module)
+
+
+def module_facts(state: FileState, registrations: list[Registration]) -> ModuleFacts:
+    """The server objects, server classes, instances and imports bound at the top of this module."""
+    module = state.wrapper.module
+    servers: set[str] = set()
+    classes: set[str] = set()
+    instances: list[tuple[str, str]] = []
+    imports: list[tuple[str, str]] = []
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef):
+            for base in statement.bases:
+                names = state.qnames(base.value)
+                local = {n.rpartition(".")[2] for n in names}
+                if names & _sdk.HIGH_LEVEL_SERVERS or local & classes:
+                    classes.add(statement.name.value)
+            continue
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                source = state._absolute(_dotted(small))
+                for alias in small.names:
+                    if isinstance(alias.name, cst.Name):
+                        bound = alias.asname.name if alias.asname is not None else alias.name
+                        if isinstance(bound, cst.Name):
+                            imports.append((bound.value, f"{source}.{alias.name.value}".lstrip(".")))
+            if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+                continue
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            value = small.value
+            for target in targets:
+                if not isinstance(target, cst.Name):
+                    continue
+                if isinstance(value, cst.Call):
+                    if (
+                        _sdk.call_kind(state, value) == _sdk.HL_SERVER
+                        or isinstance(value.func, cst.Name)
+                        and value.func.value in classes
+                    ):
+                        servers.add(target.value)
+                    else:
+                        for name in state.qnames(value.func):
+                            instances.append((target.value, name))
+    return ModuleFacts(
+        servers=frozenset(servers),
+        server_classes=frozenset(f"{importable(state.module)}.{c}" for c in classes),
+        instances=tuple(instances),
+        imports=tuple(imports),
+        stars=tuple(state.extra.get("star_imports", ())),
+        registrations=tuple(registrations),
+    )
+
+
+def registered_function(ref: str, scope: str, defs: Mapping[str, cst.FunctionDef]) -> str | None:
+    """The qualname a registration's reference names: `fn` as seen from the function `scope` that makes the
+    registration (a closure of it, or a module-level function), `factory()` as the nested function the
+    factory returns (`def _make(spec): async def _handler(...): ...; return _handler`)."""
+    factory = ref.endswith("()")
+    name = ref[:-2] if factory else ref
+    found = None
+    parts = scope.split(".") if scope else []
+    for depth in range(len(parts), -1, -1):
+        candidate = ".".join([*parts[:depth], name])
+        if candidate in defs:
+            found = candidate
+            break
+    if found is None or not factory:
+        return found
+    returned = _returned_local(defs[found])
+    return f"{found}.{returned}" if returned and f"{found}.{returned}" in defs else None
+
+
+def _returned_local(func: cst.FunctionDef) -> str | None:
+    """The name of a function defined directly in `func` that `func` returns."""
+    local = (
+        {s.name.value for s in func.body.body if isinstance(s, cst.FunctionDef)}
+        if isinstance(func.body, cst.IndentedBlock)
+        else set()
+    )
+    found: list[str] = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Return(self, node: cst.Return) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value in local:
+                found.append(node.value.value)
+
+    func.visit(Returns())
+    return found[0] if len(set(found)) == 1 else None

@@ -1,0 +1,54 @@
+"""An existing path parameter as the source wherever it flows (issue 17, item 6).
+
+`search(ctx, project_dir=None)` hands `project_dir` to `_resolve_target(ctx, explicit)`, which returns early
+when `explicit` is set and reads roots otherwise: `explicit` is already the roots call's explicit value. The
+plan then rewrites the site with `explicit`, adds no parameter to the helper, and gives the tool no new
+argument: `project_dir` is it.
+
+Only when every caller the plan reaches is a tool passing one of its own path-like parameters there; a
+helper whose roots call is not skipped by such a parameter (a path checked *against* the roots, a boundary)
+gets the tool's argument threaded as before. A parameter the helper returns in place of the roots (`try:
+return roots[0] except ...: return explicit`) is the same value by another road, and is reused the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def guarded_helpers(
+    by_fq: Mapping[str, tuple[str, Any]], reach: set[str], path_like: Callable[[str], bool]
+) -> dict[str, str]:
+    """Helper (fully qualified) -> its parameter that already carries the tools' path argument."""
+    callers: dict[str, list[tuple[str, tuple[int, int]]]] = {}
+    for fq in reach:
+        for callee, pos in by_fq[fq][1].calls:
+            if callee in reach:
+                callers.setdefault(callee, []).append((fq, pos))
+    out: dict[str, str] = {}
+    for fq in sorted(reach):
+        func = by_fq[fq][1]
+        if func.tool is not None or func.value is not None or fq not in callers:
+            continue
+        nodes = [s.pos for s in func.sites if s.refusal is None]
+        nodes += [pos for callee, pos in func.calls if callee in reach]
+        guards = {func.guards.get(pos) for pos in nodes}
+        # The parameter that skips the roots read when set, else the one returned in its place.
+        names = [g for g in guards if g is not None] if len(guards) == 1 else []
+        names += [n for n in func.returns if n not in names]
+        for name in names:
+            if all(passed_at(by_fq[c][1], pos, func, name) for c, pos in callers[fq]):
+                out[fq] = name
+                break
+    return out
+
+
+def passed_at(caller: Any, pos: tuple[int, int], callee: Any, param: str) -> str | None:
+    """The caller's own path parameter passed to `param` of `callee` at `pos`, when the caller is a tool."""
+    if caller.tool is None or caller.value is not None:
+        return None
+    offset = 1 if callee.params and callee.params[0] in ("self", "cls") else 0
+    index = callee.params.index(param) - offset
+    names = [n for key, n in caller.bound.get(pos, ()) if key in (param, f"#{index}")]
+    return names[0] if len(names) == 1 and names[0] in caller.params else None

@@ -1,0 +1,7 @@
+"""The entry point: the server object comes from `app`, its tools from `tools` (mcp 1.x FastMCP)."""
+
+import tools  # noqa: F401  (registers the tools)
+from app import mcp
+
+if __name__ == "__main__":
+    mcp.run()

@@ -1,0 +1,19 @@
+"""Tools registered on a server object imported from another module."""
+
+from app import mcp
+from mcp.server.fastmcp import Context
+from workspace import every_root, resolve
+
+
+@mcp.tool()
+async def where(ctx: Context, project_dir: str | None = None) -> str:
+    """The project directory (the argument when given, else the client's first root)."""
+    return await resolve(ctx, project_dir)
+
+
+async def all_roots(ctx: Context) -> str:
+    """Every shared directory."""
+    return await every_root(ctx)
+
+
+mcp.add_tool(all_roots, name="where_all")

@@ -1,0 +1,24 @@
+"""Helpers that read roots, in a module of their own: one already takes the path, one reaches the session
+through `getattr`."""
+
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from mcp.server.fastmcp import Context
+
+
+def _path(uri: object) -> str:
+    return unquote(urlparse(str(uri)).path)
+
+
+async def resolve(ctx: Context, explicit: str | None = None) -> str:
+    if explicit:
+        return explicit
+    result = await ctx.session.list_roots()
+    return _path(result.roots[0].uri)
+
+
+async def every_root(ctx: Any) -> str:
+    session = getattr(ctx, "session", None)
+    result = await session.list_roots()
+    return "\n".join(_path(r.uri) for r in result.roots)

@@ -1,0 +1,76 @@
+"""A server spread over modules (tests/e2e/crossmodule: the server object in `app.py`, tools registered on it
+in `tools.py`, by decorator and by `add_tool`, the roots read in `workspace.py` by a helper that already takes
+the path and by one that reaches the session through `getattr`), migrated by the engine, then driven by the
+mcp 1.x client, in-process and over stdio."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_engine
+from tests.sdk.envs import sdk_python_or_skip
+from tests.sdk.harness import drive
+
+pytestmark = pytest.mark.sdk
+
+SOURCE = Path(__file__).resolve().parent / "e2e" / "crossmodule"
+
+
+@pytest.mark.parametrize("transport", ["inproc", "stdio"])
+def test_migrated_crossmodule_server(tmp_path, workspace, transport):
+    python = sdk_python_or_skip("mcp1")
+    client_dir, arg_dir = workspace
+    roots = [client_dir.as_uri()]
+    original, migrated = tmp_path / "orig", tmp_path / "new"
+    shutil.copytree(SOURCE, original)
+    shutil.copytree(SOURCE, migrated)
+
+    results = run_engine(migrated)
+    assert [r for r in results if r.status.value == "failed"] == []
+    rewritten = [f for r in results for f in r.findings if f.code == "MR101"]
+    assert len(rewritten) == 2 and all(f.action.value == "rewritten" for f in rewritten), rewritten
+    # The helper's own parameter carries `project_dir`: no second path argument on `where`.
+    assert "root" not in (migrated / "tools.py").read_text().split("async def where")[1].split("\n")[0]
+
+    before = drive(
+        python,
+        original / "server.py",
+        "mcp1",
+        transport,
+        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ("where", "where_all")],
+        "--lenient-warnings",
+    )
+    assert [r["text"] for r in before] == [str(client_dir), str(client_dir)]
+
+    calls = [
+        ("where", {}, roots, str(client_dir)),
+        ("where", {"project_dir": str(arg_dir)}, roots, str(arg_dir)),
+        ("where", {"project_dir": str(arg_dir)}, [], str(arg_dir)),
+        ("where", {}, [], "`project_dir`"),
+        ("where_all", {}, roots, str(client_dir)),
+        ("where_all", {"root": [str(arg_dir)]}, roots, str(arg_dir)),
+        ("where_all", {}, [], "`root`"),
+    ]
+    after = drive(
+        python,
+        migrated / "server.py",
+        "mcp1",
+        transport,
+        [
+            {"era": "legacy-roots" if given else "legacy-noroots", "tool": t, "args": a, "roots": given}
+            for t, a, given, _ in calls
+        ],
+    )
+    schemas = {r["tool"]: r["input_schema"] for r in after}
+    assert "root" not in schemas["where"]["properties"] and "project_dir" in schemas["where"]["properties"]
+    assert "root" in schemas["where_all"]["properties"]
+    for (tool, args, _, expected), result in zip(calls, after, strict=True):
+        if expected.startswith("`"):
+            assert result["is_error"] or result["raised"], (tool, args, result)
+            assert expected in result["text"], (tool, args, result)
+        else:
+            assert not result["is_error"], (tool, args, result)
+            assert result["text"] == expected, (tool, args, result)
