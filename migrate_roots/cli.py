@@ -417,9 +417,11 @@ def verify(
         Path | None,
         typer.Option("--args", help="JSON file: tool name -> arguments (default: made from each schema)."),
     ] = None,
-    timeout: Annotated[
-        float, typer.Option("--timeout", min=1, help="Seconds per call and per start.")
-    ] = 30.0,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds per tool call.")] = 30.0,
+    start_timeout: Annotated[
+        float,
+        typer.Option("--start-timeout", min=0.1, help="Seconds for the server to start and list its tools."),
+    ] = 60.0,
     output_format: Annotated[
         VerifyFormat, typer.Option("--format", help="text or json.")
     ] = VerifyFormat.text,
@@ -440,6 +442,7 @@ def verify(
             call_all=call_all,
             args=load_args_file(args_file) if args_file else {},
             timeout=timeout,
+            start_timeout=start_timeout,
         )
         result = run(options)
     except (VerifyError, PlanError) as exc:

@@ -6,7 +6,7 @@ interpreter given by `--python`, so it needs only the standard library and the M
 third-party import but `mcp` and `anyio` (an mcp dependency).
 
 Protocol: JSON lines. The first line read on stdin is the setup ``{"command": [...], "cwd": "...", "env":
-{...}, "timeout": 30}``; the script answers ``{"hello": true, "sdk": {...}, "python": "...", "modern": bool}``
+{...} | null, "timeout": 30, "start_timeout": 60}``; the script answers ``{"hello": true, "sdk": {...}, "python": "...", "modern": bool}``
 (or ``{"hello": false, "error": "..."}`` when no MCP SDK can be imported). Then, for each session::
 
     -> {"op": "open", "era": "legacy-roots" | "legacy-noroots" | "modern", "roots": ["file:///..."]}
@@ -143,6 +143,7 @@ class Session:
         self.read = read
         self.write = write
         self.timeout = float(setup.get("timeout") or 30)
+        self.start_timeout = float(setup.get("start_timeout") or self.timeout)
         self.opened = False
         self.pending = False  # a call was read and not answered yet
         self.ended = False  # the close message (or the end of input) was read
@@ -164,7 +165,7 @@ class Session:
             # One scope around the whole connection (structured concurrency: the SDK's task groups live inside
             # it); its deadline bounds the start and the close, and is lifted while calls run (each has its own).
             with anyio.CancelScope() as scope:
-                scope.deadline = anyio.current_time() + self.timeout
+                scope.deadline = anyio.current_time() + self.start_timeout
                 async with connect(params, era, list(opened.get("roots") or [])) as client:
                     listed = await client.list_tools()
                     scope.deadline = math.inf
@@ -180,7 +181,7 @@ class Session:
                     # The SDK ends the server process on the way out (closes its stdin, then terminates it).
                     scope.deadline = anyio.current_time() + self.timeout
             if scope.cancelled_caught and not self.opened:
-                failure = TimeoutError(f"the server did not answer within {self.timeout:g}s")
+                failure = TimeoutError(f"the server did not answer within {self.start_timeout:g}s")
         except BaseException as exc:  # noqa: BLE001 - the server did not start, or the connection broke
             if isinstance(exc, KeyboardInterrupt):
                 raise

@@ -60,6 +60,7 @@ class Options:
     call_all: bool = False
     args: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # --args FILE
     timeout: float = 30.0
+    start_timeout: float = 60.0
     cwd: str | None = None
 
 
@@ -164,7 +165,13 @@ def run(options: Options) -> VerifyResult:
 
 
 def _run(client: ClientProcess, options: Options) -> VerifyResult:
-    setup = {"command": options.command, "cwd": options.cwd, "env": None, "timeout": options.timeout}
+    setup = {
+        "command": options.command,
+        "cwd": options.cwd,
+        "env": None,
+        "timeout": options.timeout,
+        "start_timeout": options.start_timeout,
+    }
     try:
         hello = client.request(setup, START_BACKSTOP_S)
     except ClientHung as exc:
@@ -174,7 +181,7 @@ def _run(client: ClientProcess, options: Options) -> VerifyResult:
         ) from None
     if not hello.get("hello"):
         raise VerifyError(f"{hello.get('error')}; pass the server's interpreter with --python")
-    backstop = 2 * options.timeout + 15
+    backstop = 2 * max(options.timeout, options.start_timeout) + 15
     plans: dict[str, ToolPlan] = {}
     runs: list[SessionRun] = []
     infos: list[SessionInfo] = []
