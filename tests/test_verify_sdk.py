@@ -38,7 +38,9 @@ FIXTURES = {
 NO_MODERN_ERA = {"mcp1", "fastmcp2", "fastmcp3"}
 
 
-def verify(cwd: Path, python: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def verify(
+    cwd: Path, python: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "migrate_roots", "verify", "--python", str(python), *args],
         cwd=cwd,

@@ -11,16 +11,15 @@ Each server process writes its pid to $VERIFY_PID_DIR, so that a test can check 
 import os
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 from urllib.parse import unquote, urlparse
 
+from _mcp_roots_compat import list_roots_compat
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import Field
 
-from _mcp_roots_compat import list_roots_compat
-
 RootPath = Annotated[
-    Optional[str],
+    str | None,
     Field(
         description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
         "project or workspace root. Required when the MCP client does not provide roots."
