@@ -50,7 +50,7 @@ def _footer(result: VerifyResult) -> list[str]:
     verdict = "every check holds" if result.exit_code == 0 else f"{counts[FAIL]} failed"
     lines.append(f"{total} checks: {counts['pass']} passed, {counts['skip']} skipped; {verdict}.")
     if result.stderr_tail and result.exit_code != 0:
-        lines += ["server stderr (last lines):", *("  " + line for line in result.stderr_tail.splitlines())]
+        lines.append("the servers' stderr is in --format json (stderr_tail)")
     return lines
 
 
