@@ -417,6 +417,12 @@ def verify(
         Path | None,
         typer.Option("--args", help="JSON file: tool name -> arguments (default: made from each schema)."),
     ] = None,
+    seed: Annotated[
+        Path | None,
+        typer.Option(
+            "--seed", help="A folder copied into each session's workspace (default: it starts empty)."
+        ),
+    ] = None,
     timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds per tool call.")] = 30.0,
     start_timeout: Annotated[
         float,
@@ -443,6 +449,7 @@ def verify(
             args=load_args_file(args_file) if args_file else {},
             timeout=timeout,
             start_timeout=start_timeout,
+            seed=seed,
         )
         result = run(options)
     except (VerifyError, PlanError) as exc:

@@ -218,6 +218,21 @@ def test_the_same_answer_modulo_the_workspace_spelling():
     assert normalize(f"{WS}/a and file:///tmp/ws%20one", WS) == "<workspace>/a and <workspace>"
 
 
+def test_time_stamps_do_not_make_answers_differ_and_a_difference_is_shown_where_it_is():
+    stamped = Call({}, False, '{"at": "2026-12-01T23:49:14.517556+00:00", "root": "/tmp/ws one"}')
+    later = Call({"root": WS}, False, '{"at": "2026-12-01T23:49:24.745297+00:00", "root": "/tmp/ws one"}')
+    rows = evaluate(PLANS, runs(with_=later, without_legacy=stamped), call_all=False)
+    assert summaries(rows)[0] == "ok, same answer"
+    other = Call({}, False, '{"at": "2026-12-01T23:49:14Z", "root": "/srv/elsewhere"}')
+    rows = evaluate(PLANS, runs(with_=later, without_legacy=other), call_all=False)
+    cell = rows[2].cells[0]
+    assert cell.summary == "differs from with `root`"
+    assert cell.detail == (
+        'first difference at character 26: without: \'{"at": "<time>", "root": "/srv/elsewhere"}\' '
+        '| with: \'{"at": "<time>", "root": "<workspace>"}\''
+    )
+
+
 def test_with_the_argument_a_tool_error_fails():
     rows = evaluate(PLANS, runs(with_=Call({"root": WS}, True, "Invalid `root` argument")), call_all=False)
     assert statuses(rows)[("where", "with-argument")] == ["fail"] * 3
@@ -310,6 +325,7 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path):
         (("--python", str(tmp_path / "nope"), "--", "srv"), "cannot run it"),
         (("--python", sys.executable, "--args", str(bad), "--", "srv"), "expected a JSON object"),
         (("--python", sys.executable, "--tool", "=x", "--", "srv"), "give NAME or NAME=ARGUMENT"),
+        (("--python", sys.executable, "--seed", str(bad), "--", "srv"), "not a folder"),
     ]
     for args, message in cases:
         got = invoke(*args)

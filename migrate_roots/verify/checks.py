@@ -6,7 +6,8 @@ The rules (a check holds only when it is proven; a protocol error, a crash or a 
 - with-argument (every session): the call with the argument set to the session's workspace returns a result
   that is not an error. The argument wins for every client.
 - without-argument, legacy + roots: a result that is not an error, and the same answer as the call with the
-  argument (the client's only root is that same workspace): legacy clients see what they saw before.
+  argument (the client's only root is that same workspace): legacy clients see what they saw before. The
+  two answers are compared with the workspace written `<workspace>` and ISO 8601 date-times masked.
 - without-argument, legacy without roots and 2026-07-28: a tool error (a result with isError, not a raised
   protocol error) whose text names the argument, so that a model knows what to pass.
 - call (other tools, with --call-all): a result that is not an error.
@@ -22,6 +23,11 @@ from migrate_roots.verify.model import FAIL, PASS, SESSIONS, SKIP, Call, Cell, R
 from migrate_roots.verify.plan import ToolPlan, properties
 
 DETAIL_LIMIT = 600
+CONTEXT = 60
+
+#: Date-times (ISO 8601) are masked when two answers are compared: a tool that stamps its answer with the
+#: time answers "the same" twice with different stamps.
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
 
 
 def normalize(text: str, workspace: str | None) -> str:
@@ -31,6 +37,22 @@ def normalize(text: str, workspace: str | None) -> str:
     for form in ("file://" + quote(workspace), workspace):
         text = text.replace(form, "<workspace>")
     return text
+
+
+def comparable(text: str, workspace: str | None) -> str:
+    return TIMESTAMP.sub("<time>", normalize(text, workspace))
+
+
+def first_difference(a: str, b: str) -> str:
+    """Both texts around the first place they differ."""
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, at - CONTEXT // 2)
+
+    def cut(text: str) -> str:
+        piece = text[start : at + CONTEXT]
+        return ("..." if start else "") + piece + ("..." if at + CONTEXT < len(text) else "")
+
+    return f"first difference at character {at}: without: {cut(a)!r} | with: {cut(b)!r}"
 
 
 def names_argument(text: str, argument: str) -> bool:
@@ -73,13 +95,9 @@ def _same_answer(without: Call | None, with_: Call | None, workspace: str | None
     if cell.status != PASS or with_ is None or with_.raised or with_.is_error:
         return cell
     assert without is not None
-    if normalize(without.text, workspace) != normalize(with_.text, workspace):
-        return Cell(
-            "",
-            FAIL,
-            f"differs from with `{argument}`",
-            f"without: {_shown(without, workspace)} | with: {_shown(with_, workspace)}",
-        )
+    a, b = comparable(without.text, workspace), comparable(with_.text, workspace)
+    if a != b:
+        return Cell("", FAIL, f"differs from with `{argument}`", first_difference(a, b))
     return Cell("", PASS, "ok, same answer", cell.detail)
 
 

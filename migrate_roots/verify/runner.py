@@ -62,6 +62,7 @@ class Options:
     timeout: float = 30.0
     start_timeout: float = 60.0
     cwd: str | None = None
+    seed: Path | None = None  # --seed DIR: copied into each session's workspace
 
 
 def default_python(cwd: Path) -> str | None:
@@ -156,6 +157,8 @@ def run(options: Options) -> VerifyResult:
     """Every session, every check: the data for the table, the JSON and the exit code."""
     if not options.command:
         raise VerifyError("give the server's start command after `--`, e.g. `verify -- python -m my_server`")
+    if options.seed is not None and not options.seed.is_dir():
+        raise VerifyError(f"--seed {options.seed}: not a folder")
     client = ClientProcess(options.python, options.cwd)
     try:
         return _run(client, options)
@@ -265,6 +268,8 @@ def _session(
     workspace = Path(tempfile.mkdtemp(prefix=f"migrate-roots-verify-{run.id}-")).resolve()
     run.workspace = str(workspace)
     try:
+        if options.seed is not None:
+            shutil.copytree(options.seed, workspace, dirs_exist_ok=True, symlinks=True)
         era = "modern" if run.id == "modern" else run.id
         roots = [workspace.as_uri()] if with_roots else []
         opened = client.request({"op": "open", "era": era, "roots": roots}, backstop)
