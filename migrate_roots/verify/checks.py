@@ -45,7 +45,7 @@ def comparable(text: str, workspace: str | None) -> str:
 
 def first_difference(a: str, b: str) -> str:
     """Both texts around the first place they differ."""
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     start = max(0, at - CONTEXT // 2)
 
     def cut(text: str) -> str:
