@@ -26,7 +26,7 @@ from migrate_roots.verify.plan import (
     parse_tool_option,
     plan_tool,
 )
-from migrate_roots.verify.render import render_json, render_rich, render_text
+from migrate_roots.verify.render import render_json, render_markdown, render_rich, render_text
 from migrate_roots.verify.runner import default_python
 
 SCHEMA = json.loads(
@@ -344,3 +344,23 @@ def test_default_python_is_the_project_venv(tmp_path: Path):
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
     (tmp_path / ".venv" / "bin" / "python").write_text("")
     assert default_python(tmp_path) == str(tmp_path / ".venv" / "bin" / "python")
+
+
+def test_markdown_for_a_job_summary_and_back_from_json():
+    rows = evaluate(PLANS[:1], runs(without_modern=Call({}, False, "a | b")), call_all=False)
+    res = result(rows, 1)
+    md = render_markdown(res)
+    assert md.startswith("### migrate-roots verify: `python -m srv`")
+    assert "| tool | check | legacy + roots | legacy, no roots | 2026-07-28 |" in md
+    assert (
+        "| `where` | without `root` | ✅ ok, same answer | ✅ ok, asks for `root` | ❌ FAIL: answered without it |"
+        in md
+    )
+    assert "got: a \\| b" in md
+    back = VerifyResult.from_json(json.loads(render_json(res)))
+    assert back == res
+    not_started = render_markdown(result([], 2, error="McpError: Connection closed", stderr_tail="KeyError"))
+    assert (
+        "**The server did not start**: McpError: Connection closed" in not_started
+        and "KeyError" in not_started
+    )

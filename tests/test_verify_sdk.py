@@ -17,8 +17,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from migrate_roots.verify.model import VerifyResult
+from migrate_roots.verify.render import render_markdown
 from tests.helpers import run_engine
 from tests.sdk.envs import sdk_python_or_skip
+from tests.test_github_action import run_step
 
 pytestmark = pytest.mark.sdk
 
@@ -90,6 +93,10 @@ def test_migrated_server_passes_every_check(tmp_path: Path, line: str) -> None:
     assert got[("where", "with-argument", "legacy-noroots")]["detail"] == "<workspace>"
     if modern == "ran":
         assert "needs the `root` argument" in got[("where", "without-argument", "modern")]["detail"]
+    # what the GitHub Action reads back and shows in the job summary
+    result = VerifyResult.from_json(data)
+    assert result.to_json() == data
+    assert "| `where` | without `root` | ✅ ok, same answer |" in render_markdown(result)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -149,3 +156,19 @@ def test_server_that_does_not_start_exits_2_with_its_stderr(tmp_path: Path) -> N
     proc = verify(tmp_path, python, "--", str(python), "-c", boom)
     assert proc.returncode == 2
     assert "the server did not start" in proc.stdout and "boom: no config file" in proc.stdout
+
+
+def test_action_verify_step_on_a_server_that_does_not_start(tmp_path: Path) -> None:
+    python = sdk_python_or_skip("mcp1")
+    boom = "import sys; sys.stderr.write('boom: missing token\\n'); sys.exit(1)"
+    command = f'{python} -c "{boom}"'
+    (tmp_path / "runner").mkdir()
+    proc, summary, output = run_step(
+        "verify", tmp_path, tmp_path / "runner", verify=command, **{"verify-args": f"--python {python}"}
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "::error title=migrate-roots verify::the server did not start" in proc.stdout
+    assert (
+        "**The server did not start**" in summary.read_text() and "boom: missing token" in summary.read_text()
+    )
+    assert output.read_text() == "verify=not-started\n"

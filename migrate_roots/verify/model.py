@@ -116,6 +116,17 @@ class VerifyResult:
                 out[cell.status] += 1
         return out
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> VerifyResult:
+        """The inverse of `to_json` (for renderers that read `--format json`, e.g. the GitHub Action)."""
+        fields = {k: v for k, v in data.items() if k not in ("schema_version", "ok", "counts")}
+        fields["sessions"] = [SessionInfo(**s) for s in data["sessions"]]
+        fields["tools"] = [ToolInfo(**t) for t in data["tools"]]
+        fields["rows"] = [
+            Row(r["tool"], r["check"], r["label"], [Cell(**c) for c in r["cells"]]) for r in data["rows"]
+        ]
+        return cls(**fields)
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["schema_version"] = SCHEMA_VERSION

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import shlex
-from typing import Any
 
 from migrate_roots.verify.model import FAIL, SESSION_LABELS, VerifyResult
 
@@ -101,9 +100,26 @@ def render_rich(result: VerifyResult, width: int | None = None) -> str:
     return buffer.getvalue()
 
 
+def render_markdown(result: VerifyResult) -> str:
+    """For a pull request comment or a job summary."""
+    title = f"### migrate-roots verify: `{shlex.join(result.command)}`"
+    if result.error is not None:
+        tail = result.stderr_tail or "(empty)"
+        return f"{title}\n\n**The server did not start**: {result.error}\n\n```text\n{tail}\n```\n"
+    headers, body = _table(result)
+    mark = {"pass": "✅", "fail": "❌", "skip": "⏭️"}
+
+    def esc(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = [title, "", _header(result)[1], "", "| " + " | ".join(headers) + " |"]
+    lines.append("|" + " --- |" * len(headers))
+    for row, cells in zip(result.rows, body, strict=True):
+        shown = [f"{mark[c.status]} {esc(t)}" for t, c in zip(cells[2:], row.cells, strict=True)]
+        lines.append(f"| `{row.tool}` | {esc(row.label)} | " + " | ".join(shown) + " |")
+    lines += ["", *(f"- {esc(line.strip())}" for line in _footer(result)[:-1]), "", _footer(result)[-1]]
+    return "\n".join(lines) + "\n"
+
+
 def render_json(result: VerifyResult) -> str:
     return json.dumps(result.to_json(), indent=2, sort_keys=False) + "\n"
-
-
-def to_data(result: VerifyResult) -> dict[str, Any]:
-    return result.to_json()
