@@ -193,6 +193,8 @@ def test_a_protocol_error_or_timeout_is_never_the_tool_error():
     assert summaries(rows)[2] == "protocol error (MCPError)"
     rows = evaluate(PLANS, runs(without_noroots=Call({}, True, "no answer", raised="TimeoutError")), False)
     assert summaries(rows)[1] == "timeout"
+    gone = Call({}, True, "MCPError: Connection closed", raised="MCPError")
+    assert summaries(evaluate(PLANS, runs(without_modern=gone), False))[2] == "connection lost"
 
 
 def test_the_error_must_name_the_argument():

@@ -128,6 +128,8 @@ def test_broken_migration_fails_and_names_the_cells(tmp_path: Path) -> None:
         "FAIL where_cwd / 2026-07-28 / without `root`: answered without it",
         "FAIL crash / 2026-07-28 / without `root`: error does not name `root`",
         "FAIL hang / legacy + roots / with `root`: timeout",
+        "FAIL die / legacy, no roots / with `root`: connection lost",
+        "FAIL die / 2026-07-28 / without `root`: connection lost",
     ):
         assert line in out, out
     assert "FAIL where /" not in out, out
@@ -138,7 +140,7 @@ def test_broken_migration_fails_and_names_the_cells(tmp_path: Path) -> None:
         ["`root`", "ok,", "same", "answer", "ok,", "asks", "for", "`root`", "ok,", "asks", "for", "`root`"],
     ]
     # the hung call was timed out, later sessions still ran, and every server process was ended
-    assert "hang / legacy, no roots" not in out and "hang / 2026-07-28" not in out
+    assert "FAIL hang / legacy, no roots" not in out and "FAIL hang / 2026-07-28" not in out
     started = [int(p.name) for p in pids.iterdir() if p.name.isdigit()]
     assert len(started) == 3, started
     assert [pid for pid in started if _pid_alive(pid)] == []

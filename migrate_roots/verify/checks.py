@@ -74,6 +74,8 @@ def _broken(call: Call | None, workspace: str | None) -> Cell | None:
         return Cell("", FAIL, "not called", "the session ended before this call")
     if call.raised == "TimeoutError":
         return Cell("", FAIL, "timeout", _shown(call, workspace))
+    if call.raised in ("ConnectionLost", "NotConnected") or "Connection closed" in call.text:
+        return Cell("", FAIL, "connection lost", _shown(call, workspace))
     if call.raised:
         return Cell("", FAIL, f"protocol error ({call.raised})", _shown(call, workspace))
     return None

@@ -4,7 +4,8 @@
 - `where_cwd`: falls back to the working directory when `root` is missing (a legacy client with roots gets
   the wrong folder, a modern one an answer instead of the error naming `root`);
 - `crash`: raises a plain exception without `root` (the error does not name the argument);
-- `hang`: its first call blocks the whole server (a per-call timeout, then the server must still be ended).
+- `hang`: its first call blocks the whole server (a per-call timeout, then the server must still be ended);
+- `die`: ends the server process during the call (listed last: the session's other calls are done by then).
 Each server process writes its pid to $VERIFY_PID_DIR, so that a test can check they were all ended.
 """
 
@@ -59,6 +60,11 @@ async def hang(ctx: Context, root: RootPath = None) -> str:
         flag.write_text("")
         time.sleep(3600)  # blocks the event loop: only ending the process stops it
     return _path(await list_roots_compat(ctx, root, name="root"))
+
+
+@mcp.tool()
+async def die(ctx: Context, root: RootPath = None) -> str:
+    os._exit(1)  # the server process dies in the middle of the call
 
 
 if __name__ == "__main__":
