@@ -366,3 +366,18 @@ def test_markdown_for_a_job_summary_and_back_from_json():
         "**The server did not start**: McpError: Connection closed" in not_started
         and "KeyError" in not_started
     )
+
+
+def test_the_shipped_client_needs_only_the_standard_library_and_the_sdk():
+    import ast
+
+    import migrate_roots.verify as package
+
+    tree = ast.parse((Path(package.__file__).parent / "client.py").read_text())
+    imported = {
+        (alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    assert imported - set(sys.stdlib_module_names) - {"__future__"} == {"mcp", "anyio"}
