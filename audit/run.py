@@ -786,7 +786,7 @@ def main(argv: list[str] | None = None) -> int:
     if opts.repos or opts.quick or opts.compare:
         from fieldcheck import cli as field_cli
 
-        return field_cli.run_field(opts)
+        return field_cli.render_only(opts) if opts.render else field_cli.run_field(opts)
     if opts.render:
         report = json.loads((opts.output / "summary.json").read_text(encoding="utf-8"))
         (opts.output / "summary.md").write_text(render_md(report), encoding="utf-8")

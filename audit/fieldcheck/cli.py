@@ -96,6 +96,19 @@ def run_field(opts: Any) -> int:
     )
 
 
+def render_only(opts: Any) -> int:
+    """Join the verdicts again and rewrite the results of the last run of this mode (no run)."""
+    out = opts.output / f"{_stem(opts)}.json"
+    report = json.loads(out.read_text(encoding="utf-8"))
+    judged = verdicts.load(opts.verdicts)
+    for r in report["repos"]:
+        r["orphan_verdicts"] = verdicts.join(r["name"], r.get("sites", []), judged)
+    out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    out.with_suffix(".md").write_text(render.render(report), encoding="utf-8")
+    audit.log(f"field: verdicts joined again into {out} and {out.with_suffix('.md').name}")
+    return 0
+
+
 def _write_compare(old: dict, new: dict, old_label: str, new_label: str, output: Path) -> dict:
     result = compare.compare_runs(old, new)
     text = compare.render(result, old_label, new_label)

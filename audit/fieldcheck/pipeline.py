@@ -109,7 +109,8 @@ def counts(rows: list[dict]) -> dict[str, int]:
 def score(entry: dict, opts: Any) -> dict:
     """Everything the field check measures for one manifest entry (errors are recorded, never raised)."""
     started = time.monotonic()
-    base = audit.WORK / "field" / entry["id"]
+    # quick and full runs may go on at once: separate scratch folders
+    base = audit.WORK / ("field" if opts.quick else "field-full") / entry["id"]
     logs = base / "logs"
     if base.exists() and not getattr(opts, "reuse_venv", False):
         shutil.rmtree(base)

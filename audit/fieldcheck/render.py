@@ -87,7 +87,7 @@ def render(report: dict) -> str:
         f"changes something; {t['errors']} run error(s).",
         "",
         "| repository | commit / version | sites | rewritten | marked | silent | broken | stop compiling / new pyflakes "
-        "| second apply idle | findings | tests before -> after (passed/failed) | e2e | verdicts (right/wrong/stale/unjudged) |",
+        "| second apply idle | findings | tests before -> after (passed/failed) | e2e | verdicts (right/wrong/not-a-site/stale/unjudged) |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in report["repos"]:
@@ -103,7 +103,7 @@ def render(report: dict) -> str:
         lines.append(
             f"| {name} | {where} | {c.get('sites')} | {c.get('rewritten')} | {c.get('marked')} | {c.get('silent')} "
             f"| {c.get('broken')} | {_broken(r)} | {'yes' if r.get('idempotent') else 'NO'} | {findings} | {_tests(r)} "
-            f"| {_e2e(r)} | {v['right']}/{v['wrong']}/{v['stale']}/{v['unjudged']} |"
+            f"| {_e2e(r)} | {v['right']}/{v['wrong']}/{v['not-a-site']}/{v['stale']}/{v['unjudged']} |"
         )
     lines += [
         "",
