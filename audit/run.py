@@ -172,7 +172,7 @@ def make_venv(server: dict, tree: Path, venv: Path, env: dict, logs: Path, uv: s
     if server.get("extras"):
         target += "[" + ",".join(server["extras"]) + "]"
     reqs = ["-e", target, MYPY, *server.get("pins", []), *server.get("extra_deps", []), *server.get("test_deps", [])]
-    proc = run([uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), *reqs],
+    proc = run([uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), *server.get("uv_args", []), *reqs],
                logs / "install.log", env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"install failed: {tail(proc.stderr, 1500)}")

@@ -101,7 +101,9 @@ def render_only(opts: Any) -> int:
     out = opts.output / f"{_stem(opts)}.json"
     report = json.loads(out.read_text(encoding="utf-8"))
     judged = verdicts.load(opts.verdicts)
+    whys = {e["id"]: e.get("why") for e in manifest.load(opts.servers)}
     for r in report["repos"]:
+        r["why"] = whys.get(r["name"], r.get("why"))  # a corrected `why` needs no rerun
         r["orphan_verdicts"] = verdicts.join(r["name"], r.get("sites", []), judged)
     out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     out.with_suffix(".md").write_text(render.render(report), encoding="utf-8")
