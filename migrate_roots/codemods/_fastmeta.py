@@ -44,9 +44,10 @@ try:
 except ImportError:  # a libcst without it: the public providers only
     CodegenState = object  # type: ignore[assignment, misc]
 
-# The libcst releases the fast way was tested with (tests/test_walk.py run against each). Add a release here
-# only after that file passes with it.
-TESTED = frozenset({"1.8.0", "1.8.1", "1.8.2", "1.8.4", "1.8.5", "1.8.6", "1.9.0"})
+# The libcst releases the fast way was tested with (tests/test_walk.py passes with each). Add a release here
+# only after that file passes with it: on 1.8.0 the fast scopes differ from libcst's on some files (a
+# self-check on a small source does not catch every difference), so 1.8.0 takes the public way.
+TESTED = frozenset({"1.8.6", "1.9.0"})
 PUBLIC_ENV = "MIGRATE_ROOTS_PUBLIC_METADATA"
 
 Metadata = tuple[
