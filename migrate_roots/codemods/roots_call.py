@@ -22,7 +22,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
 
@@ -934,10 +934,10 @@ class _Rewriter:
                 state.edit(call, _add_keyword(state.settings.param_name, value))
         needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
-            needs.append((plan.shim_import, SHIM_FUNCTION))
+            needs.append((own_style(state.wrapper.module, plan.shim_import, state.package), SHIM_FUNCTION))
             state.extra["shim"] = plan.shim_path
         if needs:
-            state.edit(state.wrapper.module, ensure_imports(needs))
+            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
 
     def _doubles(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder
