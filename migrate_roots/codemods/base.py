@@ -21,7 +21,7 @@ from typing import Any, ClassVar, cast
 import libcst as cst
 from libcst.metadata import QualifiedName, Scope, ScopeProvider
 
-from migrate_roots.codemods import _fastmeta
+from migrate_roots.codemods import _fastmeta, _markers, _style
 from migrate_roots.codemods._fastmeta import Spans
 from migrate_roots.model import Action, Finding, Severity
 
@@ -49,7 +49,7 @@ def resolve(wrapper: cst.MetadataWrapper) -> dict[Any, Any]:
     return {ScopeProvider: scopes, Spans: spans, _Parents: parents, _Children: children, _QNames: {}}
 
 
-MARKER_PREFIX = "# migrate-roots:"
+MARKER_PREFIX = _markers.PREFIX
 _IGNORE = re.compile(r"#\s*migrate-roots:\s*ignore\[([A-Za-z0-9, ]+)\]")
 
 REGISTRY: dict[str, type[Rule]] = {}
@@ -331,9 +331,13 @@ class ApplyEdits(cst.CSTTransformer):
             node = change(node)
         texts = self.state.markers.get(original_node)
         if texts and hasattr(node, "leading_lines"):
-            present = {line.comment.value.strip() for line in node.leading_lines if line.comment}
+            present = _markers.read(node.leading_lines)
+            width = _style.style_of(self.state.path).line_length - (self.state.pos(original_node)[1] - 1)
             new = [
-                cst.EmptyLine(comment=cst.Comment(text), indent=True) for text in texts if text not in present
+                cst.EmptyLine(comment=cst.Comment(line), indent=True)
+                for text in texts
+                if _markers.normal(text) not in present
+                for line in _markers.lines(text, width)
             ]
             if new:
                 node = node.with_changes(leading_lines=[*node.leading_lines, *new])
