@@ -15,8 +15,9 @@ ALIAS_ONE = """\
 RootPath = Annotated[
     str | None,
     Field(
-        description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-        "project or workspace root. Required when the MCP client does not provide roots."
+        description="Absolute path (or file:// URI) of the directory this tool works "
+        "in, usually the project or workspace root. Required when the MCP client does "
+        "not provide roots."
     ),
 ]
 """
@@ -24,12 +25,16 @@ ALIAS_LIST = """\
 RootPaths = Annotated[
     list[str] | None,
     Field(
-        description="Absolute paths (or file:// URIs) of the directories this tool may work in; the first "
-        "is the main workspace. Required when the MCP client does not provide roots."
+        description="Absolute paths (or file:// URIs) of the directories this tool may "
+        "work in; the first is the main workspace. Required when the MCP client does "
+        "not provide roots."
     ),
 ]
 """
-COMMENT = "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).\n"
+COMMENT = (
+    "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,\n"
+    "# SEP-2577).\n"
+)
 
 
 def aliases(*blocks: str, indent: str = "        ") -> str:
