@@ -148,3 +148,28 @@ def test_a_wrapped_marker_reads_back_as_one():
     # a plain comment after it is not part of it; a second marker starts its own
     other = [cst.EmptyLine(comment=cst.Comment("# migrate-roots: MR218: short")), cst.EmptyLine()]
     assert _markers.read([*leading, *other]) == {_markers.normal(text), "# migrate-roots: MR218: short"}
+
+
+def test_a_signature_grown_too_long_is_laid_out_as_ruff_format_would(tmp_path):
+    proj = tmp_path / "proj"
+    (proj / "pkg").mkdir(parents=True)
+    (proj / "pkg" / "__init__.py").write_text("")
+    (proj / "pkg" / "server.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n'
+        "async def _a_helper_with_a_rather_long_name(ctx: Context, project_directory: str) -> str:\n"
+        "    result = await ctx.session.list_roots()\n"
+        "    return str(result.roots[0].uri)\n\n\n"
+        "@mcp.tool()\n"
+        "async def where(ctx: Context, label: str) -> str:\n"
+        "    return await _a_helper_with_a_rather_long_name(ctx, label)\n"
+    )
+    helpers.run_engine(proj, select=["MR1"])
+    text = (proj / "pkg" / "server.py").read_text()
+    assert (
+        "async def _a_helper_with_a_rather_long_name(\n"
+        "    ctx: Context, project_directory: str, root: str | None = None\n"
+        ") -> str:\n"
+    ) in text
+    assert "All checks passed" in _ruff(proj), _ruff(proj)
+    assert not [r for r in helpers.run_engine(proj, select=["MR1"]) if r.status.value == "changed"]

@@ -24,6 +24,7 @@ from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
@@ -917,6 +918,7 @@ class _Rewriter:
                 continue
             if new:
                 state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
             state.extra.setdefault("tools", []).append(
                 ToolChange(
                     tool=info.tool or qualname,
@@ -932,6 +934,7 @@ class _Rewriter:
             if node is not None:
                 helper_shapes = plan.helper_shapes.get(qualname, frozenset({"any"}))
                 state.edit(node, _add_helper_param(name, _helper_type(helper_shapes, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
                 state.report(
                     node.name,
                     "MR107",
@@ -1123,6 +1126,14 @@ def _is_import_or_docstring(statement: cst.BaseStatement) -> bool:
         or (isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)))
         for s in statement.body
     )
+
+
+def _fitted(width: int, column: int) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return fit(node, width, column)
+
+    return change
 
 
 def _add_tool_param(name: str, annotation_text: str) -> Any:
