@@ -764,7 +764,9 @@ def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
 
         mcp = FastMCP("x")
 
-        async def resolve(ctx: Context, explicit: str | None, root: str | list[str] | None = None):
+        async def resolve(
+            ctx: Context, explicit: str | None, root: str | list[str] | None = None
+        ):
             try:
                 return (await list_roots_compat(ctx, root, name="repo_root")).roots[0].uri
             except Exception:

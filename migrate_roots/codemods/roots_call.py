@@ -72,6 +72,7 @@ class Func:
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
+    bound: tuple[str, ...] = ()  # names the body binds (locals other than the parameters)
 
 
 @dataclass
@@ -169,6 +170,9 @@ class RootsCall(Rule):
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
+        scope = state.scope(node.body.body[0]) if node.body.body else None
+        if scope is not None and scope is not state.scope(node):
+            func.bound = tuple(sorted({a.name for a in scope.assignments} - set(names)))
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -728,6 +732,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         else:
             if param in func.params and not _threaded_before(func, by_fq, reach):
                 func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
+                continue
+            if param in func.bound and param not in func.params:
+                # the new parameter would be rebound by the body (`for root in ...`) before a later use
+                func.refusal = ("MR106", f"helper already uses the name {param!r} for a local; set param-name")
                 continue
             if param not in func.params:
                 plan.threaded[func.qualname] = param
