@@ -735,7 +735,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 continue
             if param in func.bound and param not in func.params:
                 # the new parameter would be rebound by the body (`for root in ...`) before a later use
-                func.refusal = ("MR106", f"helper already uses the name {param!r} for a local; set param-name")
+                func.refusal = (
+                    "MR106",
+                    f"helper already uses the name {param!r} for a local; set param-name",
+                )
                 continue
             if param not in func.params:
                 plan.threaded[func.qualname] = param
