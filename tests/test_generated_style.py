@@ -199,3 +199,28 @@ def test_a_helper_that_binds_the_name_locally_is_refused(tmp_path):
     text = (proj / "pkg" / "server.py").read_text()
     assert "async def first_dir(ctx: Context) -> str:" in text  # not threaded
     assert "# migrate-roots: MR106:" in text
+
+
+def test_a_rerun_types_the_helper_from_the_tools_own_alias(tmp_path):
+    """An interrupted run left the tool with `root: RootPath = None` and the helper untouched: the rerun
+    types the helper `str | None`, as the first run would have, not the broad union for unknown types."""
+    proj = tmp_path / "proj"
+    (proj / "pkg").mkdir(parents=True)
+    (proj / "pkg" / "__init__.py").write_text("")
+    (proj / "pkg" / "server.py").write_text(
+        "from typing import Annotated\n\n"
+        "from mcp.server.fastmcp import Context, FastMCP\n"
+        "from pydantic import Field\n\n"
+        'RootPath = Annotated[str | None, Field(description="The directory.")]\n\n'
+        'mcp = FastMCP("x")\n\n\n'
+        "async def first_dir(ctx: Context) -> str:\n"
+        "    result = await ctx.session.list_roots()\n"
+        "    return str(result.roots[0].uri)\n\n\n"
+        "@mcp.tool()\n"
+        "async def where(ctx: Context, root: RootPath = None) -> str:\n"
+        "    return await first_dir(ctx)\n"
+    )
+    helpers.run_engine(proj, select=["MR1"])
+    text = (proj / "pkg" / "server.py").read_text()
+    assert "async def first_dir(ctx: Context, root: str | None = None) -> str:" in text, text
+    assert "return await first_dir(ctx, root=root)" in text, text

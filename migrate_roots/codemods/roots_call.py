@@ -73,6 +73,9 @@ class Func:
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
     bound: tuple[str, ...] = ()  # names the body binds (locals other than the parameters)
+    # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
+    # name -> shape, so a rerun types the helpers as the first run did.
+    aliased: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -177,6 +180,11 @@ class RootsCall(Rule):
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
                 func.tool = tool or node.name.value
+        shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+            note = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(note, cst.Name) and note.value in shape_of_alias:
+                func.aliased[p.name.value] = shape_of_alias[note.value]
         like = state.extra.get("tool_like", {}).get(node)
         if like is not None:
             func.tool, func.value, func.code, func.refusal = like[1:]
@@ -757,8 +765,9 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             plans[path].names[func.qualname] = names.pop() if len(names) == 1 else param
             tools = _tools_reaching(fq, by_fq, reach)
             shapes = {
-                shape if new else "any"
-                for _, shape, new in (plans[by_fq[t][0]].tools[by_fq[t][1].qualname] for t in tools)
+                shape if new or by_fq[t][1].aliased.get(name) == shape else "any"
+                for t in tools
+                for name, shape, new in (plans[by_fq[t][0]].tools[by_fq[t][1].qualname],)
             }
             plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
 
