@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE, Plan, RootsCall
 from migrate_roots.model import Action, Severity, ToolChange
@@ -777,8 +777,11 @@ class _Rewrite:
             if handler.form == "v2":
                 self._tool_errors(handler)
         if self.needs:
-            self.state.edit(self.state.wrapper.module, ensure_imports(self.needs))
-            self.state.edit(self.state.wrapper.module, _merge_imports_from(self.plan.shim_import))
+            state = self.state
+            shim = own_style(state.wrapper.module, self.plan.shim_import, state.package)
+            needs = [(shim if m == self.plan.shim_import else m, name) for m, name in self.needs]
+            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
+            state.edit(state.wrapper.module, _merge_imports_from(shim))
 
     def _tool_errors(self, handler: Handler) -> None:
         """mcp 2.x: a handler exception reaches a 2026-07-28 client as "Internal server error", so the

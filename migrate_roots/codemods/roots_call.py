@@ -14,6 +14,7 @@ The family of codes MR101-MR106 runs as one rule (`RootsCall`):
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,9 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._signature import fit
+from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
 
@@ -69,6 +72,7 @@ class Func:
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
+    bound: tuple[str, ...] = ()  # names the body binds (locals other than the parameters)
 
 
 @dataclass
@@ -100,6 +104,8 @@ class Plan:
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
+    # helper qualname -> shapes of the values the tools reaching it pass ("any": a type we did not write)
+    helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)
     doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
@@ -164,6 +170,9 @@ class RootsCall(Rule):
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
+        scope = state.scope(node.body.body[0]) if node.body.body else None
+        if scope is not None and scope is not state.scope(node):
+            func.bound = tuple(sorted({a.name for a in scope.assignments} - set(names)))
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -724,6 +733,13 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             if param in func.params and not _threaded_before(func, by_fq, reach):
                 func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
                 continue
+            if param in func.bound and param not in func.params:
+                # the new parameter would be rebound by the body (`for root in ...`) before a later use
+                func.refusal = (
+                    "MR106",
+                    f"helper already uses the name {param!r} for a local; set param-name",
+                )
+                continue
             if param not in func.params:
                 plan.threaded[func.qualname] = param
             plan.values[func.qualname] = param
@@ -739,6 +755,12 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 plans[by_fq[t][0]].tools[by_fq[t][1].qualname][0] for t in _tools_reaching(fq, by_fq, reach)
             }
             plans[path].names[func.qualname] = names.pop() if len(names) == 1 else param
+            tools = _tools_reaching(fq, by_fq, reach)
+            shapes = {
+                shape if new else "any"
+                for _, shape, new in (plans[by_fq[t][0]].tools[by_fq[t][1].qualname] for t in tools)
+            }
+            plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
 
     # Sites: rewrite where the enclosing function carries the value; otherwise say why not.
     for path, summary in summaries.items():
@@ -898,7 +920,8 @@ class _Rewriter:
         taken: Any = state.scope(state.wrapper.module) or {}
         aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in taken}
         if aliases:
-            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings))
+            width = style_of(state.path).line_length
+            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width))
         for qualname, (name, shape, new) in plan.tools.items():
             node = finder.functions.get(qualname)
             info = self.rule.functions.get(qualname)
@@ -906,6 +929,7 @@ class _Rewriter:
                 continue
             if new:
                 state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
             state.extra.setdefault("tools", []).append(
                 ToolChange(
                     tool=info.tool or qualname,
@@ -919,7 +943,9 @@ class _Rewriter:
         for qualname, name in plan.threaded.items():
             node = finder.functions.get(qualname)
             if node is not None:
-                state.edit(node, _add_helper_param(name))
+                helper_shapes = plan.helper_shapes.get(qualname, frozenset({"any"}))
+                state.edit(node, _add_helper_param(name, _helper_type(helper_shapes, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
                 state.report(
                     node.name,
                     "MR107",
@@ -934,10 +960,10 @@ class _Rewriter:
                 state.edit(call, _add_keyword(state.settings.param_name, value))
         needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
-            needs.append((plan.shim_import, SHIM_FUNCTION))
+            needs.append((own_style(state.wrapper.module, plan.shim_import, state.package), SHIM_FUNCTION))
             state.extra["shim"] = plan.shim_path
         if needs:
-            state.edit(state.wrapper.module, ensure_imports(needs))
+            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
 
     def _doubles(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder
@@ -974,10 +1000,18 @@ def _inline(shape: str, settings: Any) -> str:
 
 def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, str]]:
     shapes = {shape for _, shape, new in plan.tools.values() if new}
+    helpers = [plan.helper_shapes.get(q, frozenset({"any"})) for q in plan.threaded]
+    needs: list[tuple[str, str]] = []
+    if helpers and target < (3, 10):  # the helpers' `Optional[...]` annotations
+        needs.append(("typing", "Optional"))
+        if any(len(h) > 1 or "any" in h for h in helpers):
+            needs += [("typing", "Union"), ("typing", "List")]
+        elif any("list" in h for h in helpers):
+            needs.append(("typing", "List"))
     if not shapes:
-        return []
+        return needs
     # typing.Annotated is 3.9+; typing_extensions (a pydantic dependency) has it for 3.8.
-    needs = [("typing" if target >= (3, 9) else "typing_extensions", "Annotated"), ("pydantic", "Field")]
+    needs += [("typing" if target >= (3, 9) else "typing_extensions", "Annotated"), ("pydantic", "Field")]
     if target < (3, 10):
         needs.append(("typing", "Optional"))
         if "list" in shapes:
@@ -1044,22 +1078,32 @@ def _type_text(shape: str, settings: Any) -> str:
     return f"Optional[{inner}]" if old else f"{inner} | None"
 
 
-def _alias_statement(shape: str, settings: Any) -> str:
-    """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would."""
+def _alias_statement(shape: str, settings: Any, width: int = 110) -> str:
+    """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would, the
+    description in as many string pieces as the project's line length (`width`) needs."""
     description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
-    cut = description.index(" ", len(description) // 2)
+    pieces: list[str] = []
+    for word in description.split(" "):
+        # the piece being filled: the first line carries `description=`; a piece ends in its space
+        room = width - (len('        description=""') if len(pieces) <= 1 else len('        ""')) - 1
+        if pieces and len(pieces[-1]) + len(word) + 1 <= room:
+            pieces[-1] += " " + word
+        else:
+            if pieces:
+                pieces[-1] += " "
+            pieces.append(word)
+    text = "\n".join(f'        "{piece}"' for piece in pieces)
     return (
         f"{ALIASES[shape]} = Annotated[\n"
         f"    {_type_text(shape, settings)},\n"
         "    Field(\n"
-        f'        description="{description[: cut + 1]}"\n'
-        f'        "{description[cut + 1 :]}"\n'
+        f"        description={text[8:]}\n"
         "    ),\n"
         "]\n"
     )
 
 
-def _insert_aliases(shapes: list[str], settings: Any) -> Any:
+def _insert_aliases(shapes: list[str], settings: Any, width: int = 110) -> Any:
     """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
@@ -1075,8 +1119,10 @@ def _insert_aliases(shapes: list[str], settings: Any) -> Any:
                 at = index + 1
         new: list[cst.BaseStatement] = []
         for n, shape in enumerate(shapes):
-            statement = cst.parse_statement(_alias_statement(shape, settings))
-            lines = [cst.EmptyLine(), cst.EmptyLine(comment=cst.Comment(_ALIAS_COMMENT))] if n == 0 else []
+            statement = cst.parse_statement(_alias_statement(shape, settings, width))
+            comment = textwrap.wrap(_ALIAS_COMMENT[2:], width - 2, break_on_hyphens=False)
+            lines = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in comment)]
+            lines = lines if n == 0 else []
             new.append(statement.with_changes(leading_lines=lines))
         return node.with_changes(body=[*body[:at], *new, *body[at:]])
 
@@ -1093,6 +1139,14 @@ def _is_import_or_docstring(statement: cst.BaseStatement) -> bool:
     )
 
 
+def _fitted(width: int, column: int) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return fit(node, width, column)
+
+    return change
+
+
 def _add_tool_param(name: str, annotation_text: str) -> Any:
     annotation = cst.Annotation(cst.parse_expression(annotation_text))
 
@@ -1104,13 +1158,28 @@ def _add_tool_param(name: str, annotation_text: str) -> Any:
     return change
 
 
-def _add_helper_param(name: str) -> Any:
+def _add_helper_param(name: str, annotation_text: str | None = None) -> Any:
+    """`name=None`, or `name: <type> = None` (a helper gets the type of what its tools pass down)."""
+
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
-        param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
+        if annotation_text is None:
+            param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
+        else:
+            annotation = cst.Annotation(cst.parse_expression(annotation_text))
+            param = cst.Param(cst.Name(name), annotation=annotation, default=cst.Name("None"))
         return node.with_changes(params=_append_param(node.params, param))
 
     return change
+
+
+def _helper_type(shapes: frozenset[str], settings: Any) -> str:
+    """The type of a threaded helper parameter: what the tools reaching it pass (their types, or both)."""
+    if len(shapes) == 1 and "any" not in shapes:
+        return _type_text(next(iter(shapes)), settings)
+    if settings.target < (3, 10):
+        return "Optional[Union[str, List[str]]]"
+    return "str | list[str] | None"
 
 
 def _add_star_kwargs(name: str) -> Any:
@@ -1148,6 +1217,17 @@ def _append(items: Any, new: Any) -> list[Any]:
             inner = last.comma.with_changes(whitespace_after=indent)
         out[-1] = last.with_changes(comma=inner)
         return [*out, new.with_changes(comma=last.comma)]
+    space_field = "whitespace_after_param" if isinstance(last, cst.Param) else "whitespace_after_arg"
+    space = getattr(last, space_field, None)
+    if last.comma is cst.MaybeSentinel.DEFAULT and isinstance(space, cst.ParenthesizedWhitespace):
+        # Exploded, no trailing comma (the newline before the bracket is the last item's): the new item goes
+        # on a line of its own, indented like its siblings, and takes that newline.
+        inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+        if inner is None or not isinstance(inner.whitespace_after, cst.ParenthesizedWhitespace):
+            line = space.with_changes(last_line=cst.SimpleWhitespace(_indent_of(space) + "    "))
+            inner = cst.Comma(whitespace_after=line)
+        out[-1] = last.with_changes(comma=inner, **{space_field: cst.SimpleWhitespace("")})
+        return [*out, new.with_changes(**{space_field: space})]
     if last.comma is cst.MaybeSentinel.DEFAULT:
         out[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
     return [*out, new]
