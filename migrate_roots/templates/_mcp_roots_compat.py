@@ -10,8 +10,11 @@ A tool that used to ask the client for its roots (``await ctx.session.list_roots
 
 1. An explicit value (an absolute path or a ``file://`` URI, or a list of them) wins. It is validated and
    returned in the shape the old call returned.
-2. Without one, and only on a legacy-era request (protocol older than 2026-07-28) from a client that declared
-   the roots capability, the old ``roots/list`` request is still sent.
+2. Without one, the old call (``session.list_roots()``, or ``ctx.list_roots()`` for the list shape) is still
+   made unless the request is provably modern (it carries protocol 2026-07-28 or later) or the client provably
+   lacks roots (its capabilities are known and have no ``roots``). A context that tells neither (mcp 1.x
+   knows only the handshake era; a test double or a foreign context object has no client parameters) keeps
+   the old behaviour, so your own tests of the roots path keep passing.
 3. Otherwise the tool fails with an error that tells the model which argument to pass.
 
 Roots were never access control. To confine the tool, list the allowed directories in the environment
@@ -266,10 +269,23 @@ def _is_legacy_era(version: str | None) -> bool:
     return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", version)) and version < MODERN_ERA
 
 
-def _client_declared_roots(session: Any) -> bool:
+def _client_declared_roots(session: Any) -> bool | None:
+    """True or False when the client's capabilities are known; None when this context does not tell."""
     # mcp 2.x: session.client_capabilities; mcp 1.x: session.client_params.capabilities.
     caps = _attr(session, "client_capabilities") or _attr(session, "client_params.capabilities")
+    if caps is None:
+        return None
     return _attr(caps, "roots") is not None
+
+
+def _old_call(ctx: Any, session: Any, shape: str) -> Any:
+    """The call the migrated code made: fastmcp's ``ctx.list_roots()`` (list shape), else the session's."""
+    if shape == "list":
+        method = _attr(ctx, "list_roots")  # fastmcp 2.x/3.x only (mcp 1.x underneath: no warning)
+        if callable(method):
+            return method
+    method = _attr(session, "list_roots")
+    return method if callable(method) else None
 
 
 def _deprecation_categories() -> tuple[type[Warning], ...]:
@@ -307,19 +323,22 @@ async def list_roots_compat(
         roots = [types.Root.model_validate({"uri": path_to_uri(p)}) for p in paths]
         return roots if shape == "list" else types.ListRootsResult(roots=roots)
 
+    # Refuse only what is provable: a modern request, or a client whose capabilities lack roots. A context
+    # that tells neither (mcp 1.x, a test double, a foreign context object) keeps the old behaviour.
     session = _find_session(ctx)
-    if (
-        session is None
-        or not _is_legacy_era(_protocol_version(ctx, session))
-        or not _client_declared_roots(session)
-    ):
+    if not _is_legacy_era(_protocol_version(ctx, session)) or _client_declared_roots(session) is False:
+        raise _missing(name)
+    call = _old_call(ctx, session, shape)
+    if call is None:
         raise _missing(name)
     with warnings.catch_warnings():  # the call itself warns; under `-W error` that would fail the tool
         for category in _deprecation_categories():
             warnings.simplefilter("ignore", category)
-        pending = session.list_roots()
+        pending = call()
     try:
         result = await pending
     except Exception as exc:  # e.g. -32601 from a client that declared roots but does not answer them
         raise RootsArgumentError(f"{_missing(name)} (roots/list failed: {exc})") from exc
-    return list(result.roots) if shape == "list" else result
+    if shape == "list":  # ctx.list_roots() returns the list itself; session.list_roots() a result
+        return list(getattr(result, "roots", result))
+    return result
