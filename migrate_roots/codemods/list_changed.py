@@ -964,10 +964,12 @@ class _Plumbing:
         state = self.state
         if "MR218" not in self.enabled:
             return
+        # A hint about text, not about code: in the report only, unless `select` names MR218 itself.
+        selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
         for node in self.wording:
             if self.inside_removed(node):
                 continue
-            state.mark(
+            (state.mark if selected else state.report)(
                 node,
                 "MR218",
                 f"this text tells users to set up roots: tell them to pass the `{self.param}` argument "
