@@ -21,7 +21,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _names, _sdk
 from migrate_roots.codemods._imports import ensure_imports
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
@@ -69,6 +69,7 @@ class Func:
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
+    taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
 
 
 @dataclass
@@ -99,6 +100,7 @@ class Plan:
     threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
+    keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword, when not param-name
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
     doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
@@ -164,6 +166,7 @@ class RootsCall(Rule):
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
+        func.taken = _names.taken(node, state.settings.param_name)
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -691,6 +694,12 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
     param = settings.param_name
     path_like = _path_like(settings)
+    # A helper's parameter: free in its body (callers pass it by this keyword).
+    helper_names = {
+        fq: _names.choose(param, by_fq[fq][1].taken, by_fq[fq][1].params)
+        for fq in reach
+        if by_fq[fq][1].tool is None and by_fq[fq][1].value is None
+    }
     for fq in sorted(reach):
         path, func = by_fq[fq]
         plan = plans.setdefault(path, Plan())
@@ -714,22 +723,24 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 name, new = existing.pop(), False
             elif len(handed) == 1 and not existing and param not in func.params:
                 name, new = handed.pop(), False
-            elif param in func.params:
-                name, new = param, False
-            else:
-                name, new = param, True
+            else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
+                name = _names.choose(param, func.taken, func.params)
+                new = name not in func.params
             plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
             plan.values[func.qualname] = name
         else:
-            if param in func.params and not _threaded_before(func, by_fq, reach):
-                func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
+            name = helper_names[fq]
+            if name in func.params and not _threaded_before(func, by_fq, reach):
+                func.refusal = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
                 continue
-            if param not in func.params:
-                plan.threaded[func.qualname] = param
-            plan.values[func.qualname] = param
+            if name not in func.params:
+                plan.threaded[func.qualname] = name
+            plan.values[func.qualname] = name
         for callee, pos in func.calls:
             if callee in reach and by_fq[callee][1].tool is None:
                 plan.calls[pos] = plan.values[func.qualname]
+                if helper_names.get(callee, param) != param:
+                    plan.keywords[pos] = helper_names[callee]
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
     for fq in sorted(reach):
@@ -879,11 +890,14 @@ class _Rewriter:
                 name = plan.names.get(func.qualname) or (
                     value if value.isidentifier() else state.settings.param_name
                 )
+                param = state.settings.param_name
+                clash = param in func.taken and param not in func.params and value != param
+                taken = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
                 state.report(
                     call,
                     code,
                     f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{name}` "
-                    "argument, falling back to roots for legacy clients",
+                    f"argument{taken}, falling back to roots for legacy clients",
                     Severity.BROKEN,
                     Action.REWRITTEN,
                     tool,
@@ -931,7 +945,8 @@ class _Rewriter:
         for pos, value in plan.calls.items():
             call = finder.calls.get(pos)
             if call is not None:
-                state.edit(call, _add_keyword(state.settings.param_name, value))
+                keyword = plan.keywords.get(pos, state.settings.param_name)
+                state.edit(call, _add_keyword(keyword, value))
         needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
             needs.append((plan.shim_import, SHIM_FUNCTION))
