@@ -21,7 +21,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _names, _sdk
+from migrate_roots.codemods import _capability_guard, _names, _sdk
 from migrate_roots.codemods._imports import ensure_imports
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
@@ -515,8 +515,9 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     params = {
         p.name.value for p in (*func.params.params, *func.params.kwonly_params, *func.params.posonly_params)
     }
-    # A roots-capability check in front of the call would keep an explicit argument from ever being read.
-    if _checks_roots_capability(func):
+    # A roots-capability check in front of the call would keep an explicit argument from ever being read:
+    # the rewrite widens it to "argument given, or the old condition" (_capability_guard), else it is marked.
+    if _capability_guard.has_check(func) and _capability_guard.guards(call, func, state) is None:
         return (
             "MR105",
             "a roots-capability check guards this call: with a path argument the check must go; decide what "
@@ -531,22 +532,6 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "an absent path argument means here",
         )
     return None
-
-
-def _checks_roots_capability(func: cst.FunctionDef) -> bool:
-    """`check_client_capability(...)` or `<...>.capabilities.roots` anywhere in the function."""
-    found = False
-
-    class Check(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            nonlocal found
-            if node.attr.value == "check_client_capability":
-                found = True
-            if node.attr.value == "roots" and isinstance(node.value, cst.Attribute):
-                found = found or node.value.attr.value == "capabilities"
-
-    func.body.visit(Check())
-    return found
 
 
 def _declared_global(func: cst.FunctionDef) -> set[str]:
@@ -903,6 +888,9 @@ class _Rewriter:
                     tool,
                 )
                 state.edit(call, _replace_site(call, value, site.shape, name))
+                owner = _enclosing_def(call, state)
+                for guard, how in (_capability_guard.guards(call, owner, state) or []) if owner else []:
+                    state.edit(guard, _capability_guard.widen(value, how))
                 rewritten = True
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
@@ -980,6 +968,13 @@ class _Rewriter:
                     f"`{name}=None` (or **kwargs), as the helper now does",
                     Severity.INFO,
                 )
+
+
+def _enclosing_def(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
+    current = state.parent(node)
+    while current is not None and not isinstance(current, cst.FunctionDef):
+        current = state.parent(current)
+    return current
 
 
 def _inline(shape: str, settings: Any) -> str:

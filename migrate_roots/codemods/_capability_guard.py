@@ -1,0 +1,198 @@
+"""Roots-capability checks in front of a roots read: the explicit argument must get past them.
+
+    caps = ctx.session.client_params.capabilities
+    if not caps.roots:
+        return os.getcwd()                       # a modern client passing `root` would get the cwd
+    result = await ctx.session.list_roots()
+
+becomes `if root is None and not caps.roots:`; a check whose branch holds the read (`if caps.roots: ...read...`)
+becomes `if root is not None or caps.roots:`. So the argument wins whatever the client declared, and without
+it the old condition decides, as before. Every spelling counts as a check: `check_client_capability(...)`,
+`<anything>.capabilities.roots`, `.roots` of a variable holding `<...>.capabilities`, `hasattr(x,
+"list_roots")`, and a variable assigned from any of these (`has_roots = caps.roots is not None`).
+
+`guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
+returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
+`while`, a guard that neither holds the read nor leaves before it): the caller then marks the site (MR105).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from migrate_roots.codemods.base import FileState
+
+OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
+AND = "and"  # the read is reached when the test fails: `value is None and (test)`
+
+
+def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
+            return True
+        if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
+            second = node.args[1].value
+            return isinstance(second, cst.SimpleString) and second.evaluated_value == "list_roots"
+        return False
+    if isinstance(node, cst.Attribute) and node.attr.value == "roots":
+        inner = node.value
+        if isinstance(inner, cst.Attribute) and inner.attr.value == "capabilities":
+            return True
+        return isinstance(inner, cst.Name) and inner.value in caps
+    return isinstance(node, cst.Name) and node.value in flags
+
+
+def _checkish(node: cst.BaseExpression, caps: set[str], flags: set[str]) -> bool:
+    """A value that is a check's truth: the check, `not` it, compared to None, or checks joined by and/or."""
+    if _is_check(node, caps, flags):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return _checkish(node.expression, caps, flags)
+    if isinstance(node, cst.Comparison):
+        return _checkish(node.left, caps, flags)
+    if isinstance(node, cst.BooleanOperation):
+        return _checkish(node.left, caps, flags) or _checkish(node.right, caps, flags)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "bool":
+        return bool(node.args) and _checkish(node.args[0].value, caps, flags)
+    return False
+
+
+def _variables(func: cst.FunctionDef) -> tuple[set[str], set[str], list[cst.Assign]]:
+    """(names holding a capabilities object, names holding a check's result, their assignments)."""
+    caps: set[str] = set()
+    flags: set[str] = set()
+    assigns: list[cst.Assign] = []
+
+    class Assigns(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
+            if not names:
+                return
+            if _checkish(node.value, caps, flags):
+                flags.update(names)
+                assigns.append(node)
+            elif isinstance(node.value, cst.Attribute) and node.value.attr.value == "capabilities":
+                caps.update(names)
+                assigns.append(node)
+
+    for _ in range(2):  # a flag derived from a flag
+        func.body.visit(Assigns())
+    return caps, flags, assigns
+
+
+def _checks(func: cst.FunctionDef, caps: set[str], flags: set[str]) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if _is_check(node, caps, flags):
+                found.append(node)
+                return False
+            return True
+
+    func.body.visit(Find())
+    return found
+
+
+def has_check(func: cst.FunctionDef) -> bool:
+    caps, flags, _ = _variables(func)
+    return bool(_checks(func, caps, flags))
+
+
+def _exits(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    if not body:
+        return False
+    last = body[-1]
+    small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+    return isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
+def _within(node: cst.CSTNode, outer: cst.CSTNode, state: FileState) -> bool:
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is outer:
+            return True
+        current = state.parent(current)
+    return False
+
+
+def _precedes(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
+    """Does the read follow `guard` in the same block (or in a block nested after it)?"""
+    block = state.parent(guard)
+    if block is None:
+        return False
+    statements = list(getattr(block, "body", ()))
+    if guard not in statements:
+        return False
+    return any(_within(call, s, state) for s in statements[statements.index(guard) + 1 :])
+
+
+def guards(
+    call: cst.CSTNode, func: cst.FunctionDef, state: FileState
+) -> list[tuple[cst.CSTNode, str]] | None:
+    """The tests to widen in front of `call`, or None when a check cannot be rewritten with certainty."""
+    caps, flags, assigns = _variables(func)
+    out: list[tuple[cst.CSTNode, str]] = []
+    for check in _checks(func, caps, flags):
+        if any(_within(check, a, state) for a in assigns):
+            continue  # a definition: its uses are what count
+        node: cst.CSTNode | None = check
+        test_of: cst.CSTNode | None = None
+        while node is not None and node is not func:
+            parent = state.parent(node)
+            if isinstance(parent, (cst.If, cst.IfExp)) and parent.test is node:
+                test_of = parent
+                break
+            if parent is None or isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                break
+            node = parent
+        if test_of is None:
+            return None
+        if isinstance(test_of, cst.IfExp):
+            if _within(call, test_of.body, state):
+                out.append((test_of, OR))
+            elif _within(call, test_of.orelse, state):
+                out.append((test_of, AND))
+            else:
+                return None
+            continue
+        assert isinstance(test_of, cst.If)
+        if _within(call, test_of.body, state):
+            out.append((test_of, OR))
+        elif test_of.orelse is not None and _within(call, test_of.orelse, state):
+            out.append((test_of, AND))
+        elif test_of.orelse is None and _exits(test_of.body) and _precedes(test_of, call, state):
+            out.append((test_of, AND))
+        else:
+            return None
+    unique: dict[int, tuple[cst.CSTNode, str]] = {}
+    for guard, how in out:
+        if unique.setdefault(id(guard), (guard, how))[1] != how:
+            return None
+    return list(unique.values())
+
+
+_LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
+
+
+def widen(value: str, how: str) -> Any:
+    """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"."""
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, (cst.If, cst.IfExp))
+        test = node.test
+        if isinstance(test, _LOOSE) and not test.lpar:
+            test = test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        if how == OR:
+            given = cst.parse_expression(f"{value} is not None")
+            new = cst.BooleanOperation(left=given, operator=cst.Or(), right=test)
+        else:
+            given = cst.parse_expression(f"{value} is None")
+            new = cst.BooleanOperation(left=given, operator=cst.And(), right=test)
+        return node.with_changes(test=new)
+
+    return change
