@@ -163,9 +163,7 @@ def guards(
         assert isinstance(test_of, cst.If)
         if _within(call, test_of.body, state):
             out.append((test_of, OR))
-        elif test_of.orelse is not None and _within(call, test_of.orelse, state):
-            out.append((test_of, AND))
-        elif test_of.orelse is None and _exits(test_of.body) and _precedes(test_of, call, state):
+        elif _reached_when_false(test_of, call, state):
             out.append((test_of, AND))
         else:
             return None
@@ -174,6 +172,13 @@ def guards(
         if unique.setdefault(id(guard), (guard, how))[1] != how:
             return None
     return list(unique.values())
+
+
+def _reached_when_false(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
+    """The read is in the `else`, or follows an `if` (without `else`) whose branch always leaves."""
+    if guard.orelse is not None:
+        return _within(call, guard.orelse, state)
+    return _exits(guard.body) and _precedes(guard, call, state)
 
 
 _LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
