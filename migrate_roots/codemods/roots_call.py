@@ -21,7 +21,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _capability_guard, _names, _sdk
+from migrate_roots.codemods import _bounds, _capability_guard, _names, _sdk
 from migrate_roots.codemods._imports import ensure_imports
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity, ToolChange
@@ -70,6 +70,7 @@ class Func:
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
     taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
+    bound: str | None = None  # a sign that its body checks paths against a bound (_bounds)
 
 
 @dataclass
@@ -167,6 +168,7 @@ class RootsCall(Rule):
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
         func.taken = _names.taken(node, state.settings.param_name)
+        func.bound = _bounds.evidence(node)
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -266,7 +268,7 @@ class RootsCall(Rule):
             _Rewriter(self, state).record()
 
     def summarize(self, state: FileState) -> Any:
-        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool}
+        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool or f.bound}
         doubles = self._doubles()
         if not (wanted or doubles):
             return None
@@ -641,28 +643,11 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         for qualname, func in summary.functions.items():
             by_fq[f"{summary.module}.{qualname}"] = (path, func)
 
-    def good_sites(func: Func) -> bool:
-        return func.refusal is None and any(s.refusal is None for s in func.sites)
-
-    # Functions that reach a rewritable site, through calls, to a fixed point.
-    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
-    changed = True
-    while changed:
-        changed = False
-        for fq, (_, func) in by_fq.items():
-            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
-                reach.add(fq)
-                changed = True
-
-    # Of those, the ones a tool reaches: only they can receive a path argument.
-    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
-    frontier = list(live)
-    while frontier:
-        for callee, _ in by_fq[frontier.pop()][1].calls:
-            if callee in reach and callee not in live:
-                live.add(callee)
-                frontier.append(callee)
-    reach = live
+    reach = _reach(by_fq)
+    # Roots that bound what a tool may touch must not become the caller's choice: those sites are marked
+    # (MR109) and the reach is computed again without them.
+    if _bounds.refuse(by_fq, reach, settings.allowlist_env):
+        reach = _reach(by_fq)
 
     # Shapes: a tool takes a list when any site it reaches uses more than the first root.
     def shape_of(fq: str, seen: set[str]) -> str:
@@ -760,6 +745,33 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()):
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
+
+
+def _reach(by_fq: Mapping[str, tuple[str, Func]]) -> set[str]:
+    """Functions a tool reaches that reach a rewritable site, through calls."""
+
+    def good_sites(func: Func) -> bool:
+        return func.refusal is None and any(s.refusal is None for s in func.sites)
+
+    # Functions that reach a rewritable site, through calls, to a fixed point.
+    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
+    changed = True
+    while changed:
+        changed = False
+        for fq, (_, func) in by_fq.items():
+            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
+                reach.add(fq)
+                changed = True
+
+    # Of those, the ones a tool reaches: only they can receive a path argument.
+    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
+    frontier = list(live)
+    while frontier:
+        for callee, _ in by_fq[frontier.pop()][1].calls:
+            if callee in reach and callee not in live:
+                live.add(callee)
+                frontier.append(callee)
+    return live
 
 
 def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
@@ -1246,6 +1258,22 @@ class TestDoubleSignature(Rule):
         "Only doubles in the files of the run (pass your tests folder too: `migrate-roots apply src tests`), "
         "installed with monkeypatch.setattr, setattr or [mock.]patch[.object] and defined in the same file as "
         "a def; lambdas and imported fakes are reported (MR108, info), Mock objects need nothing."
+    )
+
+
+class RootsBound(Rule):
+    code = "MR109"
+    name = "roots-bound"
+    summary = (
+        "Roots used as a bound on the paths a tool may touch: marked, never turned into the caller's choice."
+    )
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = (
+        "Recognised: is_relative_to, relative_to under try, commonpath/commonprefix, a prefix test on a resolved "
+        "path, a raise saying 'outside', on the way from the tool to the read or one call away. A bound checked "
+        "further away (or spelled otherwise) is not seen; the shim's allow-list variable is the operator's bound."
     )
 
 
