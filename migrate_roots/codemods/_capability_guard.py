@@ -39,10 +39,29 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
         return False
     if isinstance(node, cst.Attribute) and node.attr.value == "roots":
         inner = node.value
-        if isinstance(inner, cst.Attribute) and inner.attr.value == "capabilities":
+        if isinstance(inner, cst.Attribute) and inner.attr.value in _CAPABILITIES:
             return True
         return isinstance(inner, cst.Name) and inner.value in caps
     return isinstance(node, cst.Name) and node.value in flags
+
+
+_CAPABILITIES = frozenset({"capabilities", "client_capabilities"})
+
+
+def _capability_attributes(node: cst.CSTNode) -> list[cst.Attribute]:
+    found: list[cst.Attribute] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            if n.attr.value in _CAPABILITIES:
+                found.append(n)
+
+    node.visit(Find())
+    return found
+
+
+def _mentions_capabilities(node: cst.CSTNode) -> bool:
+    return bool(_capability_attributes(node))
 
 
 def _checkish(node: cst.BaseExpression, caps: set[str], flags: set[str]) -> bool:
@@ -74,7 +93,7 @@ def _variables(func: cst.FunctionDef) -> tuple[set[str], set[str], list[cst.Assi
             if _checkish(node.value, caps, flags):
                 flags.update(names)
                 assigns.append(node)
-            elif isinstance(node.value, cst.Attribute) and node.value.attr.value == "capabilities":
+            elif _mentions_capabilities(node.value):  # `caps = ...capabilities` (or `x if y else None`)
                 caps.update(names)
                 assigns.append(node)
 
@@ -98,8 +117,9 @@ def _checks(func: cst.FunctionDef, caps: set[str], flags: set[str]) -> list[cst.
 
 
 def has_check(func: cst.FunctionDef) -> bool:
+    """A roots-capability check, or any mention of the client's capabilities, in the function."""
     caps, flags, _ = _variables(func)
-    return bool(_checks(func, caps, flags))
+    return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
 
 
 def _exits(block: cst.BaseSuite) -> bool:
@@ -136,8 +156,15 @@ def guards(
 ) -> list[tuple[cst.CSTNode, str]] | None:
     """The tests to widen in front of `call`, or None when a check cannot be rewritten with certainty."""
     caps, flags, assigns = _variables(func)
+    checks = _checks(func, caps, flags)
+    # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen.
+    for attribute in _capability_attributes(func.body):
+        if not any(_within(attribute, c, state) for c in checks) and not any(
+            _within(attribute, a, state) for a in assigns
+        ):
+            return None
     out: list[tuple[cst.CSTNode, str]] = []
-    for check in _checks(func, caps, flags):
+    for check in checks:
         if any(_within(check, a, state) for a in assigns):
             continue  # a definition: its uses are what count
         node: cst.CSTNode | None = check
