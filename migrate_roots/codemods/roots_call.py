@@ -889,12 +889,12 @@ class _Rewriter:
                 )
                 param = state.settings.param_name
                 clash = param in func.taken and param not in func.params and value != param
-                taken = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
+                note = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
                 state.report(
                     call,
                     code,
                     f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{name}` "
-                    f"argument{taken}, falling back to roots for legacy clients",
+                    f"argument{note}, falling back to roots for legacy clients",
                     Severity.BROKEN,
                     Action.REWRITTEN,
                     tool,
