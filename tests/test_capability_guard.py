@@ -169,3 +169,56 @@ def test_derived_flag_and_conditional_expression(tmp_path):
             ALIAS_LIST,
         ),
     )
+
+
+def test_check_in_the_tool_around_the_helper_call(tmp_path):
+    check_transformed(
+        tmp_path,
+        f"""\
+{IMPORTS}
+        mcp = FastMCP("x")
+
+        async def first(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            if ctx.session.client_params.capabilities.roots:
+                return await first(ctx)
+            return os.getcwd()
+        """,
+        f"""\
+{NEW_IMPORTS}{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        async def first(ctx: Context, root=None) -> str:
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPath = None) -> str:
+            if root is not None or ctx.session.client_params.capabilities.roots:
+                return await first(ctx, root=root)
+            return os.getcwd()
+        """,
+    )
+
+
+def test_noop_other_capability_is_not_a_roots_check(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        _server("""\
+            if ctx.session.client_params.capabilities.sampling:
+                print("can sample")
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """),
+        _migrated("""\
+            if ctx.session.client_params.capabilities.sampling:
+                print("can sample")
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """),
+    )
+    assert codes(findings) == ["MR101"]

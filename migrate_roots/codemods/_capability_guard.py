@@ -23,6 +23,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
+from migrate_roots.model import Severity
 
 OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
 AND = "and"  # the read is reached when the test fails: `value is None and (test)`
@@ -32,7 +33,7 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
     if isinstance(node, cst.Call):
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
-            return True
+            return _mentions_roots(node)
         if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
             second = node.args[1].value
             return isinstance(second, cst.SimpleString) and second.evaluated_value == "list_roots"
@@ -48,16 +49,39 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
 _CAPABILITIES = frozenset({"capabilities", "client_capabilities"})
 
 
-def _capability_attributes(node: cst.CSTNode) -> list[cst.Attribute]:
-    found: list[cst.Attribute] = []
+def _mentions_roots(node: cst.CSTNode) -> bool:
+    found = False
 
     class Find(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute) -> None:
-            if n.attr.value in _CAPABILITIES:
-                found.append(n)
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal found
+            found = found or n.value in ("roots", "RootsCapability")
 
     node.visit(Find())
     return found
+
+
+def _capability_attributes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Reads of the client's capabilities that may concern roots: `...capabilities` not followed by another
+    field (`.sampling`), and `check_client_capability(...)` calls that do not name roots."""
+    found: list[cst.CSTNode] = []
+    other: set[int] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            if n.attr.value not in ("roots", *_CAPABILITIES) and isinstance(n.value, cst.Attribute):
+                other.add(id(n.value))  # `caps.sampling`: another capability
+            if n.attr.value in _CAPABILITIES:
+                found.append(n)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            func = n.func
+            checks = isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability"
+            if checks and not _mentions_roots(n):
+                found.append(n)  # which capability it checks is not written here
+
+    node.visit(Find())
+    return [n for n in found if id(n) not in other]
 
 
 def _mentions_capabilities(node: cst.CSTNode) -> bool:
@@ -208,15 +232,23 @@ def _reached_when_false(guard: cst.If, call: cst.CSTNode, state: FileState) -> b
     return _exits(guard.body) and _precedes(guard, call, state)
 
 
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
 _LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
 
 
 def widen(value: str, how: str) -> Any:
     """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"."""
 
+    given_text = f"{value} is not None" if how == OR else f"{value} is None"
+
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, (cst.If, cst.IfExp))
         test = node.test
+        if isinstance(test, cst.BooleanOperation) and _code(test.left) == given_text:
+            return node  # widened by an earlier run
         if isinstance(test, _LOOSE) and not test.lpar:
             test = test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         if how == OR:
@@ -228,3 +260,25 @@ def widen(value: str, how: str) -> Any:
         return node.with_changes(test=new)
 
     return change
+
+
+def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
+    """Widen the checks in front of a rewritten read, or of a call that passes the value down to one; a check
+    that cannot be widened in front of a passing call is marked (the read itself was decided by the plan)."""
+    owner = state.parent(call)
+    while owner is not None and not isinstance(owner, cst.FunctionDef):
+        owner = state.parent(owner)
+    if owner is None or not has_check(owner):
+        return
+    found = guards(call, owner, state)
+    if found is None:
+        state.mark(
+            call,
+            "MR105",
+            "a roots-capability check guards this call: the path argument it passes down may never arrive; "
+            "decide what a client without roots and without the argument gets",
+            Severity.BROKEN,
+        )
+        return
+    for guard, how in found:
+        state.edit(guard, widen(value, how))

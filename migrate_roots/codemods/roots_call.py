@@ -900,9 +900,7 @@ class _Rewriter:
                     tool,
                 )
                 state.edit(call, _replace_site(call, value, site.shape, name))
-                owner = _enclosing_def(call, state)
-                for guard, how in (_capability_guard.guards(call, owner, state) or []) if owner else []:
-                    state.edit(guard, _capability_guard.widen(value, how))
+                _capability_guard.widen_around(call, value, state)
                 rewritten = True
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
@@ -947,6 +945,7 @@ class _Rewriter:
             if call is not None:
                 keyword = plan.keywords.get(pos, state.settings.param_name)
                 state.edit(call, _add_keyword(keyword, value))
+                _capability_guard.widen_around(call, value, state)
         needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
             needs.append((plan.shim_import, SHIM_FUNCTION))
@@ -980,13 +979,6 @@ class _Rewriter:
                     f"`{name}=None` (or **kwargs), as the helper now does",
                     Severity.INFO,
                 )
-
-
-def _enclosing_def(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
-    current = state.parent(node)
-    while current is not None and not isinstance(current, cst.FunctionDef):
-        current = state.parent(current)
-    return current
 
 
 def _inline(shape: str, settings: Any) -> str:
