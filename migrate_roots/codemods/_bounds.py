@@ -118,16 +118,15 @@ def evidence(func: cst.FunctionDef) -> str | None:
     return found[0] if found else None
 
 
-def refuse(by_fq: Mapping[str, tuple[str, Any]], reach: set[str], allowlist_env: str) -> bool:
-    """Refuse (MR109) the sites whose roots bound paths: a sign of a bound (`evidence`) in a function on the
-    way from a tool to the site, or in a function one of those calls directly. `by_fq`: fully qualified
-    name -> (path, roots_call.Func); True when a site was refused (the plan computes its reach again)."""
+def refuse(by_fq: Mapping[str, tuple[str, Any]], allowlist_env: str) -> None:
+    """Refuse (MR109) the sites whose roots bound paths: a sign of a bound (`evidence`) in the function holding
+    the site or in any function that calls it (transitively), or in a function one of those calls directly.
+    `by_fq`: fully qualified name -> (path, roots_call.Func). Run before the plan computes its reach."""
     callers: dict[str, set[str]] = {}
-    for caller in reach:
+    for caller in by_fq:
         for callee, _ in by_fq[caller][1].calls:
             callers.setdefault(callee, set()).add(caller)
-    refused = False
-    for fq in sorted(reach):
+    for fq in sorted(by_fq):
         func = by_fq[fq][1]
         if not any(s.refusal is None and not s.done for s in func.sites):
             continue
@@ -137,8 +136,10 @@ def refuse(by_fq: Mapping[str, tuple[str, Any]], reach: set[str], allowlist_env:
                 if caller not in way:
                     way.add(caller)
                     todo.append(caller)
-        signs = [(by_fq[w][1].bound, w) for w in sorted(way)]
-        signs += [(by_fq[c][1].bound, c) for w in sorted(way) for c, _ in by_fq[w][1].calls if c in by_fq]
+        signs = [(by_fq[w][1].bound_sign, w) for w in sorted(way)]
+        signs += [
+            (by_fq[c][1].bound_sign, c) for w in sorted(way) for c, _ in by_fq[w][1].calls if c in by_fq
+        ]
         sign = next(((b, w) for b, w in signs if b), None)
         if sign is None:
             continue
@@ -152,5 +153,3 @@ def refuse(by_fq: Mapping[str, tuple[str, Any]], reach: set[str], allowlist_env:
         for site in func.sites:
             if site.refusal is None and not site.done:
                 site.refusal = ("MR109", reason)
-                refused = True
-    return refused

@@ -70,7 +70,7 @@ class Func:
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
     taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
-    bound: str | None = None  # a sign that its body checks paths against a bound (_bounds)
+    bound_sign: str | None = None  # a sign that its body checks paths against a bound (_bounds)
 
 
 @dataclass
@@ -168,7 +168,7 @@ class RootsCall(Rule):
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
         func.taken = _names.taken(node, state.settings.param_name)
-        func.bound = _bounds.evidence(node)
+        func.bound_sign = _bounds.evidence(node)
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -268,7 +268,7 @@ class RootsCall(Rule):
             _Rewriter(self, state).record()
 
     def summarize(self, state: FileState) -> Any:
-        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool or f.bound}
+        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool or f.bound_sign}
         doubles = self._doubles()
         if not (wanted or doubles):
             return None
@@ -643,11 +643,31 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         for qualname, func in summary.functions.items():
             by_fq[f"{summary.module}.{qualname}"] = (path, func)
 
-    reach = _reach(by_fq)
-    # Roots that bound what a tool may touch must not become the caller's choice: those sites are marked
-    # (MR109) and the reach is computed again without them.
-    if _bounds.refuse(by_fq, reach, settings.allowlist_env):
-        reach = _reach(by_fq)
+    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109).
+    _bounds.refuse(by_fq, settings.allowlist_env)
+
+    def good_sites(func: Func) -> bool:
+        return func.refusal is None and any(s.refusal is None for s in func.sites)
+
+    # Functions that reach a rewritable site, through calls, to a fixed point.
+    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
+    changed = True
+    while changed:
+        changed = False
+        for fq, (_, func) in by_fq.items():
+            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
+                reach.add(fq)
+                changed = True
+
+    # Of those, the ones a tool reaches: only they can receive a path argument.
+    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
+    frontier = list(live)
+    while frontier:
+        for callee, _ in by_fq[frontier.pop()][1].calls:
+            if callee in reach and callee not in live:
+                live.add(callee)
+                frontier.append(callee)
+    reach = live
 
     # Shapes: a tool takes a list when any site it reaches uses more than the first root.
     def shape_of(fq: str, seen: set[str]) -> str:
@@ -745,33 +765,6 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()):
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
-
-
-def _reach(by_fq: Mapping[str, tuple[str, Func]]) -> set[str]:
-    """Functions a tool reaches that reach a rewritable site, through calls."""
-
-    def good_sites(func: Func) -> bool:
-        return func.refusal is None and any(s.refusal is None for s in func.sites)
-
-    # Functions that reach a rewritable site, through calls, to a fixed point.
-    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
-    changed = True
-    while changed:
-        changed = False
-        for fq, (_, func) in by_fq.items():
-            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
-                reach.add(fq)
-                changed = True
-
-    # Of those, the ones a tool reaches: only they can receive a path argument.
-    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
-    frontier = list(live)
-    while frontier:
-        for callee, _ in by_fq[frontier.pop()][1].calls:
-            if callee in reach and callee not in live:
-                live.add(callee)
-                frontier.append(callee)
-    return live
 
 
 def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
