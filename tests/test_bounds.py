@@ -88,7 +88,7 @@ WRITER = """\
 
 
 def test_write_bound_checked_in_a_helper_is_marked(tmp_path):
-    mark = "                " + MARK.format(sign="`is_relative_to`", where="download") + "\n"
+    mark = "                " + MARK.format(sign="`is_relative_to`", where="_within") + "\n"
     findings = check_transformed(tmp_path, WRITER.format(mark=""), WRITER.format(mark=mark))
     assert codes(findings) == ["MR109"]
 
@@ -172,4 +172,75 @@ def test_bound_only_in_the_helper_one_call_away_is_marked(tmp_path):
     )
     mark = "                " + MARK.format(sign="`is_relative_to`", where="_within") + "\n"
     findings = check_transformed(tmp_path, source.format(mark=""), source.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+def test_noop_roots_hashed_into_a_name_beside_an_unrelated_bound_are_not_a_bound(tmp_path):
+    """A real server seeds a profile folder name with the roots; the folder is bound-checked against another
+    directory. The roots never reach the check: rewritten as usual (MR102), no MR109."""
+    findings = _findings(
+        tmp_path,
+        """\
+        import hashlib
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        CLONES = Path("/var/clones")
+
+
+        async def _seed(ctx: Context) -> str:
+            listed = await ctx.list_roots()
+            return "|".join(sorted(str(r.uri) for r in listed))
+
+
+        @mcp.tool()
+        async def profile(ctx: Context) -> str:
+            seed = await _seed(ctx)
+            target = CLONES / hashlib.sha256(seed.encode()).hexdigest()[:12]
+            if not target.resolve().is_relative_to(CLONES):
+                raise ValueError("outside the clone folder")
+            return str(target)
+        """,
+    )
+    assert [(f.code, f.action.value) for f in findings if f.code in ("MR102", "MR109")] == [
+        ("MR102", "rewritten")
+    ]
+
+
+ALLOWED = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _inside_any(candidate: Path, roots: list[Path]) -> bool:
+            return any(candidate == r or r in candidate.parents for r in roots) or any(
+                candidate.is_relative_to(r) for r in roots
+            )
+
+
+        async def _allowed_roots(ctx: Context) -> tuple[list[Path], str]:
+{mark}            result = await ctx.session.list_roots()
+            return [Path(r.uri.path) for r in result.roots], ""
+
+
+        @mcp.tool()
+        async def read_file(path: str, ctx: Context) -> str:
+            roots, error = await _allowed_roots(ctx)
+            candidate = Path(path).resolve()
+            if error or not _inside_any(candidate, roots):
+                return "denied"
+            return candidate.read_text()
+        """
+
+
+def test_allow_list_returned_by_a_helper_and_checked_by_the_tool_is_marked(tmp_path):
+    """The telegram-mcp shape (our own spelling): a helper returns the roots, the tool unpacks them and checks
+    the requested file against them through another helper."""
+    mark = "            " + MARK.format(sign="`is_relative_to`", where="_inside_any") + "\n"
+    findings = check_transformed(tmp_path, ALLOWED.format(mark=""), ALLOWED.format(mark=mark))
     assert codes(findings) == ["MR109"]

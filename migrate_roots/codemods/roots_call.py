@@ -70,7 +70,7 @@ class Func:
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
     taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
-    bound_sign: str | None = None  # a sign that its body checks paths against a bound (_bounds)
+    bound_sign: Any = None  # _bounds.BoundFacts: where its body checks paths against a bound
 
 
 @dataclass
@@ -168,7 +168,7 @@ class RootsCall(Rule):
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
         func.taken = _names.taken(node, state.settings.param_name)
-        func.bound_sign = _bounds.evidence(node)
+        func.bound_sign = _bounds.facts(node, state.pos)
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -268,7 +268,11 @@ class RootsCall(Rule):
             _Rewriter(self, state).record()
 
     def summarize(self, state: FileState) -> Any:
-        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool or f.bound_sign}
+        wanted = {
+            q: f
+            for q, f in self.functions.items()
+            if f.sites or f.calls or f.tool or (f.bound_sign and f.bound_sign.signs)
+        }
         doubles = self._doubles()
         if not (wanted or doubles):
             return None
