@@ -26,6 +26,14 @@ MARK = (
 )
 
 
+def _mark(indent: str, sign: str, where: str) -> str:
+    """MARK as the rewrite lays it out: within 88 columns in the file (the test text has 8 more), continued on
+    `#   ` lines."""
+    width = 88 - (len(indent) - 8)
+    wrapped = textwrap.wrap(MARK.format(sign=sign, where=where), width, subsequent_indent="#   ")
+    return "".join(indent + line + "\n" for line in wrapped)
+
+
 def _findings(tmp_path, source):
     pkg = tmp_path / "proj" / "pkg"
     pkg.mkdir(parents=True)
@@ -88,7 +96,7 @@ WRITER = """\
 
 
 def test_write_bound_checked_in_a_helper_is_marked(tmp_path):
-    mark = "                " + MARK.format(sign="`is_relative_to`", where="_within") + "\n"
+    mark = _mark("                ", "`is_relative_to`", "_within")
     findings = check_transformed(tmp_path, WRITER.format(mark=""), WRITER.format(mark=mark))
     assert codes(findings) == ["MR109"]
 
@@ -123,7 +131,7 @@ VIEWER = """\
 )
 def test_read_bound_in_the_tool_is_marked(tmp_path, check, sign):
     source = VIEWER.replace("if not target.startswith(base + os.sep):", check)
-    mark = "            " + MARK.format(sign=sign, where="view") + "\n"
+    mark = _mark("            ", sign, "view")
     findings = check_transformed(tmp_path, source.format(mark=""), source.format(mark=mark))
     assert codes(findings) == ["MR109"]
 
@@ -158,7 +166,7 @@ RAISER = """\
 
 
 def test_bound_checked_beside_the_helper_that_reads_roots_is_marked(tmp_path):
-    mark = "            " + MARK.format(sign="`relative_to` under `try`", where="_check") + "\n"
+    mark = _mark("            ", "`relative_to` under `try`", "_check")
     findings = check_transformed(tmp_path, RAISER.format(mark=""), RAISER.format(mark=mark))
     assert codes(findings) == ["MR109"]
 
@@ -170,7 +178,7 @@ def test_bound_only_in_the_helper_one_call_away_is_marked(tmp_path):
 """,
         "",
     )
-    mark = "                " + MARK.format(sign="`is_relative_to`", where="_within") + "\n"
+    mark = _mark("                ", "`is_relative_to`", "_within")
     findings = check_transformed(tmp_path, source.format(mark=""), source.format(mark=mark))
     assert codes(findings) == ["MR109"]
 
@@ -241,6 +249,6 @@ ALLOWED = """\
 def test_allow_list_returned_by_a_helper_and_checked_by_the_tool_is_marked(tmp_path):
     """The telegram-mcp shape (our own spelling): a helper returns the roots, the tool unpacks them and checks
     the requested file against them through another helper."""
-    mark = "            " + MARK.format(sign="`is_relative_to`", where="_inside_any") + "\n"
+    mark = _mark("            ", "`is_relative_to`", "_inside_any")
     findings = check_transformed(tmp_path, ALLOWED.format(mark=""), ALLOWED.format(mark=mark))
     assert codes(findings) == ["MR109"]

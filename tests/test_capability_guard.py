@@ -23,14 +23,16 @@ IMPORTS = """\
         import mcp.types as types
         from mcp.server.fastmcp import Context, FastMCP
 """
-NEW_IMPORTS = (
-    IMPORTS
-    + """\
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
+NEW_IMPORTS = """\
+        import os
         from typing import Annotated
+
+        import mcp.types as types
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 """
-)
 
 
 def _server(body: str) -> str:
@@ -66,7 +68,9 @@ def test_noop_check_returned_is_marked_not_rewritten(tmp_path):
         _server("""\
             if ctx.session.client_params.capabilities.roots is None:
                 return "none"
-            # migrate-roots: MR105: a roots-capability check guards this call: with a path argument the check must go; decide what a client without roots and without the argument gets
+            # migrate-roots: MR105: a roots-capability check guards this call: with a path
+            #   argument the check must go; decide what a client without roots and without the
+            #   argument gets
             result = await ctx.session.list_roots()
             return str(result.roots[0].uri) + str(ctx.session.client_params.capabilities.roots is not None)
         """),
@@ -192,7 +196,7 @@ def test_check_in_the_tool_around_the_helper_call(tmp_path):
 {NEW_IMPORTS}{aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
-        async def first(ctx: Context, root=None) -> str:
+        async def first(ctx: Context, root: str | None = None) -> str:
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)
 

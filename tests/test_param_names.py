@@ -16,10 +16,12 @@ check_transformed = partial(helpers.check_transformed, select=["MR1"])
 check_noop = partial(helpers.check_noop, select=["MR1"])
 
 HEAD = """\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 """
 
 
@@ -39,7 +41,8 @@ def test_noop_existing_root_parameter_is_the_argument(tmp_path):
         """,
         """\
         from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
+
+        from pkg._mcp_roots_compat import list_roots_compat
 
         mcp = FastMCP("x")
 
@@ -149,7 +152,7 @@ def test_helper_with_a_local_root_gets_a_free_name_and_the_call_passes_it(tmp_pa
 {HEAD}{aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
-        async def first(ctx: Context, root_path=None) -> str:
+        async def first(ctx: Context, root_path: str | None = None) -> str:
             for root in ("a", "b"):
                 print(root)
             result = await list_roots_compat(ctx, root_path, name="root")

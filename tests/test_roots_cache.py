@@ -771,12 +771,14 @@ def test_wording_in_decorator_and_docstring_marks_each_place_once(tmp_path):
         mcp = FastMCP("x")
 
 
-        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `root` argument (or configure the server) instead
+        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+        #   `root` argument (or configure the server) instead
         @mcp.tool(
             description="Needs roots: configure roots in your client",
         )
         def grep(pattern: str) -> str:
-            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `root` argument (or configure the server) instead
+            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+            #   `root` argument (or configure the server) instead
             """Search the files. The client must provide roots."""
             return pattern
         ''',
