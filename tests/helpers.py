@@ -52,7 +52,8 @@ def run_engine(
     jobs: int = 1,
 ) -> list[FileResult]:
     options = Options(
-        settings=Settings.from_mapping(dict(settings or {})),
+        # `select` is also what the settings hold (as the CLI does): MR218 marks only when named there.
+        settings=Settings.from_mapping({**({"select": list(select)} if select else {}), **dict(settings or {})}),
         enabled=codemods.select_codes(select, ignore),
         write=write,
         want_diff=True,

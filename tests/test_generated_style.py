@@ -175,31 +175,6 @@ def test_a_signature_grown_too_long_is_laid_out_as_ruff_format_would(tmp_path):
     assert not [r for r in helpers.run_engine(proj, select=["MR1"]) if r.status.value == "changed"]
 
 
-def test_a_helper_that_binds_the_name_locally_is_refused(tmp_path):
-    """`for root in roots.roots:` after the new `root` parameter would rebind it (and retype it): marked."""
-    proj = tmp_path / "proj"
-    (proj / "pkg").mkdir(parents=True)
-    (proj / "pkg" / "__init__.py").write_text("")
-    (proj / "pkg" / "server.py").write_text(
-        "from mcp.server.fastmcp import Context, FastMCP\n\n"
-        'mcp = FastMCP("x")\n\n\n'
-        "async def first_dir(ctx: Context) -> str:\n"
-        "    roots = await ctx.session.list_roots()\n"
-        "    for root in roots.roots:\n"
-        "        return str(root.uri)\n"
-        '    return ""\n\n\n'
-        "@mcp.tool()\n"
-        "async def where(ctx: Context) -> str:\n"
-        "    return await first_dir(ctx)\n"
-    )
-    results = helpers.run_engine(proj, select=["MR1"])
-    found = [f for r in results for f in r.findings]
-    assert [f.code for f in found] == ["MR106"], found
-    assert "uses the name 'root' for a local" in found[0].message
-    text = (proj / "pkg" / "server.py").read_text()
-    assert "async def first_dir(ctx: Context) -> str:" in text  # not threaded
-    assert "# migrate-roots: MR106:" in text
-
 
 def test_a_rerun_types_the_helper_from_the_tools_own_alias(tmp_path):
     """An interrupted run left the tool with `root: RootPath = None` and the helper untouched: the rerun

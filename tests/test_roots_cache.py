@@ -510,8 +510,6 @@ def test_refresh_task_probe_and_wording_are_marked(tmp_path):
                 #   instead
                 await ctx.session.list_roots()
             except Exception:
-                # migrate-roots: MR218: this text tells users to set up roots: tell them to pass
-                #   the `root` argument (or configure the server) instead
                 return "No roots configured: please configure roots in your MCP client"
             return "ok"
 """,
@@ -549,6 +547,7 @@ def test_wording_uses_the_configured_param_name(tmp_path):
         ERROR = "Client does not support roots"
 """,
         settings={"param-name": "workdir"},
+        select=["MR218"],
     )
     assert codes(findings) == ["MR218"]
 
@@ -592,6 +591,7 @@ def test_wording_in_a_tool_description_is_marked_other_docstrings_are_not(tmp_pa
             """Search the files. The client must provide roots."""
             return pattern
 ''',
+        select=["MR218"],
     )
     assert codes(findings) == ["MR218"]
 
@@ -724,3 +724,64 @@ def test_noop_warning_filter_pattern_is_not_user_facing_text(tmp_path):
         """,
     )
     assert [f for f in findings if f.code == "MR218"] == []
+
+
+def test_noop_wording_is_reported_not_marked_by_default(tmp_path):
+    """MR218 is a hint about text: in the report only, unless `--select MR218` asks for markers."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        ERROR = "Client does not support roots"
+
+
+        @mcp.tool(description="Needs roots: configure roots in your client")
+        def grep(pattern: str) -> str:
+            \"\"\"Search the files. The client must provide roots.\"\"\"
+            return pattern
+        """,
+    )
+    assert codes(findings) == ["MR218", "MR218", "MR218"]
+    assert {f.action.value for f in findings} == {"reported"}
+
+
+def test_wording_in_decorator_and_docstring_marks_each_place_once(tmp_path):
+    """Seen on a real server: a marker from the decorator's text and one from the docstring, twice above the
+    function on the first run and a third time on the second."""
+    findings = check_transformed(
+        tmp_path,
+        '''\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool(
+            description="Needs roots: configure roots in your client",
+        )
+        def grep(pattern: str) -> str:
+            """Search the files. The client must provide roots."""
+            return pattern
+        ''',
+        '''\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+        #   `root` argument (or configure the server) instead
+        @mcp.tool(
+            description="Needs roots: configure roots in your client",
+        )
+        def grep(pattern: str) -> str:
+            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+            #   `root` argument (or configure the server) instead
+            """Search the files. The client must provide roots."""
+            return pattern
+        ''',
+        select=["MR218"],
+    )
+    assert codes(findings) == ["MR218", "MR218"]

@@ -233,7 +233,11 @@ class FileState:
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The nearest enclosing statement that can carry comment lines above it."""
         current: cst.CSTNode | None = node
-        while current is not None and not hasattr(current, "leading_lines"):
+        while current is not None and (
+            not hasattr(current, "leading_lines") or isinstance(current, cst.Decorator)
+        ):
+            # A decorator's own leading lines parse back as the function's: marking it there would repeat
+            # the marker on every run; the decorated definition carries it.
             current = self.parent(current)
         return current if current is not None else node
 

@@ -22,7 +22,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _bounds, _capability_guard, _names, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
@@ -72,7 +72,8 @@ class Func:
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     kwargs: bool = False  # takes **kwargs
-    bound: tuple[str, ...] = ()  # names the body binds (locals other than the parameters)
+    taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
+    bound_sign: Any = None  # _bounds.BoundFacts: where its body checks paths against a bound
     # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
     # name -> shape, so a rerun types the helpers as the first run did.
     aliased: dict[str, str] = field(default_factory=dict)
@@ -106,6 +107,7 @@ class Plan:
     threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
+    keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword, when not param-name
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
     # helper qualname -> shapes of the values the tools reaching it pass ("any": a type we did not write)
     helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -173,9 +175,8 @@ class RootsCall(Rule):
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
-        scope = state.scope(node.body.body[0]) if node.body.body else None
-        if scope is not None and scope is not state.scope(node):
-            func.bound = tuple(sorted({a.name for a in scope.assignments} - set(names)))
+        func.taken = _names.taken(node, state.settings.param_name)
+        func.bound_sign = _bounds.facts(node, state.pos)
         for decorator in node.decorators:
             tool = _tool_decorator(state, decorator.decorator)
             if tool is not None:
@@ -280,7 +281,11 @@ class RootsCall(Rule):
             _Rewriter(self, state).record()
 
     def summarize(self, state: FileState) -> Any:
-        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool}
+        wanted = {
+            q: f
+            for q, f in self.functions.items()
+            if f.sites or f.calls or f.tool or (f.bound_sign and f.bound_sign.signs)
+        }
         doubles = self._doubles()
         if not (wanted or doubles):
             return None
@@ -529,8 +534,9 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     params = {
         p.name.value for p in (*func.params.params, *func.params.kwonly_params, *func.params.posonly_params)
     }
-    # A roots-capability check in front of the call would keep an explicit argument from ever being read.
-    if _checks_roots_capability(func):
+    # A roots-capability check in front of the call would keep an explicit argument from ever being read:
+    # the rewrite widens it to "argument given, or the old condition" (_capability_guard), else it is marked.
+    if _capability_guard.has_check(func) and _capability_guard.guards(call, func, state) is None:
         return (
             "MR105",
             "a roots-capability check guards this call: with a path argument the check must go; decide what "
@@ -545,22 +551,6 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "an absent path argument means here",
         )
     return None
-
-
-def _checks_roots_capability(func: cst.FunctionDef) -> bool:
-    """`check_client_capability(...)` or `<...>.capabilities.roots` anywhere in the function."""
-    found = False
-
-    class Check(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            nonlocal found
-            if node.attr.value == "check_client_capability":
-                found = True
-            if node.attr.value == "roots" and isinstance(node.value, cst.Attribute):
-                found = found or node.value.attr.value == "capabilities"
-
-    func.body.visit(Check())
-    return found
 
 
 def _declared_global(func: cst.FunctionDef) -> set[str]:
@@ -670,6 +660,9 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         for qualname, func in summary.functions.items():
             by_fq[f"{summary.module}.{qualname}"] = (path, func)
 
+    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109).
+    _bounds.refuse(by_fq, settings.allowlist_env)
+
     def good_sites(func: Func) -> bool:
         return func.refusal is None and any(s.refusal is None for s in func.sites)
 
@@ -708,6 +701,12 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
     param = settings.param_name
     path_like = _path_like(settings)
+    # A helper's parameter: free in its body (callers pass it by this keyword).
+    helper_names = {
+        fq: _names.choose(param, by_fq[fq][1].taken, by_fq[fq][1].params)
+        for fq in reach
+        if by_fq[fq][1].tool is None and by_fq[fq][1].value is None
+    }
     for fq in sorted(reach):
         path, func = by_fq[fq]
         plan = plans.setdefault(path, Plan())
@@ -731,29 +730,24 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 name, new = existing.pop(), False
             elif len(handed) == 1 and not existing and param not in func.params:
                 name, new = handed.pop(), False
-            elif param in func.params:
-                name, new = param, False
-            else:
-                name, new = param, True
+            else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
+                name = _names.choose(param, func.taken, func.params)
+                new = name not in func.params
             plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
             plan.values[func.qualname] = name
         else:
-            if param in func.params and not _threaded_before(func, by_fq, reach):
-                func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
+            name = helper_names[fq]
+            if name in func.params and not _threaded_before(func, by_fq, reach):
+                func.refusal = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
                 continue
-            if param in func.bound and param not in func.params:
-                # the new parameter would be rebound by the body (`for root in ...`) before a later use
-                func.refusal = (
-                    "MR106",
-                    f"helper already uses the name {param!r} for a local; set param-name",
-                )
-                continue
-            if param not in func.params:
-                plan.threaded[func.qualname] = param
-            plan.values[func.qualname] = param
+            if name not in func.params:
+                plan.threaded[func.qualname] = name
+            plan.values[func.qualname] = name
         for callee, pos in func.calls:
             if callee in reach and by_fq[callee][1].tool is None:
                 plan.calls[pos] = plan.values[func.qualname]
+                if helper_names.get(callee, param) != param:
+                    plan.keywords[pos] = helper_names[callee]
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
     for fq in sorted(reach):
@@ -910,16 +904,20 @@ class _Rewriter:
                 name = plan.names.get(func.qualname) or (
                     value if value.isidentifier() else state.settings.param_name
                 )
+                param = state.settings.param_name
+                clash = param in func.taken and param not in func.params and value != param
+                note = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
                 state.report(
                     call,
                     code,
                     f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{name}` "
-                    "argument, falling back to roots for legacy clients",
+                    f"argument{note}, falling back to roots for legacy clients",
                     Severity.BROKEN,
                     Action.REWRITTEN,
                     tool,
                 )
                 state.edit(call, _replace_site(call, value, site.shape, name))
+                _capability_guard.widen_around(call, value, state)
                 rewritten = True
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
@@ -966,7 +964,9 @@ class _Rewriter:
         for pos, value in plan.calls.items():
             call = finder.calls.get(pos)
             if call is not None:
-                state.edit(call, _add_keyword(state.settings.param_name, value))
+                keyword = plan.keywords.get(pos, state.settings.param_name)
+                state.edit(call, _add_keyword(keyword, value))
+                _capability_guard.widen_around(call, value, state)
         needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
             needs.append((own_style(state.wrapper.module, plan.shim_import, state.package), SHIM_FUNCTION))
@@ -1325,6 +1325,22 @@ class TestDoubleSignature(Rule):
         "Only doubles in the files of the run (pass your tests folder too: `migrate-roots apply src tests`), "
         "installed with monkeypatch.setattr, setattr or [mock.]patch[.object] and defined in the same file as "
         "a def; lambdas and imported fakes are reported (MR108, info), Mock objects need nothing."
+    )
+
+
+class RootsBound(Rule):
+    code = "MR109"
+    name = "roots-bound"
+    summary = (
+        "Roots used as a bound on the paths a tool may touch: marked, never turned into the caller's choice."
+    )
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = (
+        "Recognised: is_relative_to, relative_to under try, commonpath/commonprefix, a prefix test on a resolved "
+        "path, a raise saying 'outside', on the way from the tool to the read or one call away. A bound checked "
+        "further away (or spelled otherwise) is not seen; the shim's allow-list variable is the operator's bound."
     )
 
 

@@ -11,9 +11,13 @@ argument and calls::
 
 1. An explicit value (an absolute path or a ``file://`` URI, or a list of them) wins.
    It is validated and returned in the shape the old call returned.
-2. Without one, and only on a legacy-era request (protocol older than 2026-07-28) from
-   a client that declared the roots capability, the old ``roots/list`` request is
-   still sent.
+2. Without one, the old call (``session.list_roots()``, or ``ctx.list_roots()`` for
+   the list shape) is still made unless the request is provably modern (it carries
+   protocol 2026-07-28 or later) or the client provably lacks roots (its capabilities
+   are known and have no ``roots``). A context that tells neither (mcp 1.x knows only
+   the handshake era; a test double or a foreign context object has no client
+   parameters) keeps the old behaviour, so your own tests of the roots path keep
+   passing.
 3. Otherwise the tool fails with an error that tells the model which argument to pass.
 
 Roots were never access control. To confine the tool, list the allowed directories in
@@ -42,7 +46,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, cast, overload
 from urllib.parse import unquote_to_bytes, urlsplit
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Sequence
+    from collections.abc import Awaitable, Callable, Iterable, Sequence
     from types import ModuleType
 
     from mcp.types import ListRootsResult, Root
@@ -348,12 +352,32 @@ def _is_legacy_era(version: str | None) -> bool:
     return bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", version)) and version < MODERN_ERA
 
 
-def _client_declared_roots(session: object) -> bool:
+def _client_declared_roots(session: object) -> bool | None:
+    """Tell whether the client declared roots; None when this context does not tell."""
     # mcp 2.x: session.client_capabilities; mcp 1.x: session.client_params.capabilities.
     caps = _attr(session, "client_capabilities") or _attr(
         session, "client_params.capabilities"
     )
+    if caps is None:
+        return None
     return _attr(caps, "roots") is not None
+
+
+def _old_call(
+    ctx: object, session: object, shape: str
+) -> Callable[[], Awaitable[object]] | None:
+    """Return the call the migrated code made, or None when there is none.
+
+    That is fastmcp's ``ctx.list_roots()`` for the list shape, else the session's.
+    """
+    if shape == "list":
+        method = _attr(ctx, "list_roots")  # fastmcp 2.x/3.x only
+        if callable(method):
+            return cast("Callable[[], Awaitable[object]]", method)
+    method = _attr(session, "list_roots")
+    if callable(method):
+        return cast("Callable[[], Awaitable[object]]", method)
+    return None
 
 
 def _deprecation_categories() -> tuple[type[Warning], ...]:
@@ -428,24 +452,27 @@ async def list_roots_compat(
         found: ListRootsResult = types.ListRootsResult(roots=roots)
         return found
 
+    # Refuse only what is provable: a modern request, or a client whose capabilities
+    # lack roots. A context that tells neither (mcp 1.x, a test double, a foreign
+    # context object) keeps the old behaviour.
     session = _find_session(ctx)
-    if (
-        session is None
-        or not _is_legacy_era(_protocol_version(ctx, session))
-        or not _client_declared_roots(session)
-    ):
+    modern = not _is_legacy_era(_protocol_version(ctx, session))
+    if modern or _client_declared_roots(session) is False:
         raise _missing(name)
-    with (
-        warnings.catch_warnings()
-    ):  # the call itself warns; under `-W error` that would fail the tool
+    call = _old_call(ctx, session, shape)
+    if call is None:
+        raise _missing(name)
+    # The call itself warns; under `-W error` that would fail the tool.
+    with warnings.catch_warnings():
         for category in _deprecation_categories():
             warnings.simplefilter("ignore", category)
-        pending = session.list_roots()
+        pending = call()
     try:
         result = await pending
-    except (
-        Exception
-    ) as exc:  # e.g. -32601 from a client that declared roots but does not answer them
+    except Exception as exc:  # e.g. -32601: roots declared, but roots/list unanswered
         message = f"{_missing(name)} (roots/list failed: {exc})"
         raise RootsArgumentError(message) from exc
-    return list(result.roots) if shape == "list" else result
+    # ctx.list_roots() returns the list itself; session.list_roots() a result.
+    if shape == "list":
+        return list(cast("Iterable[Root]", getattr(result, "roots", result)))
+    return cast("ListRootsResult", result)
