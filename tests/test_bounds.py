@@ -241,6 +241,42 @@ ALLOWED = """\
 def test_allow_list_returned_by_a_helper_and_checked_by_the_tool_is_marked(tmp_path):
     """The telegram-mcp shape (our own spelling): a helper returns the roots, the tool unpacks them and checks
     the requested file against them through another helper."""
-    mark = "            " + MARK.format(sign="`is_relative_to`", where="_inside_any") + "\n"
+    mark = "            " + MARK.format(sign="a `parents` membership test", where="_inside_any") + "\n"
     findings = check_transformed(tmp_path, ALLOWED.format(mark=""), ALLOWED.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+PARENTS = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _within(candidate: Path, root: Path) -> bool:
+            return candidate == root or root in candidate.parents
+
+
+        async def _roots(ctx: Context) -> list[Path]:
+{mark}            result = await ctx.session.list_roots()
+            return [Path(r.uri.path) for r in result.roots]
+
+
+        @mcp.tool()
+        async def read_file(path: str, ctx: Context) -> tuple[str | None, str | None]:
+            roots = await _roots(ctx)
+            candidate = Path(path).resolve()
+            if not any(_within(candidate, r) for r in roots):
+                return None, "Path is outside allowed roots."
+            return candidate.read_text(), None
+        """
+
+
+def test_parents_test_and_a_returned_refusal_are_bounds(tmp_path):
+    """The telegram-mcp spelling: `root in candidate.parents` two calls away, the refusal returned as a value."""
+    mark = (
+        "            " + MARK.format(sign="a refusal that says the path is outside", where="read_file") + "\n"
+    )
+    findings = check_transformed(tmp_path, PARENTS.format(mark=""), PARENTS.format(mark=mark))
     assert codes(findings) == ["MR109"]
