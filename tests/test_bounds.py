@@ -249,6 +249,40 @@ ALLOWED = """\
 def test_allow_list_returned_by_a_helper_and_checked_by_the_tool_is_marked(tmp_path):
     """The telegram-mcp shape (our own spelling): a helper returns the roots, the tool unpacks them and checks
     the requested file against them through another helper."""
-    mark = _mark("            ", "`is_relative_to`", "_inside_any")
+    mark = _mark("            ", "a `parents` membership test", "_inside_any")
     findings = check_transformed(tmp_path, ALLOWED.format(mark=""), ALLOWED.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+PARENTS = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _within(candidate: Path, root: Path) -> bool:
+            return candidate == root or root in candidate.parents
+
+
+        async def _roots(ctx: Context) -> list[Path]:
+{mark}            result = await ctx.session.list_roots()
+            return [Path(r.uri.path) for r in result.roots]
+
+
+        @mcp.tool()
+        async def read_file(path: str, ctx: Context) -> tuple[str | None, str | None]:
+            roots = await _roots(ctx)
+            candidate = Path(path).resolve()
+            if not any(_within(candidate, r) for r in roots):
+                return None, "Path is outside allowed roots."
+            return candidate.read_text(), None
+        """
+
+
+def test_parents_test_and_a_returned_refusal_are_bounds(tmp_path):
+    """The telegram-mcp spelling: `root in candidate.parents` two calls away, the refusal returned as a value."""
+    mark = _mark("            ", "a refusal that says the path is outside", "read_file")
+    findings = check_transformed(tmp_path, PARENTS.format(mark=""), PARENTS.format(mark=mark))
     assert codes(findings) == ["MR109"]

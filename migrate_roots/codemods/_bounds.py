@@ -15,7 +15,9 @@ marked (MR109) rather than rewritten.
 - `os.path.commonpath(...)` / `commonprefix(...)`;
 - `a.startswith(b)` where either side is a resolved path (`resolve()`, `realpath`, `abspath`, `normpath`,
   `absolute()`);
-- a `raise` whose message says the path is outside / not within / not inside / not under / escapes.
+- `root in candidate.parents`;
+- a `raise`, or a `return` under an `if`, whose message says the path is outside / not within / not inside /
+  not under / escapes (the names the `if` checks against are its bound side).
 A sign counts only where the roots flow into it: in the function holding the read, a check that mentions a name
 derived from the read's result (assignments, unpacking, loops, comprehensions), or a call handing such a name to
 a function with a sign (`_path_within_roots(path, roots)`); in a function on the way up to the tool, the same
@@ -229,6 +231,22 @@ def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFact
             if node.exc is not None and _OUTSIDE.search(_strings(node.exc)):
                 tested = frozenset().union(*self.tests) if self.tests else frozenset()
                 signs.append(("a raise that says the path is outside", tested))
+
+        def visit_Return(self, node: cst.Return) -> None:
+            # `return None, "Path is outside allowed roots."`: the refusal as a value.
+            if node.value is not None and self.tests and _OUTSIDE.search(_strings(node.value)):
+                signs.append(("a refusal that says the path is outside", frozenset().union(*self.tests)))
+
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            # `root in candidate.parents`: the left side is the bound.
+            for target in node.comparisons:
+                comparator = target.comparator
+                if (
+                    isinstance(target.operator, (cst.In, cst.NotIn))
+                    and isinstance(comparator, cst.Attribute)
+                    and comparator.attr.value == "parents"
+                ):
+                    signs.append(("a `parents` membership test", _names_in(node.left)))
 
     func.body.visit(Find())
     if not (signs or results or feeds):
