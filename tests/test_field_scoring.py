@@ -375,3 +375,19 @@ def test_verdict_file_errors_are_one_line(tmp_path):
     with pytest.raises(ValueError, match="not one of"):
         verdicts.load(path)
     assert verdicts.load(tmp_path / "absent.toml") == []
+
+
+def test_a_wrapped_marker_counts_whole_and_its_lines_do_not_use_the_window():
+    lines = [
+        "    # migrate-roots: MR109: roots bound what this tool may touch (a raise that says",
+        "    #   the path is outside): an explicit argument would let the caller choose",
+        "    #   its own bound. Keep the bound with the operator and migrate this by",
+        "    #   hand",
+        "    #   (five lines in all)",
+        "    roots = await ctx.list_roots()",
+    ]
+    code, text = find_marker(lines, 5)
+    assert code == "MR109"
+    assert text.startswith("roots bound what this tool may touch (a raise that says the path is outside)")
+    assert text.endswith("hand (five lines in all)")
+    assert find_marker(["x = 1", *lines[1:]], 5) is None  # continuation lines alone are no marker

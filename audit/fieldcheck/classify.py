@@ -18,6 +18,7 @@ from .sites import Site
 
 MARKER_WINDOW = 4  # lines above the site's line searched for its marker
 MARKER = re.compile(r"#\s*migrate-roots:\s*(?P<code>MR\d+)\s*:\s*(?P<text>.*?)\s*$")
+CONTINUATION = re.compile(r"^\s*#   (?P<text>\S.*)$")  # a wrapped marker's further lines
 SHIM = re.compile(r"\blist_roots_compat\b|\b_mcp_roots_compat\b")
 
 
@@ -42,11 +43,24 @@ def _direct(line: str, token: str) -> bool:
 
 
 def find_marker(after_lines: list[str], index: int, window: int = MARKER_WINDOW) -> tuple[str, str] | None:
-    """The nearest marker on the line ``index`` (0-based) itself or within ``window`` lines above it."""
-    for j in range(index, max(-1, index - window - 1), -1):
-        m = MARKER.search(after_lines[j])
+    """The nearest marker on the line ``index`` (0-based) itself or within ``window`` lines above it.
+
+    A marker wrapped to the project's line length goes on over ``#   `` continuation lines; those lines are
+    part of the marker, so they do not count towards the window and their text joins the marker's."""
+    j, seen = index, 0
+    tail: list[str] = []
+    while j >= 0 and seen <= window:
+        line = after_lines[j]
+        m = MARKER.search(line)
         if m:
-            return m["code"], m["text"]
+            return m["code"], " ".join([m["text"], *reversed(tail)]).strip()
+        cont = CONTINUATION.match(line)
+        if cont:
+            tail.append(cont["text"].strip())
+        else:
+            tail = []
+            seen += 1
+        j -= 1
     return None
 
 
