@@ -226,3 +226,24 @@ def test_noop_other_capability_is_not_a_roots_check(tmp_path):
         """),
     )
     assert codes(findings) == ["MR101"]
+
+
+def test_getattr_spelling_of_the_capabilities_with_early_return(tmp_path):
+    """codex-in-claude's spelling: the capabilities and their `roots` read through `getattr`, an early return."""
+    check_transformed(
+        tmp_path,
+        _server("""\
+            capabilities = getattr(ctx.session, "client_capabilities", None)
+            if capabilities is None or getattr(capabilities, "roots", None) is None:
+                return os.getcwd()
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """),
+        _migrated("""\
+            capabilities = getattr(ctx.session, "client_capabilities", None)
+            if root is None and (capabilities is None or getattr(capabilities, "roots", None) is None):
+                return os.getcwd()
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """),
+    )

@@ -8,8 +8,9 @@
 becomes `if root is None and not caps.roots:`; a check whose branch holds the read (`if caps.roots: ...read...`)
 becomes `if root is not None or caps.roots:`. So the argument wins whatever the client declared, and without
 it the old condition decides, as before. Every spelling counts as a check: `check_client_capability(...)`,
-`<anything>.capabilities.roots`, `.roots` of a variable holding `<...>.capabilities`, `hasattr(x,
-"list_roots")`, and a variable assigned from any of these (`has_roots = caps.roots is not None`).
+`<anything>.capabilities.roots`, `.roots` of a variable holding `<...>.capabilities`, the same read through
+`getattr(x, "client_capabilities", None)` / `getattr(caps, "roots", None)`, `hasattr(x, "list_roots")`, and a
+variable assigned from any of these (`has_roots = caps.roots is not None`).
 
 `guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
 returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
@@ -35,15 +36,35 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
             return _mentions_roots(node)
         if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
-            second = node.args[1].value
-            return isinstance(second, cst.SimpleString) and second.evaluated_value == "list_roots"
+            return _getattr_name(node) == "list_roots"
+        if _getattr_name(node) == "roots":  # `getattr(caps, "roots", None)`
+            return _is_capabilities(node.args[0].value, caps)
         return False
     if isinstance(node, cst.Attribute) and node.attr.value == "roots":
-        inner = node.value
-        if isinstance(inner, cst.Attribute) and inner.attr.value in _CAPABILITIES:
-            return True
-        return isinstance(inner, cst.Name) and inner.value in caps
+        return _is_capabilities(node.value, caps)
     return isinstance(node, cst.Name) and node.value in flags
+
+
+def _is_capabilities(node: cst.CSTNode, caps: set[str]) -> bool:
+    """`....capabilities`, `getattr(x, "client_capabilities", None)`, or a variable holding either."""
+    if isinstance(node, cst.Attribute) and node.attr.value in _CAPABILITIES:
+        return True
+    if isinstance(node, cst.Call) and _getattr_name(node) in _CAPABILITIES:
+        return True
+    return isinstance(node, cst.Name) and node.value in caps
+
+
+def _getattr_name(node: cst.Call) -> str | None:
+    """The attribute name of `getattr(x, "name", ...)` / `hasattr(x, "name")` written as a literal."""
+    if (
+        not isinstance(node.func, cst.Name)
+        or node.func.value not in ("getattr", "hasattr")
+        or len(node.args) < 2
+    ):
+        return None
+    name = node.args[1].value
+    value = name.evaluated_value if isinstance(name, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
 
 
 _CAPABILITIES = frozenset({"capabilities", "client_capabilities"})
@@ -79,6 +100,8 @@ def _capability_attributes(node: cst.CSTNode) -> list[cst.CSTNode]:
             checks = isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability"
             if checks and not _mentions_roots(n):
                 found.append(n)  # which capability it checks is not written here
+            if isinstance(func, cst.Name) and func.value == "getattr" and _getattr_name(n) in _CAPABILITIES:
+                found.append(n)  # `getattr(session, "client_capabilities", None)`
 
     node.visit(Find())
     return [n for n in found if id(n) not in other]
