@@ -19,18 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import SERVER
+
 REPO = Path(__file__).resolve().parent.parent
-SERVER = (
-    "from mcp.server.fastmcp import Context, FastMCP\n"
-    "\n"
-    'mcp = FastMCP("x")\n'
-    "\n"
-    "\n"
-    "@mcp.tool()\n"
-    "async def where(ctx: Context) -> str:\n"
-    "    result = await ctx.session.list_roots()\n"
-    "    return str(result.roots[0].uri)\n"
-)
 
 
 def _uv() -> list[str]:

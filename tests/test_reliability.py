@@ -20,20 +20,9 @@ from benchmarks.servers import write_servers
 from migrate_roots import guards
 from migrate_roots.cli import app
 from migrate_roots.model import to_json
-from tests.helpers import run_engine
+from tests.helpers import SERVER, run_engine
 
 MR = [sys.executable, "-m", "migrate_roots"]
-SERVER = (
-    "from mcp.server.fastmcp import Context, FastMCP\n"
-    "\n"
-    'mcp = FastMCP("x")\n'
-    "\n"
-    "\n"
-    "@mcp.tool()\n"
-    "async def where(ctx: Context) -> str:\n"
-    "    result = await ctx.session.list_roots()\n"
-    "    return str(result.roots[0].uri)\n"
-)
 # Holds the trigger token, so it is read, decoded, parsed and walked, but is not an MCP roots call.
 NOT_MCP = "class Repo:\n    def list_roots(self):\n        return []  # list_roots\n"
 
