@@ -144,6 +144,19 @@ class BoundFacts:
     feeds: tuple[tuple[Pos, Pos], ...] = ()  # (a call, the call whose arguments hold it: `f(await g())`)
 
 
+def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | None:
+    """The facts of two definitions of one function (a conditional redefinition): a bound in either counts."""
+    if first is None or second is None:
+        return first or second
+    return BoundFacts(
+        signs=first.signs + second.signs,
+        flows=first.flows + second.flows,
+        results=first.results + second.results,
+        args=first.args + second.args,
+        feeds=first.feeds + second.feeds,
+    )
+
+
 def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFacts | None:
     signs: list[tuple[str, frozenset[str]]] = []
     flows: list[tuple[frozenset[str], frozenset[str]]] = []

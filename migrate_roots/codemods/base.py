@@ -100,6 +100,13 @@ class Rule:
         return set()
 
     @classmethod
+    def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
+        """Dotted names (`module.function`) of the functions through which a caller may reach what the rule
+        rewrites: those that do it themselves, or call one of `reached` (the names found so far). The files
+        that import them (or their modules) are indexed too (migrate_roots/follow.py), to a fixed point."""
+        return set()
+
+    @classmethod
     def links(cls, summary: Any) -> set[str]:
         """Dotted names of modules, other than its own, that a file's summary refers to.
 

@@ -101,6 +101,7 @@ class LowLevelTools(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = (b"list_roots",)
+    requires = b""  # as the roots-call family: a roots token is always parsed
     nodes = (cst.Module,)
     limits = (
         "Schemas built at runtime, imported from another module, or tools whose branch cannot be told apart "
@@ -153,6 +154,7 @@ class SchemaDynamic(Rule):
     summary = "Low-level tool reaching roots whose inputSchema is built at runtime or elsewhere: marked."
     severity = Severity.BROKEN
     tokens = LowLevelTools.tokens
+    requires = b""
     runner = LowLevelTools
     limits = "The property cannot be added with certainty; add it by hand and pass it to list_roots_compat."
 
@@ -163,6 +165,7 @@ class ToolUnknown(Rule):
     summary = "Low-level handler whose tools or dispatch cannot be matched to their schemas: marked."
     severity = Severity.BROKEN
     tokens = LowLevelTools.tokens
+    requires = b""
     runner = LowLevelTools
     limits = "Name the tools with string literals (or enum members) in both `list_tools` and the dispatch."
 

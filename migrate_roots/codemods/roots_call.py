@@ -53,6 +53,9 @@ class Site:
     existing: str | None = None  # an existing path parameter of the tool that guards this site
     # Already `list_roots_compat(...)` (an earlier, interrupted run): counts for the plan, never rewritten.
     done: bool = False
+    # On an untyped parameter in a module that never imports the SDK (`ctx.session.list_roots()` in a helper
+    # module): an MCP call only when MCP code reaches it (the plan decides; otherwise no finding at all).
+    maybe: bool = False
 
 
 @dataclass
@@ -77,6 +80,9 @@ class Func:
     # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
     # name -> shape, so a rerun types the helpers as the first run did.
     aliased: dict[str, str] = field(default_factory=dict)
+    # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
+    # parameter the plan gives it goes on each, so whichever is live takes what its callers pass.
+    defs: tuple[Pos, ...] = ()
 
 
 @dataclass
@@ -99,6 +105,7 @@ class Summary:
     package: str
     functions: dict[str, Func]
     doubles: list[Double] = field(default_factory=list)
+    sdk: bool = True  # the file imports (spells) the SDK
 
 
 @dataclass
@@ -136,6 +143,9 @@ class RootsCall(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
+    # A roots token is always parsed: whether a call is MCP is the plan's decision (`Site.maybe`), not the
+    # prefilter's (README, "How it works").
+    requires = b""
     nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign)
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
@@ -189,6 +199,30 @@ class RootsCall(Rule):
         like = state.extra.get("tool_like", {}).get(node)
         if like is not None:
             func.tool, func.value, func.code, func.refusal = like[1:]
+        earlier = self.functions.get(func.qualname)
+        if (
+            earlier is not None
+            and earlier.tool is not None
+            and earlier.value is None
+            and func.tool != earlier.tool
+        ):
+            # A registered tool whose name is rebound later (`@mcp.prompt def login()` after the tool `login`):
+            # the server holds the first function, the module name the second; each keeps its own identity.
+            renamed = f"{earlier.qualname}@{earlier.pos[0]}"
+            earlier.qualname = renamed
+            self.functions[renamed], self.defs[renamed] = earlier, self.defs[func.qualname]
+        elif earlier is not None:
+            # A redefinition (conditional, or a plain rebinding): one function for the plan, with every
+            # definition's sites and calls, and the parameters of all.
+            func.sites, func.calls, func.passed = earlier.sites, earlier.calls, earlier.passed
+            func.params = tuple(dict.fromkeys((*earlier.params, *func.params)))
+            func.kwargs = func.kwargs and earlier.kwargs
+            func.tool = func.tool if func.tool is not None else earlier.tool
+            func.defs = (*(earlier.defs or (earlier.pos,)), func.pos)
+            # The parameter's name must be free in every body, and a bound checked in any of them holds.
+            func.taken = earlier.taken | func.taken
+            func.aliased = {**earlier.aliased, **func.aliased}
+            func.bound_sign = _bounds.merged(earlier.bound_sign, func.bound_sign)
         self.functions[func.qualname] = func
         self.defs[func.qualname] = node
 
@@ -258,6 +292,8 @@ class RootsCall(Rule):
             site = Site(state.pos(call), "result", "list")
             site.refusal = ("MR103", "roots read through a session held outside the current request")
             return site
+        elif kind is None and not state.extra.get("imports_sdk"):
+            return _maybe_site(call, receiver, state)
         else:
             return None  # not an MCP object: a user's own list_roots()
         site = Site(state.pos(call), shape, _uses(call, shape, state))
@@ -289,7 +325,8 @@ class RootsCall(Rule):
         doubles = self._doubles()
         if not (wanted or doubles):
             return None
-        return Summary(state.module, state.package_root, state.package, wanted, doubles)
+        sdk = bool(state.extra.get("imports_sdk"))
+        return Summary(state.module, state.package_root, state.package, wanted, doubles, sdk)
 
     def _doubles(self) -> list[Double]:
         out = []
@@ -315,23 +352,69 @@ class RootsCall(Rule):
 
     # --- the package plan ----------------------------------------------------------------------------
     @classmethod
-    def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
-        tokens: set[bytes] = set()
+    def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
+        out: set[str] = set()
         for summary in summaries.values():
             for func in summary.functions.values():
-                if func.sites and func.qualname != "<module>":
-                    tokens.add(func.qualname.split(".")[-1].encode())
-        return tokens
+                # Tools too: a test that imports the tool's module may patch the helper where it is imported.
+                if func.qualname == "<module>":
+                    continue
+                if func.sites or any(_calls_into(callee, reached) for callee, _ in func.calls):
+                    # What an importer names: the module's top-level function or class.
+                    out.add(f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}")
+        return out
 
     @classmethod
     def links(cls, summary: Any) -> set[str]:
-        # The functions it calls (by_fq in plan_package) and the helpers its test doubles replace.
+        # The functions it calls (resolved by _Functions in plan_package) and the helpers its test doubles replace.
         calls = {callee for func in summary.functions.values() for callee, _ in func.calls}
         return calls | {double.target for double in summary.doubles}
 
     @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
         return plan_package(summaries, settings)
+
+
+def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+    """A roots call in a module that never imports the SDK, on an untyped parameter spelled the SDK's way:
+    `ctx.session.list_roots()`, `ctx.request_context.session.list_roots()` or `session.list_roots()` (a
+    ListRootsResult), or a bare `ctx.list_roots()` (a fastmcp Context's list, or a session's result: which one
+    cannot be told here, so it is marked when MCP code reaches it). `self.backend.list_roots()` and values
+    built in the module (moto's AWS Organizations client) are not."""
+    holder: cst.BaseExpression = receiver
+    chain: list[str] = []
+    while isinstance(holder, cst.Attribute):
+        chain.insert(0, holder.attr.value)
+        holder = holder.value
+    if not (isinstance(holder, cst.Name) and holder.value not in ("self", "cls")):
+        return None
+    if not _sdk.loosely_typed(state, holder):
+        return None
+    if chain in (["session"], ["request_context", "session"]) or (
+        not chain and "session" in holder.value.lower()
+    ):
+        site = Site(state.pos(call), "result", _uses(call, "result", state), maybe=True)
+        site.refusal = _local_refusal(call, state)
+        site.existing = _guarding_param(call, state)
+        return site
+    if not chain:
+        site = Site(state.pos(call), "result", "list", maybe=True)
+        site.refusal = (
+            "MR102",
+            f"`{holder.value}.list_roots()` on an untyped value in a module that never imports the SDK: a fastmcp "
+            "Context (a list) or a session (a ListRootsResult)? annotate it and run again",
+        )
+        return site
+    return None
+
+
+def _calls_into(callee: str, reached: set[str]) -> bool:
+    """`pkg.mod.helper` or `pkg.mod.Class.method` for a reached `pkg.mod.helper` / `pkg.mod.Class`."""
+    while callee:
+        if callee in reached:
+            return True
+        callee = callee.rpartition(".")[0]
+    return False
 
 
 def _is_compat_call(call: cst.Call, state: FileState) -> bool:
@@ -654,75 +737,147 @@ def _guarding_param(call: cst.Call, state: FileState) -> str | None:
 # The package plan: plain data in, plain data out.
 
 
-def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
-    by_fq: dict[str, tuple[str, Func]] = {}
-    for path, summary in summaries.items():
-        for qualname, func in summary.functions.items():
-            by_fq[f"{summary.module}.{qualname}"] = (path, func)
+Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
 
-    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109).
-    _bounds.refuse(by_fq, settings.allowlist_env)
+
+def import_root(summary: Summary) -> str:
+    """The folder a module is imported from (its `sys.path` entry): the folder above its top-level package, or
+    a loose file's own folder. Two `server.py` in sibling folders are two modules (README, "How it works")."""
+    import os
+
+    return os.path.dirname(summary.package_root) if summary.package else summary.package_root
+
+
+class _Functions:
+    """Every summarized function by identity, with its calls resolved: a callee's dotted name is looked up in
+    the caller's own import root first, else in the one root that defines it (none when several do)."""
+
+    def __init__(self, summaries: Mapping[str, Summary]) -> None:
+        self.by_key: dict[Key, tuple[str, Func]] = {}
+        self.sdk: set[Key] = set()  # functions of files that import the SDK
+        roots_of: dict[str, list[str]] = {}
+        self.modules: set[tuple[str, str]] = set()
+        for path, summary in summaries.items():
+            root = import_root(summary)
+            self.modules.add((root, summary.module))
+            for qualname, func in summary.functions.items():
+                fq = f"{summary.module}.{qualname}"
+                self.by_key[(root, fq)] = (path, func)
+                roots_of.setdefault(fq, []).append(root)
+                if summary.sdk:
+                    self.sdk.add((root, fq))
+        self.roots_of = roots_of
+        self.calls: dict[Key, list[tuple[Key, Pos]]] = {}
+        for key, (_, func) in self.by_key.items():
+            resolved = ((self.resolve(key[0], callee), pos) for callee, pos in func.calls)
+            self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
+
+    def resolve(self, root: str, fq: str) -> Key | None:
+        if (root, fq) in self.by_key:
+            return (root, fq)
+        # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not).
+        module = fq.rpartition(".")[0]
+        while module:
+            if (root, module) in self.modules:
+                return None
+            module = module.rpartition(".")[0]
+        roots = self.roots_of.get(fq, ())
+        return (roots[0], fq) if len(roots) == 1 else None
+
+    def closure(self, start: set[Key], within: set[Key] | None = None) -> set[Key]:
+        """`start` and what it calls, transitively (only through `within`, when given)."""
+        seen, todo = set(start), list(start)
+        while todo:
+            for callee, _ in self.calls[todo.pop()]:
+                if callee not in seen and (within is None or callee in within):
+                    seen.add(callee)
+                    todo.append(callee)
+        return seen
+
+
+def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
+    """The package plan. A pure function of the summaries: it reads them and never writes to them (the engine
+    plans the same summaries more than once: the local guess, then the group)."""
+    funcs = _Functions(summaries)
+    by_key, calls = funcs.by_key, funcs.calls
+    refused: dict[Key, tuple[str, str]] = {}  # refusals decided here (the summaries' own stay as they are)
+    param = settings.param_name
+
+    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds reads
+    # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
+    for root in sorted({r for r, _ in by_key}):
+        view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
+        _bounds.refuse(view, settings.allowlist_env)
 
     def good_sites(func: Func) -> bool:
         return func.refusal is None and any(s.refusal is None for s in func.sites)
 
-    # Functions that reach a rewritable site, through calls, to a fixed point.
-    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
-    changed = True
-    while changed:
-        changed = False
-        for fq, (_, func) in by_fq.items():
-            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
-                reach.add(fq)
-                changed = True
+    # Functions that reach a rewritable site, through calls, to a fixed point (not through `excluded`); of
+    # those, the ones a tool reaches: only they can receive a path argument.
+    def reaching(excluded: Mapping[Key, Any]) -> set[Key]:
+        reach = {k for k, (_, f) in by_key.items() if good_sites(f) and k not in excluded}
+        changed = True
+        while changed:
+            changed = False
+            for key, (_, func) in by_key.items():
+                if key in reach or key in excluded or func.refusal is not None:
+                    continue
+                if any(c in reach for c, _ in calls[key]):
+                    reach.add(key)
+                    changed = True
+        tools = {key for key in reach if by_key[key][1].tool is not None}
+        return funcs.closure(tools, reach)
 
-    # Of those, the ones a tool reaches: only they can receive a path argument.
-    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
-    frontier = list(live)
-    while frontier:
-        for callee, _ in by_fq[frontier.pop()][1].calls:
-            if callee in reach and callee not in live:
-                live.add(callee)
-                frontier.append(callee)
-    reach = live
+    # A helper on the way that already has a parameter of the configured name is refused (MR106), and nothing
+    # reaches roots through it: its callers must not pass the keyword a second time.
+    first = reaching(refused)
+    for key in sorted(first):
+        func = by_key[key][1]
+        helper = func.tool is None and func.value is None
+        name = _names.choose(param, func.taken, func.params) if helper else param
+        if helper and name in func.params and not _threaded_before(key, funcs, first):
+            refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
+    reach = reaching(refused) if refused else first
+    # What code of a module that imports the SDK reaches: a roots call on an untyped value outside such code
+    # (moto's AWS `list_roots()`) is not an MCP call.
+    mcp_reached = funcs.closure(funcs.sdk)
 
     # Shapes: a tool takes a list when any site it reaches uses more than the first root.
-    def shape_of(fq: str, seen: set[str]) -> str:
-        if fq in seen:
+    def shape_of(key: Key, seen: set[Key]) -> str:
+        if key in seen:
             return "single"
-        seen.add(fq)
-        _, func = by_fq[fq]
+        seen.add(key)
+        _, func = by_key[key]
         if any(s.uses == "list" for s in func.sites if s.refusal is None):
             return "list"
-        if any(shape_of(c, seen) == "list" for c, _ in func.calls if c in reach):
+        if any(shape_of(c, seen) == "list" for c, _ in calls[key] if c in reach):
             return "list"
         return "single"
 
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
-    param = settings.param_name
     path_like = _path_like(settings)
     # A helper's parameter: free in its body (callers pass it by this keyword).
     helper_names = {
-        fq: _names.choose(param, by_fq[fq][1].taken, by_fq[fq][1].params)
-        for fq in reach
-        if by_fq[fq][1].tool is None and by_fq[fq][1].value is None
+        key: _names.choose(param, by_key[key][1].taken, by_key[key][1].params)
+        for key in reach
+        if by_key[key][1].tool is None and by_key[key][1].value is None
     }
-    for fq in sorted(reach):
-        path, func = by_fq[fq]
+    for key in sorted(reach):
+        path, func = by_key[key]
         plan = plans.setdefault(path, Plan())
         if func.value is not None:  # a low-level tool: the handler reads its arguments
-            plan.tools[func.qualname] = (param, shape_of(fq, set()), False)
+            plan.tools[func.qualname] = (param, shape_of(key, set()), False)
             plan.values[func.qualname] = func.value
         elif func.tool is not None:
             existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
-            calls_reach = any(c in reach for c, _ in func.calls)
+            calls_reach = any(c in reach for c, _ in calls[key])
             # An existing path parameter handed to the helper that reads roots: it is already the argument.
             # Only when handed straight to the function that reads roots: a parameter passed to an intermediate
             # may be checked against the roots there (a boundary), and must not become them.
             handed = {
                 n
-                for c, pos in func.calls
-                if c in reach and by_fq[c][1].sites
+                for c, pos in calls[key]
+                if c in reach and by_key[c][1].sites
                 for n in func.passed.get(pos, ())
                 if path_like(n)
             }
@@ -733,49 +888,51 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
                 name = _names.choose(param, func.taken, func.params)
                 new = name not in func.params
-            plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
+            plan.tools[func.qualname] = (name, shape_of(key, set()), new)
             plan.values[func.qualname] = name
         else:
-            name = helper_names[fq]
-            if name in func.params and not _threaded_before(func, by_fq, reach):
-                func.refusal = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
-                continue
+            name = helper_names[key]
             if name not in func.params:
                 plan.threaded[func.qualname] = name
             plan.values[func.qualname] = name
-        for callee, pos in func.calls:
-            if callee in reach and by_fq[callee][1].tool is None:
+        for callee, pos in calls[key]:
+            if callee in reach and by_key[callee][1].tool is None:
                 plan.calls[pos] = plan.values[func.qualname]
                 if helper_names.get(callee, param) != param:
                     plan.keywords[pos] = helper_names[callee]
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
-    for fq in sorted(reach):
-        path, func = by_fq[fq]
+    for key in sorted(reach):
+        path, func = by_key[key]
         if func.tool is None and func.value is None and func.qualname in plans[path].threaded:
             names = {
-                plans[by_fq[t][0]].tools[by_fq[t][1].qualname][0] for t in _tools_reaching(fq, by_fq, reach)
+                plans[by_key[t][0]].tools[by_key[t][1].qualname][0]
+                for t in _tools_reaching(key, funcs, reach)
             }
             plans[path].names[func.qualname] = names.pop() if len(names) == 1 else param
-            tools = _tools_reaching(fq, by_fq, reach)
+            tools = _tools_reaching(key, funcs, reach)
             shapes = {
-                shape if new or by_fq[t][1].aliased.get(name) == shape else "any"
+                shape if new or by_key[t][1].aliased.get(name) == shape else "any"
                 for t in tools
-                for name, shape, new in (plans[by_fq[t][0]].tools[by_fq[t][1].qualname],)
+                for name, shape, new in (plans[by_key[t][0]].tools[by_key[t][1].qualname],)
             }
             plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
 
     # Sites: rewrite where the enclosing function carries the value; otherwise say why not.
     for path, summary in summaries.items():
+        root = import_root(summary)
         for func in summary.functions.values():
-            fq = f"{summary.module}.{func.qualname}"
+            key = (root, f"{summary.module}.{func.qualname}")
             for site in func.sites:
+                if site.maybe and key not in reach and key not in mcp_reached:
+                    continue  # an untyped `x.session.list_roots()` no MCP code reaches: not an MCP call
                 plan = plans.setdefault(path, Plan())
-                if func.refusal is not None:
-                    plan.sites[site.pos] = func.refusal
+                refusal = func.refusal or refused.get(key)
+                if refusal is not None:
+                    plan.sites[site.pos] = refusal
                 elif site.refusal is not None:
                     plan.sites[site.pos] = site.refusal
-                elif fq not in reach:
+                elif key not in reach:
                     plan.sites[site.pos] = (
                         "MR103",
                         "roots read outside any tool call found in the package (startup, handler, unused "
@@ -793,8 +950,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
 
 def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
     """Test doubles of a helper that gains the parameter get it too, or a note when they are not plain functions."""
-    threaded = {
-        f"{summaries[path].module}.{qualname}": param
+    threaded: dict[Key, str] = {
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): param
         for path, plan in plans.items()
         for qualname, param in plan.threaded.items()
     }
@@ -802,10 +959,10 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
         return
     for path, summary in summaries.items():
         for double in summary.doubles:
-            helper = _patched(double.target, threaded)
+            helper = _patched(double.target, import_root(summary), threaded)
             if helper is None:
                 continue
-            param, short = threaded[helper], helper.rpartition(".")[2]
+            param, short = threaded[helper], helper[1].rpartition(".")[2]
             if double.fake is None:
                 plans.setdefault(path, Plan()).double_notes[double.pos] = (param, short)
             elif param not in double.params and not double.kwargs:
@@ -815,20 +972,25 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
                 plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
 
 
-def _patched(target: str, threaded: Mapping[str, str]) -> str | None:
-    """The helper a patch target names: exactly, or where a module of the same package imported it."""
-    if target in threaded:
-        return target
+def _patched(target: str, root: str, threaded: Mapping[Key, str]) -> Key | None:
+    """The helper a patch target names: exactly, or where a module of the same package imported it; in the
+    patching file's own import root first, else in the one other root that has it."""
     last, top = target.rpartition(".")[2], target.split(".")[0]
-    found = sorted(fq for fq in threaded if fq.rpartition(".")[2] == last and fq.split(".")[0] == top)
+    exact = [key for key in threaded if key[1] == target]
+    found = exact or sorted(
+        k for k in threaded if k[1].rpartition(".")[2] == last and k[1].split(".")[0] == top
+    )
+    mine = [k for k in found if k[0] == root]
+    if mine and (exact or len(mine) == 1):
+        return mine[0]
     return found[0] if len(found) == 1 else None
 
 
-def _threaded_before(func: Func, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> bool:
+def _threaded_before(key: Key, funcs: _Functions, reach: set[Key]) -> bool:
     """The helper got its parameter from an earlier run: a rewritten site in it, or a callee that has one."""
-    if any(s.done for s in func.sites):
+    if any(s.done for s in funcs.by_key[key][1].sites):
         return True
-    return any(c in reach and any(s.done for s in by_fq[c][1].sites) for c, _ in func.calls)
+    return any(c in reach and any(s.done for s in funcs.by_key[c][1].sites) for c, _ in funcs.calls[key])
 
 
 def _path_like(settings: Any) -> Any:
@@ -838,22 +1000,22 @@ def _path_like(settings: Any) -> Any:
     return lambda name: name in settings.path_params or bool(words.search(name))
 
 
-def _tools_reaching(fq: str, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> set[str]:
-    callers: dict[str, set[str]] = {}
+def _tools_reaching(key: Key, funcs: _Functions, reach: set[Key]) -> set[Key]:
+    callers: dict[Key, set[Key]] = {}
     for caller in reach:
-        for callee, _ in by_fq[caller][1].calls:
+        for callee, _ in funcs.calls[caller]:
             callers.setdefault(callee, set()).add(caller)
-    seen, todo, tools = {fq}, [fq], set()
+    seen, todo, tools = {key}, [key], set()
     while todo:
         for caller in callers.get(todo.pop(), ()):
             if caller in seen:
                 continue
             seen.add(caller)
-            if by_fq[caller][1].tool is not None:
+            if funcs.by_key[caller][1].tool is not None:
                 tools.add(caller)
             else:
                 todo.append(caller)
-    return {t for t in tools if by_fq[t][1].value is None}
+    return {t for t in tools if funcs.by_key[t][1].value is None}
 
 
 def _has_sites(summary: Summary) -> bool:
@@ -890,7 +1052,7 @@ class _Rewriter:
         for func in self.rule.functions.values():
             for site in func.sites:
                 call = finder.calls.get(site.pos)
-                if call is None or site.done:
+                if call is None or site.done or (site.maybe and site.pos not in plan.sites):
                     continue
                 decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
                 code = func.code or ("MR101" if site.shape == "result" else "MR102")
@@ -930,11 +1092,11 @@ class _Rewriter:
             width = style_of(state.path).line_length
             state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width))
         for qualname, (name, shape, new) in plan.tools.items():
-            node = finder.functions.get(qualname)
             info = self.rule.functions.get(qualname)
-            if node is None or info is None or info.value is not None:
+            nodes = finder.defs(info, qualname)
+            if not nodes or info is None or info.value is not None:
                 continue
-            if new:
+            for node in nodes if new else ():
                 state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
                 state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
             state.extra.setdefault("tools", []).append(
@@ -948,8 +1110,7 @@ class _Rewriter:
                 )
             )
         for qualname, name in plan.threaded.items():
-            node = finder.functions.get(qualname)
-            if node is not None:
+            for node in finder.defs(self.rule.functions.get(qualname), qualname):
                 helper_shapes = plan.helper_shapes.get(qualname, frozenset({"any"}))
                 state.edit(node, _add_helper_param(name, _helper_type(helper_shapes, state.settings)))
                 state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
@@ -1036,12 +1197,21 @@ class _NodeFinder(cst.CSTVisitor):
         self.state = state
         self.calls: dict[Pos, cst.Call] = {}
         self.functions: dict[str, cst.FunctionDef] = {}
+        self.by_pos: dict[Pos, cst.FunctionDef] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.setdefault(self.state.pos(node), node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.setdefault(self.state.qualname(node), node)
+        self.by_pos[self.state.pos(node)] = node
+
+    def defs(self, func: Func | None, qualname: str) -> list[cst.FunctionDef]:
+        """Every definition of the function the plan names `qualname` (`Func.defs`), or the first by name."""
+        if func is None:
+            node = self.functions.get(qualname)
+            return [node] if node is not None else []
+        return [self.by_pos[p] for p in (func.defs or (func.pos,)) if p in self.by_pos]
 
 
 def _replace_site(call: cst.Call, value: str, shape: str, name: str) -> Any:
@@ -1266,6 +1436,7 @@ class FastmcpListRoots(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = RootsCall.limits
 
@@ -1276,6 +1447,7 @@ class RootsOutsideRequest(Rule):
     summary = "Roots read outside a tool call (startup, handler, captured session): marked for a person."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Never rewritten: no request exists there to carry a path argument. Use server configuration."
 
@@ -1286,6 +1458,7 @@ class RootsInWrapper(Rule):
     summary = "Roots read in a decorator wrapping tools, or in a tool with a synthesized signature: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "The wrapped tools' signatures are not in the code, so no parameter can be added with certainty."
 
@@ -1298,6 +1471,7 @@ class RootsNoneVersusEmpty(Rule):
     )
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Deciding what a missing path argument means here is a security decision left to a person."
 
@@ -1309,6 +1483,7 @@ class HelperSignatureChanged(Rule):
     severity = Severity.INFO
     fix = "safe"
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Callers outside the files of the run are not seen; fakes of the helper in the run are MR108's."
 
@@ -1320,6 +1495,7 @@ class TestDoubleSignature(Rule):
     severity = Severity.INFO
     fix = "safe"
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = (
         "Only doubles in the files of the run (pass your tests folder too: `migrate-roots apply src tests`), "
@@ -1350,5 +1526,6 @@ class RootsParamClash(Rule):
     summary = "A helper on the way to roots already has a parameter with the configured name: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."
