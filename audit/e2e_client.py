@@ -18,84 +18,31 @@ sent. On an mcp 1.x venv, a modern session is reported as skipped: neither its s
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import traceback
-from contextlib import asynccontextmanager
-from importlib import metadata
+from pathlib import Path
 from typing import Any
 
-MODERN_VERSION = "2026-07-28"
+# The connection and result helpers are the ones `migrate-roots verify` ships (stdlib + SDK only, like this
+# script): loaded by path, since migrate_roots itself is not installed in an audit venv.
+_SHARED = Path(__file__).resolve().parents[1] / "migrate_roots" / "verify" / "client.py"
+_spec = importlib.util.spec_from_file_location("_migrate_roots_verify_client", _SHARED)
+assert _spec and _spec.loader
+shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(shared)
+
+MODERN_VERSION = shared.MODERN_VERSION
+_version = shared.version
+_mcp_major = shared.mcp_major
+_text = shared.result_text
+_is_error = shared.result_is_error
+_schema = shared.tool_schema
 
 
-def _version(dist: str) -> str | None:
-    try:
-        return metadata.version(dist)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _mcp_major() -> int:
-    version = _version("mcp") or "1"
-    return int(version.split(".")[0])
-
-
-def _text(result: Any) -> str:
-    parts = []
-    for item in getattr(result, "content", None) or []:
-        text = getattr(item, "text", None)
-        if text is not None:
-            parts.append(text)
-    return "\n".join(parts)
-
-
-def _is_error(result: Any) -> bool:
-    value = getattr(result, "is_error", None)
-    if value is None:
-        value = getattr(result, "isError", False)
-    return bool(value)
-
-
-def _schema(tool: Any) -> Any:
-    schema = getattr(tool, "input_schema", None)
-    if schema is None:
-        schema = getattr(tool, "inputSchema", None)
-    if hasattr(schema, "model_dump"):
-        schema = schema.model_dump(mode="json")
-    return schema
-
-
-def _params(spec: dict) -> Any:
-    from mcp import StdioServerParameters
-
-    return StdioServerParameters(command=spec["command"][0], args=list(spec["command"][1:]), env=spec["env"],
-                                 cwd=spec["cwd"])
-
-
-@asynccontextmanager
-async def _connect(spec: dict, era: str, roots: list[str]):
-    import mcp.types as types
-
-    callback = None
-    if era in ("legacy-roots", "modern"):
-
-        async def callback(context: Any) -> Any:
-            return types.ListRootsResult(roots=[types.Root(uri=u) for u in roots])
-
-    if _mcp_major() >= 2:
-        from mcp import Client
-
-        mode = MODERN_VERSION if era == "modern" else "legacy"
-        async with Client(_params(spec), mode=mode, list_roots_callback=callback) as client:
-            yield client
-    else:
-        from mcp import ClientSession
-        from mcp.client.stdio import stdio_client
-
-        kwargs = {"list_roots_callback": callback} if callback is not None else {}
-        async with stdio_client(_params(spec)) as (read, write), ClientSession(read, write, **kwargs) as session:
-            await session.initialize()
-            yield session
+def _connect(spec: dict, era: str, roots: list[str]) -> Any:
+    return shared.connect(shared.server_params(spec["command"], spec["cwd"], spec["env"]), era, roots)
 
 
 async def _session(spec: dict, session: dict) -> dict:

@@ -37,6 +37,8 @@ from typing import Any
 import tomllib
 
 AUDIT = Path(__file__).resolve().parent
+if str(AUDIT) not in sys.path:
+    sys.path.insert(0, str(AUDIT))  # the field check's package, audit/fieldcheck/
 REPO = AUDIT.parent
 WORK = AUDIT / ".work"
 RESULTS = AUDIT / "results"
@@ -170,7 +172,7 @@ def make_venv(server: dict, tree: Path, venv: Path, env: dict, logs: Path, uv: s
     if server.get("extras"):
         target += "[" + ",".join(server["extras"]) + "]"
     reqs = ["-e", target, MYPY, *server.get("pins", []), *server.get("extra_deps", []), *server.get("test_deps", [])]
-    proc = run([uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), *reqs],
+    proc = run([uv, "pip", "install", "-q", "--python", str(venv / "bin" / "python"), *server.get("uv_args", []), *reqs],
                logs / "install.log", env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"install failed: {tail(proc.stderr, 1500)}")
@@ -773,7 +775,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse-venv", action="store_true", help="keep existing venvs (faster reruns; not fresh)")
     parser.add_argument("--output", type=Path, default=RESULTS)
     parser.add_argument("--render", action="store_true", help="only re-render summary.md from summary.json")
+    field = parser.add_argument_group("field check (audit/README.md, \"Field check\")")
+    field.add_argument("--repos", type=Path, help="folder of git mirrors or checkouts: runs the field check")
+    field.add_argument("--quick", action="store_true", help="field: local sources only; apply, count, compile, "
+                       "pyflakes, second apply (no installs, tests or e2e)")
+    field.add_argument("--compare", type=Path, metavar="OLD.json", help="field: per-site changes against OLD.json")
+    field.add_argument("--new", type=Path, metavar="NEW.json", help="with --compare: compare two files, run nothing")
+    field.add_argument("--verdicts", type=Path, default=AUDIT / "field-verdicts.toml", help="field: hand-kept verdicts")
     opts = parser.parse_args(argv)
+    if opts.repos or opts.quick or opts.compare:
+        from fieldcheck import cli as field_cli
+
+        return field_cli.render_only(opts) if opts.render else field_cli.run_field(opts)
     if opts.render:
         report = json.loads((opts.output / "summary.json").read_text(encoding="utf-8"))
         (opts.output / "summary.md").write_text(render_md(report), encoding="utf-8")

@@ -49,21 +49,21 @@ async def {tool}(ctx: Context) -> str:
 
 HELPER_TOOL = """\
 {header}
-from .workspace import project_dir
+from .workspace import {helper}
 
 mcp = FastMCP("{server}")
 
 
 @mcp.tool()
 async def {tool}(ctx: Context) -> str:
-    return str(await project_dir(ctx))
+    return str(await {helper}(ctx))
 {filler}"""
 
 HELPER = """\
 from mcp.server.fastmcp import Context
 
 
-async def project_dir(ctx: Context):
+async def {helper}(ctx: Context):
     result = await ctx.session.list_roots()
     return result.roots[0].uri
 """
@@ -108,25 +108,36 @@ def {name}(values: list[int], factor: int = {n}) -> dict[str, int]:
 '''
 
 
-def server_source(index: int, rng: random.Random) -> tuple[str, str | None]:
-    """(server.py text, workspace.py text or None) for server number `index`."""
+# Benchmark 2's everyday-names variant: tools and helpers named like half the functions of any library.
+EVERYDAY = ("find", "tree", "where", "get", "run")
+
+
+def server_source(index: int, rng: random.Random, names: tuple[str, ...] = ()) -> tuple[str, str | None]:
+    """(server.py text, workspace.py text or None) for server number `index`; tools named `tool_N`, or after
+    `names` (the helper too, then)."""
     template = TEMPLATES[index % len(TEMPLATES)]
     filler = "".join(
         FILLER.format(name=f"compute_{k}", n=rng.randint(1, 9), m=rng.randint(2, 7))
         for k in range(rng.randint(2, 12))
     )
-    text = template.format(header=SDK_IMPORT, server=f"server-{index}", tool=f"tool_{index}", filler=filler)
-    return text, HELPER if template is HELPER_TOOL else None
+    tool = names[index % len(names)] if names else f"tool_{index}"
+    helper = names[(index + 1) % len(names)] if names else "project_dir"
+    text = template.format(
+        header=SDK_IMPORT, server=f"server-{index}", tool=tool, helper=helper, filler=filler
+    )
+    return text, HELPER.format(helper=helper) if template is HELPER_TOOL else None
 
 
-def write_servers(folder: Path, count: int, seed: int = 0, prefix: str = "srv") -> list[Path]:
+def write_servers(
+    folder: Path, count: int, seed: int = 0, prefix: str = "srv", names: tuple[str, ...] = ()
+) -> list[Path]:
     rng = random.Random(seed)
     written = []
     for index in range(count):
         pkg = folder / f"{prefix}{index:05d}"
         pkg.mkdir(parents=True, exist_ok=True)
         (pkg / "__init__.py").write_text("")
-        text, helper = server_source(index, rng)
+        text, helper = server_source(index, rng, names)
         (pkg / "server.py").write_text(text)
         written.append(pkg / "server.py")
         if helper is not None:

@@ -382,5 +382,86 @@ def guide(
     raise typer.Exit(EXIT_FAILED if any(r.status.value == "failed" for r in results) else EXIT_CLEAN)
 
 
+# ---------------------------------------------------------------------------------------------------------
+# verify (issue 20): drive the migrated server with its own SDK's client, in both eras.
+
+
+class VerifyFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command(context_settings={"allow_interspersed_args": False})
+def verify(
+    command: Annotated[
+        list[str], typer.Argument(help="The server's start command, after `--`.", show_default=False)
+    ],
+    python: Annotated[
+        str | None,
+        typer.Option(
+            "--python",
+            help="The server environment's python, whose MCP SDK client drives the server "
+            "(default: ./.venv's, else `python` on PATH).",
+        ),
+    ] = None,
+    tool: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tool", help="NAME or NAME=ARG: a tool whose path argument carries no marker (repeatable)."
+        ),
+    ] = None,
+    call_all: Annotated[
+        bool, typer.Option("--call-all", help="Call the tools without a path argument too.")
+    ] = False,
+    args_file: Annotated[
+        Path | None,
+        typer.Option("--args", help="JSON file: tool name -> arguments (default: made from each schema)."),
+    ] = None,
+    seed: Annotated[
+        Path | None,
+        typer.Option(
+            "--seed", help="A folder copied into each session's workspace (default: it starts empty)."
+        ),
+    ] = None,
+    timeout: Annotated[float, typer.Option("--timeout", min=0.1, help="Seconds per tool call.")] = 30.0,
+    start_timeout: Annotated[
+        float,
+        typer.Option("--start-timeout", min=0.1, help="Seconds for the server to start and list its tools."),
+    ] = 60.0,
+    output_format: Annotated[
+        VerifyFormat, typer.Option("--format", help="text or json.")
+    ] = VerifyFormat.text,
+) -> None:
+    """Prove the migration on your server: start it (COMMAND) and drive it in both eras with its own SDK.
+
+    Exit 0 when every check holds, 1 when one fails, 2 when the server does not start (or a usage error).
+    """
+    from migrate_roots.verify import render
+    from migrate_roots.verify.plan import PlanError, parse_tool_option
+    from migrate_roots.verify.runner import Options, VerifyError, load_args_file, python_for, run
+
+    try:
+        options = Options(
+            command=list(command),
+            python=python_for(Path.cwd(), python),
+            tools=parse_tool_option(tool or []),
+            call_all=call_all,
+            args=load_args_file(args_file) if args_file else {},
+            timeout=timeout,
+            start_timeout=start_timeout,
+            seed=seed,
+        )
+        result = run(options)
+    except (VerifyError, PlanError) as exc:
+        raise _fail(str(exc)) from None
+    if output_format is VerifyFormat.json:
+        sys.stdout.write(render.render_json(result))
+    elif sys.stdout.isatty():
+        sys.stdout.write(render.render_rich(result))
+    else:
+        sys.stdout.write(render.render_text(result))
+    raise typer.Exit(result.exit_code)
+
+
 def main() -> None:
     app(prog_name="migrate-roots")

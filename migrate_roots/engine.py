@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from migrate_roots import codemods, guards, sourcefile, writer
+from migrate_roots import codemods, follow, guards, screen, sourcefile, writer
 from migrate_roots.config import Settings
 from migrate_roots.discovery import discover
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status, Summary
@@ -65,6 +65,7 @@ class Indexed:
     package_root: str = ""
 
 
+_MCP_WORD = codemods.requirement(b"mcp")
 _NONE: frozenset[Any] = frozenset()  # one shared empty set: `frozenset()` allocates a new one each call
 
 
@@ -82,6 +83,7 @@ class Entry:
     needs_rewrite: bool = False
     links: frozenset[str] = frozenset()  # top-level modules its summaries refer to (`Rule.links`)
     follow: frozenset[bytes] = frozenset()  # its stage-two tokens (`Rule.follow_tokens`)
+    functions: frozenset[str] = frozenset()  # whose importers join stage two (`Rule.follow_functions`)
     # After the plan: "keep" the index's result, take the confirmed guess ("ready"), or "dispatch" a rewrite
     # (under `plan_ref`, committing the guess when `commit`).
     kind: str = "keep"
@@ -318,11 +320,13 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
         return Entry(path, failed=indexed)
     links: set[str] = set()
     follow: set[bytes] = set()
+    functions: set[str] = set()
     for code, summary in indexed.summaries.items():
         rule = codemods.REGISTRY[code]
         links |= rule.links(summary)
         if code in options.enabled:
             follow |= rule.follow_tokens({str(path): summary})
+            functions |= rule.follow_functions({str(path): summary}, set())
     return Entry(
         path,
         blob=_pickled(indexed),
@@ -332,6 +336,7 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
         needs_rewrite=indexed.needs_rewrite,
         links=frozenset(name.split(".")[0] for name in links),
         follow=frozenset(follow),
+        functions=frozenset(functions),
     )
 
 
@@ -552,7 +557,13 @@ class Engine:
             except OSError as exc:
                 failed.append(_failure(path, "MR901", f"cannot read: {exc.strerror or exc}"))
                 continue
-            if pattern is not None and pattern.search(data) and not data.startswith(SHIM_HEADER):
+            if pattern is None or data.startswith(SHIM_HEADER):
+                continue
+            if isinstance(pattern, follow.Joins):
+                hit = pattern.test(path, data)
+            else:  # stage one: a roots token without the word mcp is screened first (migrate_roots/screen.py)
+                hit = bool(pattern.search(data) and (_MCP_WORD(data) or screen.worth_parsing(data)))
+            if hit:
                 if len(data) > guards.MAX_BYTES:
                     failed.append(_failure(path, "MR907", f"file too large: {guards.TooLarge(len(data))}"))
                     continue
@@ -581,21 +592,7 @@ class Engine:
         spill = Spill()
         try:
             entries = self._index(executor, spill, ((p, None) for p in hits), len(hits))
-            # Stage two: files that may call into a stage-one file (a tool reaching roots through a helper).
-            follow = {token for entry in entries for token in entry.follow}
-            for entry in entries:
-                entry.follow = _NONE
-            if follow:
-                seen = {str(p) for p in hits} | {f.path for f in failed}
-                more, more_failed = self._prefilter(
-                    [f for f in files if f not in seen], codemods.AnyOf(follow)
-                )
-                failed += more_failed
-                # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files
-                # (the helper): its guess is then usually the final plan, and it is parsed once.
-                known = _Known(spill, entries)
-                entries += self._index(executor, spill, ((p, known.get(p)) for p in more), len(more))
-                del known, more, seen
+            entries += self._stage_two(executor, spill, files, hits, failed, entries)
             del hits, files  # the entries hold the paths now (benchmark 4: a Path costs about 400 bytes)
             dispatch = _settle(entries, spill, rules, options)
             by_path: dict[str, FileResult | Entry] = {f.path: f for f in failed}
@@ -614,6 +611,47 @@ class Engine:
                 executor.shutdown(cancel_futures=True)
             spill.close()
         self.summary.seconds = round(time.perf_counter() - start, 3)
+
+    def _stage_two(
+        self,
+        executor: Executor | None,
+        spill: Spill,
+        files: list[str],
+        hits: list[Path],
+        failed: list[FileResult],
+        entries: list[Entry],
+    ) -> list[Entry]:
+        """The files that may call into an indexed one: those that import a module holding a function that
+        reaches roots (`Rule.follow_functions`, migrate_roots/follow.py), round after round while the files
+        that joined add such functions (a tool calling a helper that calls the roots helper); and, in the first
+        round, those that mention a rule's follow token (`Rule.follow_tokens`)."""
+        tokens: dict[str, set[bytes]] = {}
+        for entry in entries:
+            if entry.follow:
+                for scope in follow.scopes(str(entry.path), entry.module):
+                    tokens.setdefault(scope, set()).update(entry.follow)
+        reached = {name for entry in entries for name in entry.functions}
+        for entry in entries:
+            entry.follow = entry.functions = _NONE
+        seen = {str(p) for p in hits} | {f.path for f in failed}
+        known = _Known(spill, entries)
+        added: list[Entry] = []
+        new = set(reached)
+        while tokens or new:
+            joins = follow.Joins(tokens, reached)
+            more, more_failed = self._prefilter([f for f in files if f not in seen], joins)
+            failed += more_failed
+            seen |= {str(p) for p in more} | {f.path for f in more_failed}
+            # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files
+            # (the helper): its guess is then usually the final plan, and it is parsed once.
+            round_entries = self._index(executor, spill, ((p, known.get(p)) for p in more), len(more))
+            added += round_entries
+            tokens, new = {}, set()
+            for entry in round_entries:
+                if entry.planned and entry.ref is not None:
+                    new |= _follow_functions(spill.get(entry.ref), reached, self.options) - reached
+            reached |= new
+        return added
 
     def _render(
         self, results: Iterable[tuple[FileResult, bool]], since: int, pending: int
@@ -658,6 +696,14 @@ class Engine:
             self.summary.findings_by_code[finding.code] = (
                 self.summary.findings_by_code.get(finding.code, 0) + 1
             )
+
+
+def _follow_functions(indexed: Indexed, reached: set[str], options: Options) -> set[str]:
+    out: set[str] = set()
+    for code, summary in indexed.summaries.items():
+        if code in options.enabled:
+            out |= codemods.REGISTRY[code].follow_functions({"": summary}, reached)
+    return out
 
 
 def _shim_result(path: Path, options: Options, since: int) -> FileResult:
@@ -777,19 +823,32 @@ def _groups(entries: list[Entry]) -> list[list[Entry]]:
         if ra != rb:
             parent[rb] = ra
 
-    tops = {e.module.split(".")[0] for e in entries}
+    # A module is its import name within its own import root: two loose `server.py` in sibling folders, or two
+    # packages `app` under `examples/a/src` and `examples/b/src`, are different modules (and groups).
+    def key(entry: Entry) -> str:
+        return f"m:{_import_root(entry)}\0{entry.module.split('.')[0]}"
+
+    tops: dict[str, list[str]] = {}
     for entry in entries:
-        key = "m:" + entry.module.split(".")[0]
-        find(key)
+        tops.setdefault(entry.module.split(".")[0], []).append(key(entry))
+    for entry in entries:
+        mine = key(entry)
+        find(mine)
         if "." not in entry.module:
-            union(key, "d:" + os.path.dirname(str(entry.path)))
+            union(mine, "d:" + os.path.dirname(str(entry.path)))
         for link in entry.links:
-            if link in tops:
-                union(key, "m:" + link)
+            for other in tops.get(link, ()):  # a link by name joins every root that has the name
+                union(mine, other)
     groups: dict[str, list[Entry]] = {}
     for entry in entries:
-        groups.setdefault(find("m:" + entry.module.split(".")[0]), []).append(entry)
+        groups.setdefault(find(key(entry)), []).append(entry)
     return list(groups.values())
+
+
+def _import_root(entry: Entry) -> str:
+    """The folder `entry`'s module is imported from (see `roots_call.import_root`)."""
+    in_package = "." in entry.module or entry.path.stem == "__init__"
+    return os.path.dirname(entry.package_root) if in_package else entry.package_root
 
 
 def _settle(

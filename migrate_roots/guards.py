@@ -217,24 +217,51 @@ def _lock_file(paths: list[Path]) -> Path:
 
 @contextlib.contextmanager
 def run_lock(paths: list[Path], on_wait: object = None) -> Iterator[Path]:
-    """Hold an exclusive lock for the work tree(s) of `paths` (blocking; released when the process ends)."""
+    """Hold an exclusive lock for the work tree(s) of `paths` (blocking; released when the process ends).
+
+    The lock file is removed on release, so that runs leave nothing in the temporary folder. It is unlinked
+    while still locked; a waiter that then gets the lock holds an inode no longer at `path`, so it checks that
+    the file it locked is still the one at `path` and, if not, opens the new one and locks again.
+    """
     path = _lock_file(paths)
     try:
         import fcntl
     except ImportError:  # not POSIX: the writer's compare-before-write is the only guard
         yield path
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
+    waited = False
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if callable(on_wait):
-                on_wait(path)
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if callable(on_wait) and not waited:
+                    on_wait(path)
+                waited = True
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException:
+            os.close(fd)
+            raise
+        if _same_file(fd, path):
+            break
+        os.close(fd)  # the holder unlinked the file we locked: lock the current one
+    try:
         yield path
     finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # still locked: no one else can hold a lock on this inode
         os.close(fd)  # closing releases the lock
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether the open file `fd` is the file now at `path` (not unlinked or replaced since it was opened)."""
+    try:
+        at_path = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (at_path.st_dev, at_path.st_ino)
 
 
 def remove_stale_temp(files: Iterable[str | Path]) -> list[Path]:

@@ -7,6 +7,10 @@ on a laptop). Runs `migrate-roots report --format json` once with the Python run
 renders that report twice: `github` workflow commands on standard output (annotations on the lines) and
 `markdown` appended to the job summary. Exit status: 1 when `fail-on-pending` is true and `apply` would
 still change files, 2 when migrate-roots itself refused to run, else 0.
+
+`github_action.py verify` is the action's verify step: `migrate-roots verify --format json` on the command
+in INPUT_VERIFY (with INPUT_VERIFY_ARGS), an error annotation per failing check, the table in the job summary,
+the `verify` output (ok, failed, not-started), and verify's own exit status.
 """
 
 from __future__ import annotations
@@ -74,5 +78,38 @@ def main() -> int:
     return 0
 
 
+def verify_main() -> int:
+    command = shlex.split(os.environ.get("INPUT_VERIFY", ""))
+    extra = shlex.split(os.environ.get("INPUT_VERIFY_ARGS", ""))
+    run = subprocess.run(
+        [sys.executable, "-m", "migrate_roots", "verify", "--format", "json", *extra, "--", *command],
+        capture_output=True,
+        text=True,
+    )
+    sys.stderr.write(run.stderr)
+    if run.returncode not in (0, 1, 2) or not run.stdout.strip():
+        print(f"::error title=migrate-roots verify::{(run.stderr.strip().splitlines() or ['failed'])[-1]}")
+        return 2
+
+    import json
+
+    from migrate_roots.verify.model import SESSION_LABELS, VerifyResult
+    from migrate_roots.verify.render import render_markdown, render_text
+
+    result = VerifyResult.from_json(json.loads(run.stdout))
+    sys.stdout.write(render_text(result))
+    _append(os.environ.get("GITHUB_STEP_SUMMARY", ""), render_markdown(result) + "\n")
+    state = {0: "ok", 1: "failed", 2: "not-started"}[result.exit_code]
+    _append(os.environ.get("GITHUB_OUTPUT", ""), f"verify={state}\n")
+    if result.error is not None:
+        print(f"::error title=migrate-roots verify::the server did not start: {result.error}")
+    for row, cell in result.failures:
+        print(
+            f"::error title=migrate-roots verify::{row.tool} / {SESSION_LABELS[cell.session]} / {row.label}: "
+            f"{cell.summary}"
+        )
+    return result.exit_code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(verify_main() if sys.argv[1:] == ["verify"] else main())

@@ -36,6 +36,20 @@ class _Collect(pyflakes.reporter.Reporter):
         self.messages.append(str(message).split(":", 2)[-1].strip())
 
 
+# The smallest roots-using server: one tool that reads the first root (reliability and install tests).
+SERVER = (
+    "from mcp.server.fastmcp import Context, FastMCP\n"
+    "\n"
+    'mcp = FastMCP("x")\n'
+    "\n"
+    "\n"
+    "@mcp.tool()\n"
+    "async def where(ctx: Context) -> str:\n"
+    "    result = await ctx.session.list_roots()\n"
+    "    return str(result.roots[0].uri)\n"
+)
+
+
 def flakes(text: str) -> set[str]:
     reporter = _Collect()
     pyflakes.api.check(text, "server.py", reporter)
@@ -52,7 +66,8 @@ def run_engine(
     jobs: int = 1,
 ) -> list[FileResult]:
     options = Options(
-        settings=Settings.from_mapping(dict(settings or {})),
+        # `select` is also what the settings hold (as the CLI does): MR218 marks only when named there.
+        settings=Settings.from_mapping({**({"select": list(select)} if select else {}), **dict(settings or {})}),
         enabled=codemods.select_codes(select, ignore),
         write=write,
         want_diff=True,

@@ -138,10 +138,11 @@ def test_opt_in_is_off_by_default_and_marks_what_it_cannot_remove(tmp_path):
                 self.session = session
 
             async def relay(self, other) -> None:
-                # migrate-roots: MR305: send_roots_list_changed() is part of a larger expression: remove it by hand
+                # migrate-roots: MR305: send_roots_list_changed() is part of a larger
+                #   expression: remove it by hand
                 # migrate-roots: MR305: receiver not recognised as an MCP client: remove by hand
                 await asyncio.gather(self.session.send_roots_list_changed(), other.send_roots_list_changed())
-        """,
+""",
         select=["MR3", "MR305"],
     )
     assert codes(findings) == ["MR303", "MR303", "MR305", "MR305"]

@@ -67,10 +67,12 @@ def outputs(path: Path) -> dict[str, str]:
 def test_action_is_composite_with_install_and_report_steps():
     assert ACTION["runs"]["using"] == "composite"
     ids = [s["id"] for s in ACTION["runs"]["steps"]]
-    assert ids == ["install", "report"]
+    assert ids == ["install", "report", "verify"]
     assert "scripts/github_action.py" in ACTION["runs"]["steps"][1]["run"]
+    assert ACTION["runs"]["steps"][2]["if"] == "inputs.verify != ''"  # only with the optional input
     for name, spec in ACTION["outputs"].items():
-        assert "steps.report.outputs." + name in spec["value"]
+        step = "verify" if name == "verify" else "report"
+        assert f"steps.{step}.outputs." + name in spec["value"]
     inputs = {name: spec.get("default", "") for name, spec in ACTION["inputs"].items()}
     for step in ACTION["runs"]["steps"]:  # every step's script is valid bash once expressions are filled in
         check = subprocess.run(

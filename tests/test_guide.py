@@ -51,7 +51,12 @@ def test_guide_for_a_project_with_roots(tmp_path):
     assert "**MR501 context-log** (1)" in remains
     # How to verify: commands to run.
     verify = text.split("## How to verify", 1)[1]
-    for command in ("migrate-roots apply . --check", 'grep -rn "# migrate-roots:" .', "python -m pytest"):
+    for command in (
+        "migrate-roots apply . --check",
+        'grep -rn "# migrate-roots:" .',
+        "python -m pytest",
+        "migrate-roots verify -- ",
+    ):
         assert command in verify
 
 

@@ -327,9 +327,11 @@ def test_proxy_relaying_the_notification_is_marked(tmp_path):
                 await downstream.send_roots_list_changed()
 
 
-        # migrate-roots: MR202: handler `_relay_roots_changed` relays the change to downstream servers (a proxy): they may still cache roots; remove this once they take explicit paths
+        # migrate-roots: MR202: handler `_relay_roots_changed` relays the change to downstream
+        #   servers (a proxy): they may still cache roots; remove this once they take explicit
+        #   paths
         mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _relay_roots_changed
-        """,
+""",
     )
     assert codes(findings) == ["MR202", "MR303"]
     assert {f.severity.value for f in findings} == {"deprecated"}
@@ -366,18 +368,21 @@ def test_middleware_branch_with_else_and_dict_literal_are_marked(tmp_path):
             return None
 
 
-        # migrate-roots: MR202: roots list_changed referenced in a form migrate-roots does not remove: the notification does not exist in MCP 2026-07-28; tools now take the `root` argument
+        # migrate-roots: MR202: roots list_changed referenced in a form migrate-roots does not
+        #   remove: the notification does not exist in MCP 2026-07-28; tools now take the `root`
+        #   argument
         HANDLERS = {types.RootsListChangedNotification: h}
 
 
         class Watcher(Middleware):
             async def on_notification(self, context, call_next):
-                # migrate-roots: MR202: the branch has an else/elif: remove the roots branch by hand
+                # migrate-roots: MR202: the branch has an else/elif: remove the roots branch by
+                #   hand
                 if context.method == "notifications/roots/list_changed":
                     return None
                 else:
                     return await call_next(context)
-        """,
+""",
     )
     assert codes(findings) == ["MR202", "MR202"]
 
@@ -467,25 +472,32 @@ def test_handlers_that_change_other_state_are_marked(tmp_path):
             _invalidate()
 
 
-        # migrate-roots: MR202: the handler changes `roots_changed.set()`, which something may still read: remove it by hand once the readers take the `root` argument
+        # migrate-roots: MR202: the handler changes `roots_changed.set()`, which something may
+        #   still read: remove it by hand once the readers take the `root` argument
         server.notification_handlers[types.RootsListChangedNotification] = on_event
-        # migrate-roots: MR202: the handler changes `State.stale`, which something may still read: remove it by hand once the readers take the `root` argument
+        # migrate-roots: MR202: the handler changes `State.stale`, which something may still
+        #   read: remove it by hand once the readers take the `root` argument
         server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, on_attr)
-        # migrate-roots: MR202: the handler calls `_invalidate`, which changes module state: remove both by hand once the readers take the `root` argument
+        # migrate-roots: MR202: the handler calls `_invalidate`, which changes module state:
+        #   remove both by hand once the readers take the `root` argument
         other = Server("y", on_roots_list_changed=on_call)
-        # migrate-roots: MR202: the handler (not a plain function) calls `_invalidate`: check what it invalidates, then remove the registration by hand
+        # migrate-roots: MR202: the handler (not a plain function) calls `_invalidate`: check
+        #   what it invalidates, then remove the registration by hand
         third = Server("z", on_roots_list_changed=lambda ctx, params: _invalidate())
 
 
         class Holder:
             def __init__(self) -> None:
                 self.stale = False
-                # migrate-roots: MR202: the handler `self.on_roots` is not a module-level function of this file (a method, a local function, an import, a wrapper): check what it invalidates, then remove the registration and the handler by hand
+                # migrate-roots: MR202: the handler `self.on_roots` is not a module-level
+                #   function of this file (a method, a local function, an import, a wrapper):
+                #   check what it invalidates, then remove the registration and the handler by
+                #   hand
                 server.notification_handlers[types.RootsListChangedNotification] = self.on_roots
 
             async def on_roots(self, notification) -> None:
                 self.stale = True
-        """,
+""",
     )
     assert codes(findings) == ["MR202"] * 5
 

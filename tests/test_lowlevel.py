@@ -194,10 +194,7 @@ def test_pydantic_field_for_old_python_targets(tmp_path):
         before,
         _pair("mcp1_match_models")[1]
         .replace("root: str | None = Field(", "root: Optional[str] = Field(")
-        .replace(
-            "from ._mcp_roots_compat import list_roots_compat\n",
-            "from ._mcp_roots_compat import list_roots_compat\nfrom typing import Optional\n",
-        ),
+        .replace("from enum import Enum\n", "from enum import Enum\nfrom typing import Optional\n"),
         settings={"target-version": "3.9"},
     )
     assert codes(findings) == ["MR151", "MR151"]
@@ -234,7 +231,8 @@ def test_existing_property_is_reused(tmp_path):
         """\
         import mcp.types as types
         from mcp.server.lowlevel import Server
-        from ._mcp_roots_compat import list_roots_compat
+
+        from pkg._mcp_roots_compat import list_roots_compat
 
         server = Server("x")
 
@@ -248,7 +246,7 @@ def test_existing_property_is_reused(tmp_path):
                 result = await list_roots_compat(server.request_context, arguments.get("root"), name="root")
                 return [types.TextContent(type="text", text=str(result.roots[0].uri))]
             raise ValueError(name)
-        """,
+""",
     )
     assert "already has" in next(f.message for f in findings if f.line == 8)
 
@@ -300,7 +298,8 @@ def test_refuses_dispatched_function_without_arguments_parameter(tmp_path):
         server = Server("x")
 
         async def where(a, b):
-            # migrate-roots: MR153: cannot tell which parameter of this dispatched function receives the tool arguments
+            # migrate-roots: MR153: cannot tell which parameter of this dispatched function
+            #   receives the tool arguments
             result = await server.request_context.session.list_roots()
             return str(result.roots[0].uri)
 
@@ -313,7 +312,7 @@ def test_refuses_dispatched_function_without_arguments_parameter(tmp_path):
         @server.call_tool()
         async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
             return [types.TextContent(type="text", text=await TOOLS[name]())]
-        """,
+""",
     )
     assert codes(findings) == ["MR153"]
 
@@ -340,10 +339,12 @@ def test_roots_in_list_tools_handler_stays_mr103(tmp_path):
 
         @server.list_tools()
         async def list_tools() -> list[types.Tool]:
-            # migrate-roots: MR103: roots read in the handler `list_tools` registered by `@server.list_tools` (pkg/server.py:7), outside any tool call: nothing can pass a path argument here
+            # migrate-roots: MR103: roots read in the handler `list_tools` registered by
+            #   `@server.list_tools` (pkg/server.py:7), outside any tool call: nothing can pass
+            #   a path argument here
             result = await server.request_context.session.list_roots()
             return [types.Tool(name="where", description=str(result.roots), inputSchema={"type": "object"})]
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 
@@ -424,12 +425,13 @@ def test_helper_in_another_file_reached_from_a_branch(tmp_path):
         extra_after={
             "workspace.py": """\
             from mcp.server.lowlevel import Server
-            from ._mcp_roots_compat import list_roots_compat
 
-            async def project_dir(server: Server, root=None) -> str:
+            from pkg._mcp_roots_compat import list_roots_compat
+
+            async def project_dir(server: Server, root: str | list[str] | None = None) -> str:
                 result = await list_roots_compat(server.request_context, root, name="root")
                 return str(result.roots[0].uri)
-            """
+"""
         },
     )
     assert codes(findings) == ["MR101", "MR107", "MR151"]

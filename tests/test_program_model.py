@@ -69,18 +69,21 @@ def test_import(tmp_path):
             return str(result.roots[0].uri)
         """,
         """\
-        from mcp.server.fastmcp import Context
-        from ._mcp import mcp
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from mcp.server.fastmcp import Context
+        from pydantic import Field
+        from ._mcp import mcp
+        from ._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -88,7 +91,7 @@ def test_import(tmp_path):
         async def where(ctx: Context, root: RootPath = None) -> str:
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)
-        """,
+""",
         extra={"_mcp.py": 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n'},
     )
     assert codes(findings) == ["MR101"]
@@ -108,18 +111,21 @@ def test_import_unparsed(tmp_path):
             return str(result.roots[0].uri)
         """,
         """\
-        from mcp.server.fastmcp import Context
-        from .app import mcp
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from mcp.server.fastmcp import Context
+        from pydantic import Field
+        from ._mcp_roots_compat import list_roots_compat
+        from .app import mcp
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -127,7 +133,7 @@ def test_import_unparsed(tmp_path):
         async def where(ctx: Context, root: RootPath = None) -> str:
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)
-        """,
+""",
         extra={"app.py": 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("x")\n'},
     )
     assert codes(findings) == ["MR101"]
@@ -145,23 +151,27 @@ def test_star(tmp_path):
             return await first_root(ctx)
         """,
         """\
-        from .runtime import *
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from pydantic import Field
+
+        from .runtime import *
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
         @mcp.tool
         async def where(ctx: Context, root: RootPath = None) -> str:
             return await first_root(ctx, root=root)
-        """,
+""",
         extra={
             "runtime.py": 'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("x")\n\n\nasync def first_root(ctx):\n    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n'
         },
@@ -184,17 +194,21 @@ def test_param(tmp_path):
                 return str(roots[0].uri)
         """,
         """\
-        from fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -204,7 +218,7 @@ def test_param(tmp_path):
             async def where(ctx: Context, root: RootPath = None) -> str:
                 roots = await list_roots_compat(ctx, root, name="root", shape="list")
                 return str(roots[0].uri)
-        """,
+""",
     )
     assert codes(findings) == ["MR102"]
 
@@ -228,17 +242,21 @@ def test_self_attr(tmp_path):
                     return str(roots[0].uri)
         """,
         """\
-        from fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -252,7 +270,7 @@ def test_self_attr(tmp_path):
                 async def where(ctx: Context, root: RootPath = None) -> str:
                     roots = await list_roots_compat(ctx, root, name="root", shape="list")
                     return str(roots[0].uri)
-        """,
+""",
     )
     assert codes(findings) == ["MR102"]
 
@@ -278,10 +296,12 @@ def test_unannotated_param(tmp_path):
         def register(app):
             @app.tool
             async def where(ctx: Context) -> str:
-                # migrate-roots: MR103: tool `where` is registered by `@app.tool` inside `register(app)` (pkg/server.py:5), whose server object cannot be resolved: roots read outside any tool call migrate-roots can see
+                # migrate-roots: MR103: tool `where` is registered by `@app.tool` inside
+                #   `register(app)` (pkg/server.py:5), whose server object cannot be resolved:
+                #   roots read outside any tool call migrate-roots can see
                 roots = await ctx.list_roots()
                 return str(roots[0].uri)
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 
@@ -304,17 +324,21 @@ def test_tool_call(tmp_path):
         mcp.tool()(where)
         """,
         """\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -327,7 +351,7 @@ def test_tool_call(tmp_path):
 
 
         mcp.tool()(where)
-        """,
+""",
     )
     assert codes(findings) == ["MR101"]
 
@@ -349,18 +373,21 @@ def test_add_tool_other_module(tmp_path):
         mcp.add_tool(where, name="where")
         """,
         """\
-        from mcp.server.fastmcp import Context
-        from .app import mcp
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from mcp.server.fastmcp import Context
+        from pydantic import Field
+        from ._mcp_roots_compat import list_roots_compat
+        from .app import mcp
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -371,7 +398,7 @@ def test_add_tool_other_module(tmp_path):
 
 
         mcp.add_tool(where, name="where")
-        """,
+""",
     )
     assert codes(findings) == ["MR101"]
 
@@ -400,15 +427,18 @@ def test_getattr(tmp_path):
         from typing import Annotated, Any
 
         from mcp.server.fastmcp import FastMCP
-        from ._mcp_roots_compat import list_roots_compat
         from pydantic import Field
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPath = Annotated[
             str | None,
             Field(
-                description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-                "project or workspace root. Required when the MCP client does not provide roots."
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
@@ -422,7 +452,7 @@ def test_getattr(tmp_path):
                 return ""
             result = await list_roots_compat(session, root, name="root")
             return str(result.roots[0].uri)
-        """,
+""",
     )
     assert codes(findings) == ["MR101"]
 
@@ -451,25 +481,29 @@ def test_closure(tmp_path):
             return first_root(ctx)
         """,
         """\
-        import anyio
-        from fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        import anyio
+        from fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPaths = Annotated[
             list[str] | None,
             Field(
-                description="Absolute paths (or file:// URIs) of the directories this tool may work in; the first "
-                "is the main workspace. Required when the MCP client does not provide roots."
+                description="Absolute paths (or file:// URIs) of the directories this tool may "
+                "work in; the first is the main workspace. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
         mcp = FastMCP("x")
 
 
-        def first_root(ctx: Context, root=None) -> str:
+        def first_root(ctx: Context, root: list[str] | None = None) -> str:
             async def _call():
                 return await list_roots_compat(ctx, root, name="root", shape="list")
 
@@ -480,7 +514,7 @@ def test_closure(tmp_path):
         @mcp.tool
         def where(ctx: Context, root: RootPaths = None) -> str:
             return first_root(ctx, root=root)
-        """,
+""",
     )
     assert codes(findings) == ["MR102", "MR107"]
 
@@ -512,7 +546,8 @@ def test_guard_reuse(tmp_path):
         from pathlib import Path
 
         from fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
+
+        from pkg._mcp_roots_compat import list_roots_compat
 
         mcp = FastMCP("x")
 
@@ -527,13 +562,14 @@ def test_guard_reuse(tmp_path):
         @mcp.tool
         async def search(ctx: Context, project_dir: str | None = None) -> str:
             return str(await resolve(ctx, project_dir))
-        """,
+""",
     )
     assert codes(findings) == ["MR102"]
 
 
 def test_boundary_not_reused(tmp_path):
-    """A path checked against the roots is a boundary, not their source: a new argument, the path kept."""
+    """A path checked against the roots is a boundary, not their source: the existing path parameter is not
+    reused as the roots, and since the roots bound what the tool may write, the site is marked (MR109)."""
     findings = check_transformed(
         tmp_path,
         """\
@@ -555,35 +591,28 @@ def test_boundary_not_reused(tmp_path):
         """,
         """\
         from fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
-        from typing import Annotated
-
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
-        RootPaths = Annotated[
-            list[str] | None,
-            Field(
-                description="Absolute paths (or file:// URIs) of the directories this tool may work in; the first "
-                "is the main workspace. Required when the MCP client does not provide roots."
-            ),
-        ]
 
         mcp = FastMCP("x")
 
 
-        async def check(ctx: Context, output_path: str | None, root=None) -> None:
-            roots = await list_roots_compat(ctx, root, name="root", shape="list")
+        async def check(ctx: Context, output_path: str | None) -> None:
+            # migrate-roots: MR109: roots bound what this tool may touch (a raise that says the
+            #   path is outside in `check`): an explicit argument would let the caller choose
+            #   its own bound. Keep the bound with the operator (MCP_ROOTS_ALLOWED_PATHS, which
+            #   the compatibility module enforces, or the old fallback such as the working
+            #   directory) and migrate this by hand
+            roots = await ctx.list_roots()
             if output_path and not any(output_path.startswith(str(r.uri)) for r in roots):
                 raise ValueError("outside the roots")
 
 
         @mcp.tool
-        async def download(ctx: Context, output_path: str | None = None, root: RootPaths = None) -> str:
-            await check(ctx, output_path, root=root)
+        async def download(ctx: Context, output_path: str | None = None) -> str:
+            await check(ctx, output_path)
             return "ok"
-        """,
+""",
     )
-    assert codes(findings) == ["MR102", "MR107"]
+    assert codes(findings) == ["MR109"]
 
 
 def test_once(tmp_path):
@@ -625,7 +654,10 @@ def test_once(tmp_path):
 
 
         async def first_root(ctx: Context) -> str:
-            # migrate-roots: MR211: roots read in `first_root`, called by `setup` (pkg/server.py:17) once per process, behind the flag `_DONE`: a path argument would be read on the first call and ignored afterwards; read it per call, then run again
+            # migrate-roots: MR211: roots read in `first_root`, called by `setup`
+            #   (pkg/server.py:17) once per process, behind the flag `_DONE`: a path argument
+            #   would be read on the first call and ignored afterwards; read it per call, then
+            #   run again
             roots = await ctx.list_roots()
             return str(roots[0].uri)
 
@@ -642,7 +674,7 @@ def test_once(tmp_path):
         async def where(ctx: Context) -> str:
             await setup(ctx)
             return str(_ROOT)
-        """,
+""",
     )
     assert codes(findings) == ["MR211"]
 
@@ -670,10 +702,12 @@ def test_handler(tmp_path):
 
         @mcp.resource("roots://first")
         async def first(ctx: Context) -> str:
-            # migrate-roots: MR103: roots read in the handler `first` registered by `@mcp.resource` (pkg/server.py:7), outside any tool call: nothing can pass a path argument here
+            # migrate-roots: MR103: roots read in the handler `first` registered by
+            #   `@mcp.resource` (pkg/server.py:7), outside any tool call: nothing can pass a
+            #   path argument here
             result = await ctx.session.list_roots()
             return str(result.roots[0].uri)
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 
@@ -708,7 +742,10 @@ def test_decorated(tmp_path):
 
 
         async def first_root(ctx: Context) -> str:
-            # migrate-roots: MR103: roots read in `first_root`, reached from `where` (pkg/server.py:14), decorated by `@section_tool("files")`, which migrate-roots does not know as a tool registration: if it registers a tool, give that tool a path argument by hand
+            # migrate-roots: MR103: roots read in `first_root`, reached from `where`
+            #   (pkg/server.py:14), decorated by `@section_tool("files")`, which migrate-roots
+            #   does not know as a tool registration: if it registers a tool, give that tool a
+            #   path argument by hand
             result = await ctx.session.list_roots()
             return str(result.roots[0].uri)
 
@@ -716,7 +753,7 @@ def test_decorated(tmp_path):
         @section_tool("files")
         async def where(ctx: Context) -> str:
             return await first_root(ctx)
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 
@@ -755,7 +792,10 @@ def test_runtime_signature(tmp_path):
 
         def make_tool(name: str):
             async def handler(ctx: Context, **kwargs) -> str:
-                # migrate-roots: MR104: tool `handler`, registered by `mcp.add_tool(make_tool(name))` (server.py:18), is built at run time with a synthesized `__signature__`: its inputSchema is not its code; add the path argument to the signature by hand
+                # migrate-roots: MR104: tool `handler`, registered by
+                #   `mcp.add_tool(make_tool(name))` (server.py:18), is built at run time with a
+                #   synthesized `__signature__`: its inputSchema is not its code; add the path
+                #   argument to the signature by hand
                 result = await ctx.session.list_roots()
                 return str(result.roots[0].uri)
 
@@ -765,7 +805,7 @@ def test_runtime_signature(tmp_path):
 
         for name in ("a", "b"):
             mcp.add_tool(make_tool(name), name=name)
-        """,
+""",
     )
     assert codes(findings) == ["MR104"]
 
@@ -798,7 +838,9 @@ def test_value(tmp_path):
 
         def make_resolver():
             async def resolve(ctx: Context) -> str:
-                # migrate-roots: MR103: roots read in `resolve`, a function that `make_resolver` returns and its caller keeps and calls later: migrate-roots cannot see whether a tool call reaches it, or follow a path argument there
+                # migrate-roots: MR103: roots read in `resolve`, a function that `make_resolver`
+                #   returns and its caller keeps and calls later: migrate-roots cannot see
+                #   whether a tool call reaches it, or follow a path argument there
                 result = await ctx.session.list_roots()
                 return str(result.roots[0].uri)
 
@@ -806,7 +848,7 @@ def test_value(tmp_path):
 
 
         RESOLVE = make_resolver()
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 

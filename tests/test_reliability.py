@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,20 +20,9 @@ from benchmarks.servers import write_servers
 from migrate_roots import guards
 from migrate_roots.cli import app
 from migrate_roots.model import to_json
-from tests.helpers import run_engine
+from tests.helpers import SERVER, run_engine
 
 MR = [sys.executable, "-m", "migrate_roots"]
-SERVER = (
-    "from mcp.server.fastmcp import Context, FastMCP\n"
-    "\n"
-    'mcp = FastMCP("x")\n'
-    "\n"
-    "\n"
-    "@mcp.tool()\n"
-    "async def where(ctx: Context) -> str:\n"
-    "    result = await ctx.session.list_roots()\n"
-    "    return str(result.roots[0].uri)\n"
-)
 # Holds the trigger token, so it is read, decoded, parsed and walked, but is not an MCP roots call.
 NOT_MCP = "class Repo:\n    def list_roots(self):\n        return []  # list_roots\n"
 
@@ -317,3 +307,51 @@ def test_jobs_1_and_2_give_the_same_output(tmp_path):
     assert [to_json(r).replace("/one/", "/x/") for r in first] == [
         to_json(r).replace("/two/", "/x/") for r in second
     ]
+
+
+def test_apply_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """The run lock's file goes when the run ends: a day of runs must not fill the temporary folder."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "server.py").write_text(SERVER)
+    before = sorted(os.listdir(temp))
+    for _ in range(2):  # the second run is idle; neither leaves its lock file
+        result = CliRunner().invoke(app, ["apply", str(tmp_path / "work"), "--no-progress"])
+        assert result.exit_code == 0, result.output
+        assert sorted(os.listdir(temp)) == before
+    assert "list_roots_compat" in (tmp_path / "work" / "server.py").read_text()
+
+
+def test_a_waiter_relocks_when_the_holder_removes_the_lock_file(tmp_path, monkeypatch):
+    """The holder unlinks the file while locked; the waiter then holds a dead inode and must lock afresh."""
+    fcntl = pytest.importorskip("fcntl")
+    import threading
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    order: list[str] = []
+    waiting = threading.Event()
+
+    def second() -> None:
+        with guards.run_lock([tmp_path / "w"], on_wait=lambda _path: waiting.set()) as path:
+            order.append("second")
+            # it holds the file now at the lock's path (not the unlinked one): a third run would wait
+            fd = os.open(path, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                order.append("not locked")
+            except BlockingIOError:
+                order.append("locked")
+            finally:
+                os.close(fd)
+
+    with guards.run_lock([tmp_path / "w"]) as path:
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert waiting.wait(5)
+        order.append("first")
+    thread.join(5)
+    assert order == ["first", "second", "locked"]
+    assert not path.exists()
+    assert os.listdir(tmp_path) == []

@@ -149,7 +149,7 @@ def test_text_report(tmp_path):
     assert re.search(
         r"where  pkg/server.py:\d+  `root` \(new single parameter\); legacy roots fallback: kept", out
     )
-    assert "pkg/server.py:11:20: MR101 [broken, apply rewrites it]" in out
+    assert "pkg/server.py:11:20: MR101 [broken, apply would rewrite]" in out
     assert "to do: Resolve the `# migrate-roots: MR103`" in out
     assert out.rstrip().splitlines()[-1].startswith("Totals: 4 findings (3 broken, 1 deprecated);")
 
@@ -182,6 +182,18 @@ def test_github_annotations(tmp_path):
         assert level in ("error", "warning", "notice")
         assert [p.split("=", 1)[0] for p in props.split(",")] == ["file", "line", "col", "title"], line
         assert message and "\n" not in message
+
+
+@pytest.mark.parametrize("output_format", ["text", "markdown", "github"])
+def test_report_says_what_apply_would_do(tmp_path, output_format):
+    """`report` writes nothing: no format labels a finding as done (`[rewritten]`, `[marked]`)."""
+    result = invoke(make_project(tmp_path), "--format", output_format)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "apply would rewrite" in out and "apply would mark" in out
+    for done in ("[rewritten]", "[marked]", "rewritten by", "apply rewrites", "apply marks", "| marked "):
+        assert done not in out, done
+    assert not list(tmp_path.rglob("_mcp_roots_compat.py"))  # and indeed nothing was written
 
 
 def test_github_escaping():

@@ -325,9 +325,13 @@ def test_stale_flag_cache_read_by_a_tool_and_a_non_tool_is_marked(tmp_path):
 
         mcp = FastMCP("x")
 
-        # migrate-roots: MR211: `_roots_cache` keeps roots (or their staleness) across requests, and cannot go yet: read by `status`, a function that does not fetch it; read the `root` argument per request instead
+        # migrate-roots: MR211: `_roots_cache` keeps roots (or their staleness) across requests,
+        #   and cannot go yet: read by `status`, a function that does not fetch it; read the
+        #   `root` argument per request instead
         _roots_cache: list[str] = []
-        # migrate-roots: MR211: `_roots_stale` keeps roots (or their staleness) across requests, and cannot go yet: shares a guard with `_roots_cache`; read the `root` argument per request instead
+        # migrate-roots: MR211: `_roots_stale` keeps roots (or their staleness) across requests,
+        #   and cannot go yet: shares a guard with `_roots_cache`; read the `root` argument per
+        #   request instead
         _roots_stale = True
 
 
@@ -336,7 +340,8 @@ def test_stale_flag_cache_read_by_a_tool_and_a_non_tool_is_marked(tmp_path):
             _roots_stale = True
 
 
-        # migrate-roots: MR202: the handler invalidates `_roots_stale` which is still read (see MR211): remove both once the readers take the `root` argument
+        # migrate-roots: MR202: the handler invalidates `_roots_stale` which is still read (see
+        #   MR211): remove both once the readers take the `root` argument
         mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
 
 
@@ -351,7 +356,7 @@ def test_stale_flag_cache_read_by_a_tool_and_a_non_tool_is_marked(tmp_path):
 
         def status() -> str:
             return ", ".join(_roots_cache)
-        """,
+""",
         **MR2,
     )
     assert codes(findings) == ["MR202", "MR211", "MR211"]
@@ -383,7 +388,9 @@ def test_cache_read_by_another_tool_is_marked(tmp_path):
         from mcp.server.fastmcp import Context, FastMCP
 
         mcp = FastMCP("x")
-        # migrate-roots: MR211: `_roots` keeps roots (or their staleness) across requests, and cannot go yet: read by `show`, a tool that does not fetch it; read the `root` argument per request instead
+        # migrate-roots: MR211: `_roots` keeps roots (or their staleness) across requests, and
+        #   cannot go yet: read by `show`, a tool that does not fetch it; read the `root`
+        #   argument per request instead
         _roots = None
 
 
@@ -398,7 +405,7 @@ def test_cache_read_by_another_tool_is_marked(tmp_path):
         @mcp.tool()
         async def show() -> str:
             return str(_roots)
-        """,
+""",
         **MR2,
     )
     assert codes(findings) == ["MR211"]
@@ -431,9 +438,11 @@ def test_class_level_cache_is_marked(tmp_path):
 
             async def refresh(self, ctx: Context) -> None:
                 result = await ctx.session.list_roots()
-                # migrate-roots: MR212: roots kept on `Workspace.roots` outlive the request (class attribute, instance or lifespan field): read the `root` argument per request instead
+                # migrate-roots: MR212: roots kept on `Workspace.roots` outlive the request
+                #   (class attribute, instance or lifespan field): read the `root` argument per
+                #   request instead
                 Workspace.roots = [str(r.uri) for r in result.roots]
-        """,
+""",
         **MR2,
     )
     assert codes(findings) == ["MR212"]
@@ -486,7 +495,9 @@ def test_refresh_task_probe_and_wording_are_marked(tmp_path):
 
         @mcp.tool()
         async def watch(ctx: Context) -> str:
-            # migrate-roots: MR214: background roots refresh (`_refresh_loop`): roots cannot be fetched outside a request on MCP 2026-07-28 and no signal says they changed; drop the task, tools take `root`
+            # migrate-roots: MR214: background roots refresh (`_refresh_loop`): roots cannot be
+            #   fetched outside a request on MCP 2026-07-28 and no signal says they changed;
+            #   drop the task, tools take `root`
             asyncio.create_task(_refresh_loop(ctx))
             return "watching"
 
@@ -494,13 +505,14 @@ def test_refresh_task_probe_and_wording_are_marked(tmp_path):
         @mcp.tool()
         async def probe(ctx: Context) -> str:
             try:
-                # migrate-roots: MR217: roots fetched and the result thrown away (probes the roots capability inside try): delete the call, or test the `root` argument instead
+                # migrate-roots: MR217: roots fetched and the result thrown away (probes the
+                #   roots capability inside try): delete the call, or test the `root` argument
+                #   instead
                 await ctx.session.list_roots()
             except Exception:
-                # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `root` argument (or configure the server) instead
                 return "No roots configured: please configure roots in your MCP client"
             return "ok"
-        """,
+""",
         **MR2,
     )
     assert codes(findings) == ["MR214", "MR217", "MR218"]
@@ -530,10 +542,12 @@ def test_wording_uses_the_configured_param_name(tmp_path):
         from mcp.server.fastmcp import FastMCP
 
         mcp = FastMCP("x")
-        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `workdir` argument (or configure the server) instead
+        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+        #   `workdir` argument (or configure the server) instead
         ERROR = "Client does not support roots"
-        """,
+""",
         settings={"param-name": "workdir"},
+        select=["MR218"],
     )
     assert codes(findings) == ["MR218"]
 
@@ -572,10 +586,12 @@ def test_wording_in_a_tool_description_is_marked_other_docstrings_are_not(tmp_pa
 
         @mcp.tool()
         def grep(pattern: str) -> str:
-            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the `root` argument (or configure the server) instead
+            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+            #   `root` argument (or configure the server) instead
             """Search the files. The client must provide roots."""
             return pattern
-        ''',
+''',
+        select=["MR218"],
     )
     assert codes(findings) == ["MR218"]
 
@@ -647,12 +663,14 @@ def test_eager_fetch_with_other_effects_is_marked(tmp_path):
 
 
         async def _on_initialized(notification: types.InitializedNotification) -> None:
-            # migrate-roots: MR213: eager roots fetch at `initialized` (`_load_config()`) does more than read roots, and cannot happen on MCP 2026-07-28: move what it sets up to server configuration or to the tools' `root` argument
+            # migrate-roots: MR213: eager roots fetch at `initialized` (`_load_config()`) does
+            #   more than read roots, and cannot happen on MCP 2026-07-28: move what it sets up
+            #   to server configuration or to the tools' `root` argument
             await _load_config()
 
 
         mcp._mcp_server.notification_handlers[types.InitializedNotification] = _on_initialized
-        """,
+""",
         **MR2,
     )
     assert codes(findings) == ["MR213"]
@@ -706,3 +724,64 @@ def test_noop_warning_filter_pattern_is_not_user_facing_text(tmp_path):
         """,
     )
     assert [f for f in findings if f.code == "MR218"] == []
+
+
+def test_noop_wording_is_reported_not_marked_by_default(tmp_path):
+    """MR218 is a hint about text: in the report only, unless `--select MR218` asks for markers."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        ERROR = "Client does not support roots"
+
+
+        @mcp.tool(description="Needs roots: configure roots in your client")
+        def grep(pattern: str) -> str:
+            \"\"\"Search the files. The client must provide roots.\"\"\"
+            return pattern
+        """,
+    )
+    assert codes(findings) == ["MR218", "MR218", "MR218"]
+    assert {f.action.value for f in findings} == {"reported"}
+
+
+def test_wording_in_decorator_and_docstring_marks_each_place_once(tmp_path):
+    """Seen on a real server: a marker from the decorator's text and one from the docstring, twice above the
+    function on the first run and a third time on the second."""
+    findings = check_transformed(
+        tmp_path,
+        '''\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool(
+            description="Needs roots: configure roots in your client",
+        )
+        def grep(pattern: str) -> str:
+            """Search the files. The client must provide roots."""
+            return pattern
+        ''',
+        '''\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+        #   `root` argument (or configure the server) instead
+        @mcp.tool(
+            description="Needs roots: configure roots in your client",
+        )
+        def grep(pattern: str) -> str:
+            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
+            #   `root` argument (or configure the server) instead
+            """Search the files. The client must provide roots."""
+            return pattern
+        ''',
+        select=["MR218"],
+    )
+    assert codes(findings) == ["MR218", "MR218"]

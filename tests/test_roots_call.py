@@ -15,8 +15,9 @@ ALIAS_ONE = """\
 RootPath = Annotated[
     str | None,
     Field(
-        description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-        "project or workspace root. Required when the MCP client does not provide roots."
+        description="Absolute path (or file:// URI) of the directory this tool works "
+        "in, usually the project or workspace root. Required when the MCP client does "
+        "not provide roots."
     ),
 ]
 """
@@ -24,12 +25,15 @@ ALIAS_LIST = """\
 RootPaths = Annotated[
     list[str] | None,
     Field(
-        description="Absolute paths (or file:// URIs) of the directories this tool may work in; the first "
-        "is the main workspace. Required when the MCP client does not provide roots."
+        description="Absolute paths (or file:// URIs) of the directories this tool may "
+        "work in; the first is the main workspace. Required when the MCP client does "
+        "not provide roots."
     ),
 ]
 """
-COMMENT = "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).\n"
+COMMENT = (
+    "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,\n# SEP-2577).\n"
+)
 
 
 def aliases(*blocks: str, indent: str = "        ") -> str:
@@ -50,10 +54,11 @@ HELPER_TOOL = """\
             return str(await project_dir(ctx))
         """
 HELPER_TOOL_AFTER = f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from .workspace import project_dir
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+        from .workspace import project_dir
 {aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
@@ -118,10 +123,12 @@ def test_direct_session_call_first_root(tmp_path):
             return str(result.roots[0].uri)
         """,
         f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
@@ -149,10 +156,12 @@ def test_list_use_gets_list_param_and_aliased_imports(tmp_path):
             return [str(r.uri) for r in res.roots]
         """,
         f"""\
-        from mcp.server import fastmcp as fm
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server import fastmcp as fm
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_LIST)}
         server = fm.FastMCP("x")
 
@@ -178,10 +187,12 @@ def test_fastmcp_ctx_list_roots_keeps_list_shape(tmp_path):
             return str(roots[0].uri)
         """,
         f"""\
-        from fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
@@ -210,12 +221,13 @@ def test_helper_chain_across_files(tmp_path):
         extra_after={
             "workspace.py": """\
             from mcp.server.fastmcp import Context
-            from ._mcp_roots_compat import list_roots_compat
 
-            async def project_dir(ctx: Context, root=None):
+            from pkg._mcp_roots_compat import list_roots_compat
+
+            async def project_dir(ctx: Context, root: str | None = None):
                 result = await list_roots_compat(ctx, root, name="root")
                 return result.roots[0].uri
-            """
+"""
         },
     )
 
@@ -237,7 +249,8 @@ def test_existing_path_param_is_reused(tmp_path):
         """,
         """\
         from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
+
+        from pkg._mcp_roots_compat import list_roots_compat
 
         mcp = FastMCP("x")
 
@@ -247,7 +260,7 @@ def test_existing_path_param_is_reused(tmp_path):
                 result = await list_roots_compat(ctx, repo_path, name="repo_path")
                 repo_path = str(result.roots[0].uri)
             return repo_path
-        """,
+""",
     )
 
 
@@ -271,9 +284,11 @@ def test_roots_at_startup_is_marked(tmp_path):
         mcp = FastMCP("x")
 
         async def on_ready(ctx: Context):
-            # migrate-roots: MR103: roots read in `on_ready`, which no function of this package calls and which is not a tool (an unused helper, a handler, or a caller outside the package): nothing can pass a path argument here
+            # migrate-roots: MR103: roots read in `on_ready`, which no function of this package
+            #   calls and which is not a tool (an unused helper, a handler, or a caller outside
+            #   the package): nothing can pass a path argument here
             await ctx.session.list_roots()
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 
@@ -304,14 +319,16 @@ def test_none_versus_empty_is_marked(tmp_path):
         @mcp.tool()
         async def read(path: str, ctx: Context) -> str:
             try:
-                # migrate-roots: MR105: this code treats 'client has no roots' (None) differently from 'empty list': decide what an absent path argument means here
+                # migrate-roots: MR105: this code treats 'client has no roots' (None)
+                #   differently from 'empty list': decide what an absent path argument means
+                #   here
                 roots = (await ctx.session.list_roots()).roots
             except Exception:
                 roots = None
             if roots is not None and not roots:
                 raise ValueError("no access")
             return path
-        """,
+""",
     )
     assert codes(findings) == ["MR105"]
 
@@ -343,11 +360,13 @@ def test_old_python_target_spells_optional(tmp_path):
             return len(result.roots)
         """,
         f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import List, Optional
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
         from typing_extensions import Annotated
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_LIST.replace("list[str] | None", "Optional[List[str]]"))}
         mcp = FastMCP("x")
 
@@ -386,15 +405,16 @@ def test_mcp2_add_tool_get_context_and_timeouts(tmp_path):
         """,
         f"""\
         import asyncio
+        from typing import Annotated
 
         from mcp.server.mcpserver import MCPServer
-        from ._mcp_roots_compat import list_roots_compat
         from pydantic import Field
-        from typing import Annotated
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_ONE)}
         server = MCPServer("y")
 
-        async def first(root=None):
+        async def first(root: str | None = None):
             ctx = server.get_context()
             try:
                 res = await asyncio.wait_for(list_roots_compat(ctx, root, name="root"), timeout=2.0)
@@ -425,11 +445,13 @@ def test_fastmcp_get_context_without_ctx_param(tmp_path):
             return [r.name for r in roots]
         """,
         f"""\
+        from typing import Annotated
+
         from fastmcp import FastMCP
         from fastmcp.server.dependencies import get_context
-        from ._mcp_roots_compat import list_roots_compat
         from pydantic import Field
-        from typing import Annotated
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_LIST)}
         mcp = FastMCP("x")
 
@@ -465,18 +487,20 @@ def test_shared_helper_kwonly_and_kwargs(tmp_path):
             return f"{await middle(ctx)}{await base(ctx)}"
         """,
         f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
-        async def base(ctx, root=None):
+        async def base(ctx, root: str | None = None):
             result = await list_roots_compat(ctx, root, name="root")
             return result.roots[0].uri
 
-        async def middle(ctx, *, strict: bool = False, root=None):
+        async def middle(ctx, *, strict: bool = False, root: str | None = None):
             return await base(ctx, root=root)
 
         @mcp.tool()
@@ -511,11 +535,12 @@ def test_wrapper_decorator_is_marked(tmp_path):
         def with_roots(fn):
             @functools.wraps(fn)
             async def wrapper(ctx: Context, *args):
-                # migrate-roots: MR104: roots read in a decorator that wraps tools; give each wrapped tool a path argument
+                # migrate-roots: MR104: roots read in a decorator that wraps tools; give each
+                #   wrapped tool a path argument
                 roots = await ctx.session.list_roots()
                 return await fn(roots, *args)
             return wrapper
-        """,
+""",
     )
     assert codes(findings) == ["MR104"]
 
@@ -542,12 +567,14 @@ def test_synthesized_signature_is_marked(tmp_path):
         mcp = FastMCP("x")
 
         async def generated(ctx: Context, **kwargs):
-            # migrate-roots: MR104: tool with a synthesized __signature__: its inputSchema is not its code
+            # migrate-roots: MR104: tool `gen`, registered by `mcp.add_tool(generated)`
+            #   (server.py:10), is built at run time with a synthesized `__signature__`: its
+            #   inputSchema is not its code; add the path argument to the signature by hand
             return (await ctx.session.list_roots()).roots[0].uri
 
         generated.__signature__ = inspect.Signature([])
         mcp.add_tool(generated, name="gen")
-        """,
+""",
     )
     assert codes(findings) == ["MR104"]
 
@@ -582,10 +609,11 @@ def test_captured_session_is_marked(tmp_path):
 
         @mcp.tool()
         async def count() -> int:
-            # migrate-roots: MR103: roots read through a session held outside the current request
+            # migrate-roots: MR103: roots read through a session held outside the current
+            #   request
             res = await _session.list_roots()
             return len(res.roots)
-        """,
+""",
     )
     assert codes(findings) == ["MR103"]
 
@@ -612,10 +640,12 @@ def test_python_314_syntax_is_accepted(tmp_path):
             return str(first(result.roots).uri)
         """,
         f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_LIST)}
         type Paths = list[str]
         mcp = FastMCP("x")
@@ -635,7 +665,10 @@ def test_python_314_syntax_is_accepted(tmp_path):
 
 
 def test_global_cache_guard_is_not_none_versus_empty(tmp_path):
-    """`if _cache is None` means "not fetched yet", not "no roots capability": no MR105 refusal."""
+    """`if _cache is None` means "not fetched yet", not "no roots capability": no MR105 refusal. The cache
+    stays (its rule, MR211, is not selected here), so a path argument would be read once and then ignored:
+    marked under the site's own code, never silent. With MR211 selected the cache goes and the site is
+    rewritten (tests/test_roots_cache.py)."""
     findings = check_transformed(
         tmp_path,
         """\
@@ -651,24 +684,26 @@ def test_global_cache_guard_is_not_none_versus_empty(tmp_path):
                 _cache = (await ctx.session.list_roots()).roots
             return str(_cache[0].uri)
         """,
-        f"""\
+        """\
         from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
-        from typing import Annotated
-{aliases(ALIAS_ONE)}
+
         mcp = FastMCP("x")
         _cache = None
 
         @mcp.tool()
-        async def where(ctx: Context, root: RootPath = None) -> str:
+        async def where(ctx: Context) -> str:
             global _cache
             if _cache is None:
-                _cache = (await list_roots_compat(ctx, root, name="root")).roots
+                # migrate-roots: MR101: roots read behind `_cache`, a module cache that stays
+                #   (the cache rule, MR211, is not selected): a path argument here would be read
+                #   when the cache is filled and ignored while it holds; select MR211 or remove
+                #   the cache by hand, then run again
+                _cache = (await ctx.session.list_roots()).roots
             return str(_cache[0].uri)
-        """,
+""",
     )
     assert codes(findings) == ["MR101"]
+    assert "MR211, is not" in findings[0].message
 
 
 def test_exploded_signature_keeps_its_layout(tmp_path):
@@ -688,10 +723,12 @@ def test_exploded_signature_keeps_its_layout(tmp_path):
             return str(result.roots[0].uri)
         """,
         f"""\
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
 {aliases(ALIAS_ONE)}
         mcp = FastMCP("x")
 
@@ -727,7 +764,8 @@ def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
         """,
         """\
         from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
+
+        from pkg._mcp_roots_compat import list_roots_compat
 
         mcp = FastMCP("x")
 
@@ -740,7 +778,7 @@ def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
         @mcp.tool()
         async def where(ctx: Context, repo_root: str | None = None) -> str:
             return str(await resolve(ctx, repo_root))
-        """,
+""",
     )
     # The helper's own parameter carries the tool's argument there: no second parameter (issue 17, item 6).
     assert codes(findings) == ["MR101"]
@@ -755,24 +793,26 @@ def test_run_interrupted_between_files_is_completed(tmp_path):
         extra={
             "workspace.py": """\
             from mcp.server.fastmcp import Context
-            from ._mcp_roots_compat import list_roots_compat
 
-            async def project_dir(ctx: Context, root=None):
+            from pkg._mcp_roots_compat import list_roots_compat
+
+            async def project_dir(ctx: Context, root: str | None = None):
                 result = await list_roots_compat(ctx, root, name="root")
                 return result.roots[0].uri
-            """,
+""",
             "_mcp_roots_compat.py": '"""Compatibility helper for MCP servers moving off "roots" (stub)."""\n\n'
             "async def list_roots_compat(ctx, value, *, name='root', shape='result'):\n    return None\n",
         },
         extra_after={
             "workspace.py": """\
             from mcp.server.fastmcp import Context
-            from ._mcp_roots_compat import list_roots_compat
 
-            async def project_dir(ctx: Context, root=None):
+            from pkg._mcp_roots_compat import list_roots_compat
+
+            async def project_dir(ctx: Context, root: str | None = None):
                 result = await list_roots_compat(ctx, root, name="root")
                 return result.roots[0].uri
-            """
+"""
         },
     )
     assert [f for f in findings if f.code in ("MR101", "MR106", "MR107")] == []

@@ -441,6 +441,62 @@ def test_invalid_value_is_refused_before_any_fallback():
     assert session.calls == 0
 
 
+# Where the era cannot be told (a test double, a foreign context object), the old call is kept; only a
+# provably modern request or a client provably without roots gets the missing-argument error.
+
+
+def test_double_without_client_params_keeps_the_old_session_call():
+    from unittest.mock import AsyncMock
+
+    session = SimpleNamespace(list_roots=AsyncMock(return_value=ROOTS_RESULT))
+    assert run(shim.list_roots_compat(SimpleNamespace(session=session), None)) is ROOTS_RESULT
+    assert run(shim.list_roots_compat(SimpleNamespace(session=session), None, shape="list")) == [
+        "<root from the client>"
+    ]
+    assert session.list_roots.await_count == 2
+
+
+def test_magicmock_context_with_fastmcp_list_roots_is_called_for_the_list_shape():
+    from unittest.mock import AsyncMock, MagicMock
+
+    ctx = MagicMock()
+    ctx.list_roots = AsyncMock(return_value=["<root>"])
+    assert run(shim.list_roots_compat(ctx, None, shape="list")) == ["<root>"]
+    ctx.list_roots.assert_awaited_once()
+
+
+def test_double_failing_call_keeps_its_error_in_the_message():
+    from unittest.mock import AsyncMock
+
+    ctx = SimpleNamespace(list_roots=AsyncMock(side_effect=RuntimeError("not supported")))
+    err = missing(ctx, shape="list")
+    assert "roots/list failed: not supported" in str(err)
+
+
+def test_provably_modern_double_still_gets_the_error():
+    from unittest.mock import AsyncMock
+
+    session = SimpleNamespace(list_roots=AsyncMock(return_value=ROOTS_RESULT))
+    missing(SimpleNamespace(session=session, protocol_version="2026-07-28"), name="workspace")
+    session.list_roots.assert_not_called()
+
+
+def test_known_capabilities_without_roots_still_get_the_error():
+    from unittest.mock import AsyncMock
+
+    session = SimpleNamespace(
+        list_roots=AsyncMock(return_value=ROOTS_RESULT),
+        client_params=SimpleNamespace(capabilities=SimpleNamespace(roots=None)),
+    )
+    missing(SimpleNamespace(session=session))
+    session.list_roots.assert_not_called()
+
+
+def test_nothing_to_call_is_the_missing_argument():
+    missing(SimpleNamespace(session=SimpleNamespace()))
+    missing(SimpleNamespace(list_roots="not callable"), shape="list")
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Properties
 # ---------------------------------------------------------------------------------------------------------

@@ -40,7 +40,10 @@ def migrated(tmp_path, tests: str, tests_after: str) -> list:
         SERVER,
         SERVER.replace("Context) -> str:", "Context, root: RootPath = None) -> str:")
         .replace("project_dir(ctx)", "project_dir(ctx, root=root)")
-        .replace("from .workspace import project_dir\n", "from .workspace import project_dir\nfrom pydantic import Field\nfrom typing import Annotated\n")
+        .replace(
+            "from mcp.server.fastmcp import Context, FastMCP\n",
+            "from typing import Annotated\n\nfrom mcp.server.fastmcp import Context, FastMCP\nfrom pydantic import Field\n",
+        )
         .replace('mcp = FastMCP("x")', ALIASES + 'mcp = FastMCP("x")'),
         extra={"workspace.py": WORKSPACE},
     )
@@ -51,12 +54,14 @@ def migrated(tmp_path, tests: str, tests_after: str) -> list:
 
 
 ALIASES = """\
-# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+# SEP-2577).
 RootPath = Annotated[
     str | None,
     Field(
-        description="Absolute path (or file:// URI) of the directory this tool works in, usually the "
-        "project or workspace root. Required when the MCP client does not provide roots."
+        description="Absolute path (or file:// URI) of the directory this tool works "
+        "in, usually the project or workspace root. Required when the MCP client does "
+        "not provide roots."
     ),
 ]
 
@@ -199,23 +204,26 @@ def test_same_module_fake_through_sys_modules(tmp_path):
         """,
         """\
         import sys
-        from mcp.server.fastmcp import Context, FastMCP
-        from ._mcp_roots_compat import list_roots_compat
-        from pydantic import Field
         from typing import Annotated
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
 
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577).
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
         RootPaths = Annotated[
             list[str] | None,
             Field(
-                description="Absolute paths (or file:// URIs) of the directories this tool may work in; the first "
-                "is the main workspace. Required when the MCP client does not provide roots."
+                description="Absolute paths (or file:// URIs) of the directories this tool may "
+                "work in; the first is the main workspace. Required when the MCP client does "
+                "not provide roots."
             ),
         ]
 
         mcp = FastMCP("x")
 
-        async def roots_of(ctx: Context, root=None):
+        async def roots_of(ctx: Context, root: list[str] | None = None):
             return [str(r.uri) for r in (await list_roots_compat(ctx, root, name="root")).roots]
 
         @mcp.tool()
@@ -226,7 +234,7 @@ def test_same_module_fake_through_sys_modules(tmp_path):
             async def fake_roots(ctx, root=None):
                 return ["/repo"]
             monkeypatch.setattr(sys.modules[__name__], "roots_of", fake_roots)
-        """,
+""",
     )
     assert codes(findings).count("MR108") == 1
 

@@ -1,4 +1,8 @@
-"""The engine's own tree plumbing must match libcst's: parent links, child order, visitor calls, positions."""
+"""The engine's own tree plumbing must match libcst's: parent links, child order, visitor calls, positions.
+
+Both ways of `_fastmeta` are held to libcst's providers: the fast one (libcst internals, on tested releases)
+and the public fallback (on any other release); the engine's results are the same with either.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,12 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from migrate_roots.codemods.base import FileState, Spans, _Children, _Parents, _scopes, resolve
+from migrate_roots.codemods import _fastmeta
+from migrate_roots.codemods._fastmeta import Spans, _scopes
+from migrate_roots.codemods.base import FileState, _Children, _Parents, resolve
 from migrate_roots.config import Settings
+from migrate_roots.model import to_dict
+from tests.helpers import run_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(
@@ -75,12 +83,25 @@ class SlowRecorder(Recorder):
         return cst.CSTVisitor.on_visit(self, node)
 
 
+@pytest.fixture(params=["fast", "public"])
+def way(request, monkeypatch):
+    """Runs a test on the fast way and again with the public fallback forced."""
+    _fastmeta.fast_enabled.cache_clear()
+    if request.param == "public":
+        monkeypatch.setenv(_fastmeta.PUBLIC_ENV, "1")
+    else:
+        monkeypatch.delenv(_fastmeta.PUBLIC_ENV, raising=False)
+    assert _fastmeta.fast_enabled() is (request.param == "fast")
+    yield request.param
+    _fastmeta.fast_enabled.cache_clear()
+
+
 def test_there_are_sources():
     assert len(SOURCES) > 20
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_links_are_libcsts_children(path):
+def test_links_are_libcsts_children(path, way):
     _same_links(_parse(path))
 
 
@@ -120,7 +141,7 @@ SNIPPETS = [
 
 def _same_positions(module: cst.Module) -> None:
     expected = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
-    spans = Spans(module)
+    spans = resolve(cst.MetadataWrapper(module, unsafe_skip_copy=True))[Spans]
     assert len(expected) > 0
     for node, where in expected.items():
         assert node in spans
@@ -129,12 +150,12 @@ def _same_positions(module: cst.Module) -> None:
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_spans_are_libcsts_positions(path):
+def test_spans_are_libcsts_positions(path, way):
     _same_positions(_parse(path))
 
 
 @pytest.mark.parametrize("source", SNIPPETS)
-def test_spans_count_lines_as_libcst_does(source):
+def test_spans_count_lines_as_libcst_does(source, way):
     _same_positions(cst.parse_module(source))
 
 
@@ -155,7 +176,7 @@ ORDER_SNIPPETS = [
 
 
 @pytest.mark.parametrize("source", ORDER_SNIPPETS)
-def test_links_follow_libcsts_visit_order(source):
+def test_links_follow_libcsts_visit_order(source, way):
     module = cst.parse_module(source)
     _same_links(module)
     _same_positions(module)
@@ -183,7 +204,7 @@ def _shape(scopes) -> list[tuple]:
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_scopes_are_libcsts(path):
+def test_scopes_are_libcsts(path, way):
     module = _parse(path)
     expected = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.ScopeProvider)
     meta = resolve(cst.MetadataWrapper(module, unsafe_skip_copy=True))
@@ -208,7 +229,7 @@ def test_scopes_leave_libcsts_visit_as_it_was():
 
 
 def test_attribute_hooks_are_found_in_the_visitor_classes():
-    from migrate_roots.codemods.base import _HOOKED, _attribute_hooked
+    from migrate_roots.codemods._fastmeta import _HOOKED, _attribute_hooked
 
     assert cst.ClassDef in _HOOKED  # ScopeVisitor.visit_ClassDef_bases
 
@@ -220,3 +241,49 @@ def test_attribute_hooks_are_found_in_the_visitor_classes():
             pass
 
     assert _attribute_hooked(Hooked) == {cst.Call}
+
+
+def test_an_untested_libcst_takes_the_public_way(monkeypatch):
+    monkeypatch.delenv(_fastmeta.PUBLIC_ENV, raising=False)
+    _fastmeta.fast_enabled.cache_clear()
+    try:
+        # CI installs the newest libcst: run this file with it, then add it to TESTED
+        assert _fastmeta.libcst_version() in _fastmeta.TESTED, _fastmeta.libcst_version()
+        assert _fastmeta.fast_enabled()
+        _fastmeta.fast_enabled.cache_clear()
+        monkeypatch.setattr(_fastmeta, "libcst_version", lambda: "99.0.0")
+        assert not _fastmeta.fast_enabled()
+        _fastmeta.fast_enabled.cache_clear()
+        monkeypatch.setattr(_fastmeta, "libcst_version", lambda: "1.9.0")
+        monkeypatch.setattr(_fastmeta, "_self_check", lambda: 1 / 0)  # a changed internal, in whatever way
+        assert not _fastmeta.fast_enabled()
+        module = cst.parse_module("x = 1\n")
+        meta = resolve(cst.MetadataWrapper(module, unsafe_skip_copy=True))
+        assert isinstance(meta[Spans], _fastmeta.PublicSpans)
+    finally:
+        _fastmeta.fast_enabled.cache_clear()
+
+
+def test_the_engine_gives_the_same_results_either_way(tmp_path, monkeypatch):
+    """Every fixture, migrated on the fast way and on the public one: same findings, same diffs."""
+    sources = [p for p in SOURCES if "fixtures" in p.parts and not p.name.endswith(".after.py")]
+    assert sources
+    results = {}
+    for way in ("fast", "public"):
+        folder = tmp_path / way / "pkg"
+        folder.mkdir(parents=True)
+        (folder / "__init__.py").write_text("")
+        for path in sources:
+            (folder / f"{path.parent.name}_{path.name}").write_text(path.read_text(encoding="utf-8"))
+        (folder / "example_server.py").write_text(
+            (ROOT / "examples" / "server.py").read_text(encoding="utf-8")
+        )
+        _fastmeta.fast_enabled.cache_clear()
+        if way == "public":
+            monkeypatch.setenv(_fastmeta.PUBLIC_ENV, "1")
+        assert _fastmeta.fast_enabled() is (way == "fast")
+        got = run_engine(tmp_path / way, write=False)
+        results[way] = sorted((r.path, r.diff, [to_dict(f) for f in r.findings]) for r in got)
+    _fastmeta.fast_enabled.cache_clear()
+    assert any(diff for _, diff, _ in results["fast"])
+    assert results["public"] == results["fast"]

@@ -11,6 +11,9 @@ from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods import _import_order
+from migrate_roots.codemods._import_order import FirstParty
+
 
 def _module_name(node: cst.ImportFrom) -> str:
     dots = "." * len(node.relative)
@@ -23,13 +26,16 @@ def _imported(statement: cst.SimpleStatementLine) -> list[cst.ImportFrom]:
     return [s for s in statement.body if isinstance(s, cst.ImportFrom)]
 
 
-def ensure_imports(needs: Iterable[tuple[str, str]]) -> Callable[[cst.CSTNode], cst.CSTNode]:
+def ensure_imports(
+    needs: Iterable[tuple[str, str]], first_party: FirstParty = lambda top: False
+) -> Callable[[cst.CSTNode], cst.CSTNode]:
     """An edit for the Module node: `from module import name` for each need not already imported.
 
     A module written with leading dots is imported relatively (`from .._compat import f`). A name joins an
     existing top-level `from module import ...` of the same module (kept sorted if it was); otherwise a new
-    statement goes after the last top-level import (after the docstring and `__future__` imports when there
-    is none).
+    statement goes in its section and place among the file's imports, as ruff's isort rules sort them
+    (`_import_order`; `first_party` tells first-party top-level names), or after the docstring and
+    `__future__` imports when there is none.
     """
     wanted = list(dict.fromkeys(needs))
 
@@ -60,7 +66,7 @@ def ensure_imports(needs: Iterable[tuple[str, str]]) -> Callable[[cst.CSTNode], 
                 elif isinstance(item, cst.Expr) and index == 0:
                     last_import = max(last_import, 0)  # the docstring
         fresh: dict[str, list[str]] = {}  # module -> names for one new statement each
-        for module, name in sorted(wanted):
+        for module, name in sorted(wanted, key=lambda need: (need[0], _import_order.name_key(need[1]))):
             if (module, name) in have:
                 continue
             have.add((module, name))
@@ -69,11 +75,10 @@ def ensure_imports(needs: Iterable[tuple[str, str]]) -> Callable[[cst.CSTNode], 
                 body[index] = _add_name(body[index], name)
             else:
                 fresh.setdefault(module, []).append(name)
-        new_lines = [
-            cst.parse_statement(f"from {m} import {', '.join(names)}\n") for m, names in fresh.items()
-        ]
-        if new_lines:
-            body[last_import + 1 : last_import + 1] = new_lines
+        for module, names in fresh.items():
+            statement = cst.parse_statement(f"from {module} import {', '.join(names)}\n")
+            assert isinstance(statement, cst.SimpleStatementLine)
+            body = _import_order.insert_one(body, module, statement, last_import, first_party)
         return node.with_changes(body=body)
 
     return change
@@ -86,9 +91,7 @@ def _add_name(statement: cst.BaseStatement, name: str) -> cst.BaseStatement:
     names = list(item.names)
     texts = [cst.Module([]).code_for_node(a.name) for a in names]
     alias = cst.ImportAlias(cst.Name(name))
-    position = len(names)
-    if texts == sorted(texts):  # keep a sorted list sorted
-        position = sum(1 for t in texts if t < name)
+    position = _import_order.position(texts, name)  # a sorted list stays sorted
     if item.lpar is None and len(names) > 0:
         # single-line form: `from x import a, b`
         comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
@@ -104,3 +107,29 @@ def _add_name(statement: cst.BaseStatement, name: str) -> cst.BaseStatement:
         names.insert(position, alias.with_changes(comma=comma))
         names[-1] = names[-1].with_changes(comma=trailing)
     return statement.with_changes(body=[item.with_changes(names=names)])
+
+
+def own_style(module: cst.Module, name: str, package: str) -> str:
+    """`name` (a relative module reaching the top-level package, `.._compat`) as the file writes its own
+    imports: relative when it has a relative import at the top level, else absolute (`pkg._compat`).
+
+    Absolute only when the dots climb exactly to the top of `package` (the dotted package the file is in)."""
+    dots = len(name) - len(name.lstrip("."))
+    parts = package.split(".") if package else []
+    if not dots or dots != len(parts):
+        return name
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(s, cst.ImportFrom) and s.relative for s in statement.body
+        ):
+            return name
+    return f"{parts[0]}.{name[dots:]}"
+
+
+def first_party(path: str, package: str) -> FirstParty:
+    """ruff's first-party test for the file at `path` (its own top-level package always is)."""
+    from migrate_roots.codemods._style import style_of
+
+    style = style_of(path)
+    own = package.split(".")[0] if package else ""
+    return lambda top: top == own or style.first_party(top)

@@ -13,20 +13,16 @@ forms those groups), and they read the plan back from `state.plan` on the rewrit
 
 from __future__ import annotations
 
-import bisect
-import contextlib
-import itertools
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
-from libcst.metadata import ExpressionContextProvider, QualifiedName, Scope, ScopeProvider
-from libcst.metadata.expression_context_provider import ExpressionContextVisitor
-from libcst.metadata.scope_provider import ScopeVisitor
+from libcst.metadata import QualifiedName, Scope, ScopeProvider
 
+from migrate_roots.codemods import _fastmeta, _markers, _style
+from migrate_roots.codemods._fastmeta import Spans
 from migrate_roots.model import Action, Finding, Severity
 
 
@@ -42,195 +38,18 @@ class _QNames:
     """Key of the qualified names computed so far in `FileState.meta` (not a libcst provider)."""
 
 
-@dataclass(frozen=False)
-class _SpanState(CodegenState):
-    """libcst's code generation, recording each node's parent, and where it starts and ends as a count of
-    tokens emitted.
-
-    The same hooks and the same rules as libcst's PositionProvidingCodegenState: a node's span is the one its
-    code generation declares (`record_syntactic_position`, possibly hoisted from a child), else everything
-    it emitted; only the line and column arithmetic on every token is left out."""
-
-    spans: dict[cst.CSTNode, tuple[int, int]] = field(default_factory=dict)
-    parents: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
-    _stack: list[int] = field(default_factory=list)
-    _path: list[cst.CSTNode] = field(default_factory=list)
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        if self._path:
-            self.parents[node] = self._path[-1]
-        self._path.append(node)
-        self._stack.append(len(self.tokens))
-
-    def pop_trailing_newline(self) -> None:
-        """Kept: libcst's positions count the module's last newline (its counters never take it back)."""
-
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        self._path.pop()
-        start = self._stack.pop()
-        if node not in self.spans:
-            self.spans[node] = (start, len(self.tokens))
-
-    @contextlib.contextmanager
-    def record_syntactic_position(
-        self,
-        node: cst.CSTNode,
-        *,
-        start_node: cst.CSTNode | None = None,
-        end_node: cst.CSTNode | None = None,
-    ) -> Iterator[None]:
-        start = len(self.tokens)
-        try:
-            yield
-        finally:
-            end = len(self.tokens)
-            self.spans[node] = (
-                self.spans[start_node][0] if start_node is not None else start,
-                self.spans[end_node][1] if end_node is not None else end,
-            )
-
-
-_NEWLINE = re.compile(r"\r\n?|\n")
-
-
-class Spans:
-    """What libcst's PositionProvider gives (1-based line, 0-based column of a node's start and end), from one
-    plain code generation; the arithmetic is done for the nodes asked about."""
-
-    def __init__(self, module: cst.Module) -> None:
-        state = _SpanState(default_indent=module.default_indent, default_newline=module.default_newline)
-        module._codegen(state)
-        self._spans, self._tokens = state.spans, state.tokens
-        self.parents = state.parents
-        self._offsets: list[int] = []
-        self._lines: list[int] = []  # offset of the first character of each line
-
-    def __contains__(self, node: object) -> bool:
-        return node in self._spans
-
-    def _at(self, index: int) -> tuple[int, int]:
-        if not self._offsets:
-            self._offsets = list(itertools.accumulate(map(len, self._tokens), initial=0))
-            text = "".join(self._tokens)
-            self._lines = [0, *(m.end() for m in _NEWLINE.finditer(text))]
-        offset = self._offsets[index]
-        line = bisect.bisect_right(self._lines, offset)
-        return line, offset - self._lines[line - 1]
-
-    def start(self, node: cst.CSTNode) -> tuple[int, int]:
-        return self._at(self._spans[node][0])
-
-    def end(self, node: cst.CSTNode) -> tuple[int, int]:
-        return self._at(self._spans[node][1])
-
-
-# The node types whose code generation meets their children in another order than their visit does (the
-# whitespace after `as`, `del`, `/`, `*`, `**` is visited after the name): their children are libcst's own.
-_OUT_OF_ORDER = frozenset({cst.AsName, cst.Del, cst.ParamSlash, cst.ParamSpec, cst.TypeVarTuple})
-
-
 def resolve(wrapper: cst.MetadataWrapper) -> dict[Any, Any]:
     """The metadata of one parse: the scopes, the positions, the parent and child links, an empty name cache.
 
-    libcst's own way (`wrapper.resolve_many` of Position-, Scope-, ParentNode- and QualifiedNameProvider)
-    walks the tree several times, rebuilding every node on each walk; here (a third cheaper, benchmark 2):
-    - one plain code generation records every node's span and parent (`_SpanState`; code generation meets
-      the children of a node in visiting order, but for the few types of `_OUT_OF_ORDER`);
-    - the scope analysis runs its two visitors directly (`_scopes`);
-    - qualified names are asked of the scope for the few nodes a rule looks up (`FileState.qualified_names`,
-      exactly the computation of QualifiedNameProvider), and line arithmetic is done for the nodes a rule
-      asks about (`Spans`).
-    tests/test_walk.py holds each of these equal to what libcst's providers give on every fixture file.
+    On the libcst versions `_fastmeta` was tested with, its fast computation (a third cheaper than libcst's
+    providers, benchmark 2); on any other, libcst's public providers. tests/test_walk.py holds both equal to
+    what libcst's providers give on every fixture file, and the engine's results equal on the fixtures.
     """
-    spans = Spans(wrapper.module)
-    children: dict[cst.CSTNode, list[cst.CSTNode]] = {}
-    for child, parent in spans.parents.items():
-        children.setdefault(parent, []).append(child)
-    for parent, kids in children.items():
-        if type(parent) in _OUT_OF_ORDER and len(kids) > 1:
-            kids[:] = parent.children
-    return {
-        ScopeProvider: _scopes(wrapper.module, spans.parents, children),
-        Spans: spans,
-        _Parents: spans.parents,
-        _Children: children,
-        _QNames: {},
-    }
+    scopes, spans, parents, children = _fastmeta.metadata(wrapper)
+    return {ScopeProvider: scopes, Spans: spans, _Parents: parents, _Children: children, _QNames: {}}
 
 
-def _attribute_hooked(*visitors: type) -> frozenset[type]:
-    """Node types for which these visitors define attribute hooks (`visit_<Node>_<field>`), which only
-    libcst's own `visit` calls: read from the classes, so that a libcst release adding one stays correct."""
-    found: set[type] = set()
-    for visitor in visitors:
-        for klass in visitor.__mro__:
-            if klass is cst.CSTVisitor:
-                break
-            for attr in vars(klass):
-                parts = attr.split("_", 2)
-                if (
-                    len(parts) == 3
-                    and parts[0] in ("visit", "leave")
-                    and isinstance(getattr(cst, parts[1], None), type)
-                ):
-                    found.add(getattr(cst, parts[1]))
-    return frozenset(found)
-
-
-_HOOKED = _attribute_hooked(ScopeVisitor, ExpressionContextVisitor)
-
-
-def _scopes(
-    module: cst.Module,
-    parents: Mapping[cst.CSTNode, cst.CSTNode],
-    children: Mapping[cst.CSTNode, list[cst.CSTNode]],
-) -> Mapping[cst.CSTNode, Scope | None]:
-    """What `MetadataWrapper.resolve(ScopeProvider)` gives, without the two batched walks it adds around the
-    providers' own visitors (each calls only `visit_Module`, then walks the whole tree for nothing), and
-    without the copy of every node that libcst's `visit` makes on the way even for a read-only visitor (a
-    third of the scope analysis, benchmark 2).
-
-    While the two visitors run, `CSTNode.visit` is a read-only walk through the recorded child links (the
-    same nodes in the same order: tests/test_walk.py) for the nodes of this tree and read-only visitors;
-    a node the analysis builds itself (a string annotation it parses), a transformer, and the nodes whose
-    attribute hooks the visitors define (`visit_ClassDef_bases`: `_HOOKED`) take libcst's own."""
-    original = cst.CSTNode.visit
-    plain: dict[type, bool] = {}
-
-    def visit(node: Any, visitor: Any) -> Any:
-        kind = type(visitor)
-        readonly = plain.get(kind)
-        if readonly is None:
-            readonly = plain[kind] = isinstance(visitor, cst.CSTVisitor)
-        if not readonly or type(node) in _HOOKED or (node is not module and node not in parents):
-            return original(node, visitor)
-        if visitor.on_visit(node):
-            for child in children.get(node, ()):
-                child.visit(visitor)
-        visitor.on_leave(node)
-        return node
-
-    cst.CSTNode.visit = visit  # type: ignore[method-assign, assignment]
-    try:
-        context = ExpressionContextProvider()
-        context.visit_Module(module)
-        scopes = ScopeProvider()
-        scopes.metadata = {ExpressionContextProvider: context._computed}
-        scopes.visit_Module(module)
-    finally:
-        cst.CSTNode.visit = original  # type: ignore[method-assign]
-    return cast(Mapping[cst.CSTNode, Scope | None], scopes._computed)
-
-
-MARKER_PREFIX = "# migrate-roots:"
-_PLACE = re.compile(r"\(\S+:\d+\)")
-
-
-def _marker_stem(text: str) -> str:
-    """The marker's text with its places (`(server.py:40)`) blanked."""
-    return _PLACE.sub("(:)", text)
-
-
+MARKER_PREFIX = _markers.PREFIX
 _IGNORE = re.compile(r"#\s*migrate-roots:\s*ignore\[([A-Za-z0-9, ]+)\]")
 
 REGISTRY: dict[str, type[Rule]] = {}
@@ -278,6 +97,13 @@ class Rule:
     @classmethod
     def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
         """Names whose mention makes another file worth indexing (it may call into a summarised file)."""
+        return set()
+
+    @classmethod
+    def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
+        """Dotted names (`module.function`) of the functions through which a caller may reach what the rule
+        rewrites: those that do it themselves, or call one of `reached` (the names found so far). The files
+        that import them (or their modules) are indexed too (migrate_roots/follow.py), to a fixed point."""
         return set()
 
     @classmethod
@@ -414,7 +240,11 @@ class FileState:
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The nearest enclosing statement that can carry comment lines above it."""
         current: cst.CSTNode | None = node
-        while current is not None and not hasattr(current, "leading_lines"):
+        while current is not None and (
+            not hasattr(current, "leading_lines") or isinstance(current, cst.Decorator)
+        ):
+            # A decorator's own leading lines parse back as the function's: marking it there would repeat
+            # the marker on every run; the decorated definition carries it.
             current = self.parent(current)
         return current if current is not None else node
 
@@ -512,14 +342,13 @@ class ApplyEdits(cst.CSTTransformer):
             node = change(node)
         texts = self.state.markers.get(original_node)
         if texts and hasattr(node, "leading_lines"):
-            present = {line.comment.value.strip() for line in node.leading_lines if line.comment}
-            # A marker names places by line (`server.py:40`), which the markers a run adds move: one of the
-            # same code, with the same text up to its first place, is the same marker.
-            stems = {_marker_stem(text) for text in present}
+            present = _markers.read(node.leading_lines)
+            width = _style.style_of(self.state.path).line_length - (self.state.pos(original_node)[1] - 1)
             new = [
-                cst.EmptyLine(comment=cst.Comment(text), indent=True)
+                cst.EmptyLine(comment=cst.Comment(line), indent=True)
                 for text in texts
-                if text not in present and _marker_stem(text) not in stems
+                if _markers.normal(text) not in present
+                for line in _markers.lines(text, width)
             ]
             if new:
                 node = node.with_changes(leading_lines=[*node.leading_lines, *new])

@@ -29,7 +29,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _project_refs, _sdk
 from migrate_roots.codemods._edits import drop_keyword
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity
@@ -240,6 +240,7 @@ class _Plumbing:
         self.removable_caches: set[str] = set()
         self.fetchers: dict[cst.FunctionDef, cst.If] = {}
         self.flags: set[str] = set()
+        self.elsewhere: dict[str, str | None] = {}
 
     # --- collection ----------------------------------------------------------------------------------
     def run(self) -> None:
@@ -317,6 +318,15 @@ class _Plumbing:
             and name not in self.exported
             and not name.startswith("__")
         )
+
+    def used_elsewhere(self, name: str) -> str | None:
+        """A file of the project outside this run's view that names `name` (_project_refs): keep it then."""
+        if name not in self.elsewhere:
+            state = self.state
+            # Without project metadata: the folder holding the top-level package (scripts sit beside it).
+            fallback = os.path.dirname(state.package_root) if state.package else state.package_root
+            self.elsewhere[name] = _project_refs.used_elsewhere(state.path, name, fallback)
+        return self.elsewhere[name]
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         current = self.state.parent(node)
@@ -484,7 +494,7 @@ class _Plumbing:
         if reg.handler.decorators or not self.deletable_name(reg.handler_name):
             return False
         uses = self.live_uses(reg.handler_name, ignore=self.reg_nodes)
-        return not uses
+        return not uses and self.used_elsewhere(reg.handler_name) is None
 
     def _caches(self) -> None:
         state = self.state
@@ -639,7 +649,8 @@ class _Plumbing:
             guard = fetchers[func]
             if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state):
                 return f"used in `{self.state.qualname(func)}` outside its fetch guard"
-        return None
+        where = self.used_elsewhere(name)
+        return f"named in `{where}`, which this run does not rewrite" if where else None
 
     def _rewrite_fetcher(
         self, func: cst.FunctionDef, guard: cst.If, removable: set[str], flags: set[str]
@@ -890,6 +901,18 @@ class _Plumbing:
                                 Severity.DEPRECATED,
                             )
                         continue
+                    where = self.used_elsewhere(name)
+                    if where is not None:
+                        if func not in self.reported_public:
+                            self.reported_public.add(func)
+                            state.report(
+                                func,
+                                "MR216",
+                                f"roots helper `{name}` looks dead in its package, but `{where}` "
+                                "names it: kept; delete it once nothing uses it",
+                                Severity.DEPRECATED,
+                            )
+                        continue
                     self.removed.add(func)
                     state.edit(func, _remove)
                     state.report(
@@ -974,10 +997,12 @@ class _Plumbing:
         state = self.state
         if "MR218" not in self.enabled:
             return
+        # A hint about text, not about code: in the report only, unless `select` names MR218 itself.
+        selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
         for node in self.wording:
             if self.inside_removed(node):
                 continue
-            state.mark(
+            (state.mark if selected else state.report)(
                 node,
                 "MR218",
                 f"this text tells users to set up roots: tell them to pass the `{self.param}` argument "

@@ -28,7 +28,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE, Plan, RootsCall
 from migrate_roots.model import Action, Severity, ToolChange
@@ -101,6 +101,7 @@ class LowLevelTools(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = (b"list_roots",)
+    requires = b""  # as the roots-call family: a roots token is always parsed
     nodes = (cst.Module,)
     limits = (
         "Schemas built at runtime, imported from another module, or tools whose branch cannot be told apart "
@@ -153,6 +154,7 @@ class SchemaDynamic(Rule):
     summary = "Low-level tool reaching roots whose inputSchema is built at runtime or elsewhere: marked."
     severity = Severity.BROKEN
     tokens = LowLevelTools.tokens
+    requires = b""
     runner = LowLevelTools
     limits = "The property cannot be added with certainty; add it by hand and pass it to list_roots_compat."
 
@@ -163,6 +165,7 @@ class ToolUnknown(Rule):
     summary = "Low-level handler whose tools or dispatch cannot be matched to their schemas: marked."
     severity = Severity.BROKEN
     tokens = LowLevelTools.tokens
+    requires = b""
     runner = LowLevelTools
     limits = "Name the tools with string literals (or enum members) in both `list_tools` and the dispatch."
 
@@ -777,8 +780,11 @@ class _Rewrite:
             if handler.form == "v2":
                 self._tool_errors(handler)
         if self.needs:
-            self.state.edit(self.state.wrapper.module, ensure_imports(self.needs))
-            self.state.edit(self.state.wrapper.module, _merge_imports_from(self.plan.shim_import))
+            state = self.state
+            shim = own_style(state.wrapper.module, self.plan.shim_import, state.package)
+            needs = [(shim if m == self.plan.shim_import else m, name) for m, name in self.needs]
+            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
+            state.edit(state.wrapper.module, _merge_imports_from(shim))
 
     def _tool_errors(self, handler: Handler) -> None:
         """mcp 2.x: a handler exception reaches a 2026-07-28 client as "Internal server error", so the

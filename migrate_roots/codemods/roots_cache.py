@@ -14,7 +14,7 @@ Codes MR211-MR218 run as one rule (`RootsCache`), on the analysis shared with `l
 - MR215: `send_resource_list_changed()` sent because roots changed: marked (or removed with its handler).
 - MR216: roots helpers nothing in the package calls: removed.
 - MR217: roots read and the result thrown away: removed, or marked inside `try` (a capability probe).
-- MR218: strings telling users to configure roots: marked with the new argument name.
+- MR218: strings telling users to configure roots: reported; marked only when `select` names MR218.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ class DiscardedRoots(Rule):
 class RootsWording(Rule):
     code = "MR218"
     name = "roots-wording"
-    summary = "A string telling users to configure or provide roots: marked with the new argument name."
+    summary = "A string telling users to configure or provide roots: reported (marked with `--select MR218`)."
     severity = Severity.INFO
     tokens = CACHE_TOKENS
     runner = RootsCache

@@ -15,6 +15,7 @@ The family of codes MR101-MR106 runs as one rule (`RootsCall`):
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -22,8 +23,10 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._imports import ensure_imports
+from migrate_roots.codemods import _bounds, _capability_guard, _names, _sdk
+from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._signature import fit
+from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import flow, recognise, reuse
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration, importable
@@ -55,6 +58,9 @@ class Site:
     # Already `list_roots_compat(...)` (an earlier, interrupted run): counts for the plan, never rewritten.
     done: bool = False
     cached: tuple[str, ...] = ()  # globals the enclosing `if` tests (a fetch-once guard around the read)
+    # On an untyped parameter in a module that never imports the SDK (`ctx.session.list_roots()` in a helper
+    # module): an MCP call only when MCP code reaches it (the plan decides; otherwise no finding at all).
+    maybe: bool = False
 
 
 @dataclass
@@ -84,6 +90,14 @@ class Func:
     returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
     # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
     once: dict[Pos, str] = field(default_factory=dict)
+    taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
+    bound_sign: Any = None  # _bounds.BoundFacts: where its body checks paths against a bound
+    # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
+    # name -> shape, so a rerun types the helpers as the first run did.
+    aliased: dict[str, str] = field(default_factory=dict)
+    # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
+    # parameter the plan gives it goes on each, so whichever is live takes what its callers pass.
+    defs: tuple[Pos, ...] = ()
 
 
 @dataclass
@@ -107,6 +121,7 @@ class Summary:
     functions: dict[str, Func]
     doubles: list[Double] = field(default_factory=list)
     facts: ModuleFacts | None = None  # server objects, registrations, imports (codemods/program)
+    sdk: bool = True  # the file imports (spells) the SDK
 
 
 @dataclass
@@ -115,8 +130,10 @@ class Plan:
     threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
-    keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> its keyword, when not the param
+    keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword, when not param-name
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
+    # helper qualname -> shapes of the values the tools reaching it pass ("any": a type we did not write)
+    helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)
     doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
@@ -142,6 +159,9 @@ class RootsCall(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
+    # A roots token is always parsed: whether a call is MCP is the plan's decision (`Site.maybe`), not the
+    # prefilter's (README, "How it works").
+    requires = b""
     nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign)
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
@@ -185,6 +205,8 @@ class RootsCall(Rule):
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
         func.returns = flow.returned_params(node, frozenset(names))
+        func.taken = _names.taken(node, state.settings.param_name)
+        func.bound_sign = _bounds.facts(node, state.pos)
         for decorator in node.decorators:
             found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
             if found is not None and found.pending is None:
@@ -200,9 +222,38 @@ class RootsCall(Rule):
             outer = state.parent(outer)
         if isinstance(outer, cst.FunctionDef) and _returns_name(outer, node.name.value):
             func.returned_by = state.qualname(outer)
+        shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+            note = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(note, cst.Name) and note.value in shape_of_alias:
+                func.aliased[p.name.value] = shape_of_alias[note.value]
         like = state.extra.get("tool_like", {}).get(node)
         if like is not None:
             func.tool, func.value, func.code, func.refusal = like[1:]
+        earlier = self.functions.get(func.qualname)
+        if (
+            earlier is not None
+            and earlier.tool is not None
+            and earlier.value is None
+            and func.tool != earlier.tool
+        ):
+            # A registered tool whose name is rebound later (`@mcp.prompt def login()` after the tool `login`):
+            # the server holds the first function, the module name the second; each keeps its own identity.
+            renamed = f"{earlier.qualname}@{earlier.pos[0]}"
+            earlier.qualname = renamed
+            self.functions[renamed], self.defs[renamed] = earlier, self.defs[func.qualname]
+        elif earlier is not None:
+            # A redefinition (conditional, or a plain rebinding): one function for the plan, with every
+            # definition's sites and calls, and the parameters of all.
+            func.sites, func.calls, func.passed = earlier.sites, earlier.calls, earlier.passed
+            func.params = tuple(dict.fromkeys((*earlier.params, *func.params)))
+            func.kwargs = func.kwargs and earlier.kwargs
+            func.tool = func.tool if func.tool is not None else earlier.tool
+            func.defs = (*(earlier.defs or (earlier.pos,)), func.pos)
+            # The parameter's name must be free in every body, and a bound checked in any of them holds.
+            func.taken = earlier.taken | func.taken
+            func.aliased = {**earlier.aliased, **func.aliased}
+            func.bound_sign = _bounds.merged(earlier.bound_sign, func.bound_sign)
         self.functions[func.qualname] = func
         self.defs[func.qualname] = node
 
@@ -319,6 +370,8 @@ class RootsCall(Rule):
             site = Site(state.pos(call), "result", "list")
             site.refusal = ("MR103", "roots read through a session held outside the current request")
             return site
+        elif kind is None and not state.extra.get("imports_sdk"):
+            return _maybe_site(call, receiver, state)
         else:
             return None  # not an MCP object: a user's own list_roots()
         site = Site(state.pos(call), shape, _uses(call, shape, state))
@@ -359,18 +412,30 @@ class RootsCall(Rule):
         from migrate_roots.codemods.list_changed import kept_caches
 
         kept = kept_caches(state)
+        own = "MR211" in state.enabled  # else the cache rule is not selected: the site's own code says it
         for site in sites:
             names = sorted(set(site.cached) & kept)
-            if names:
+            if names and own:
                 site.refusal = (
                     "MR211",
                     f"roots read behind `{names[0]}`, a cache that stays (see its MR211 marker): a path "
                     "argument here would be read when the cache is filled and ignored while it holds; remove "
                     "the cache by hand, then run again",
                 )
+            elif names:
+                site.refusal = (
+                    "MR101" if site.shape == "result" else "MR102",
+                    f"roots read behind `{names[0]}`, a module cache that stays (the cache rule, MR211, is not "
+                    "selected): a path argument here would be read when the cache is filled and ignored while "
+                    "it holds; select MR211 or remove the cache by hand, then run again",
+                )
 
     def summarize(self, state: FileState) -> Any:
-        wanted = {q: f for q, f in self.functions.items() if f.sites or f.calls or f.tool}
+        wanted = {
+            q: f
+            for q, f in self.functions.items()
+            if f.sites or f.calls or f.tool or (f.bound_sign and f.bound_sign.signs)
+        }
         doubles = self._doubles()
         facts = recognise.module_facts(state, self.registrations)
         if not (wanted or doubles or facts):
@@ -383,7 +448,8 @@ class RootsCall(Rule):
             package_root = os.path.join(package_root, *state.module.split(".")[1 : stripped + 1])
         if stripped:
             package = importable(package) if "." in package else ""
-        return Summary(module, package_root, package, wanted, doubles, facts)
+        sdk = bool(state.extra.get("imports_sdk"))
+        return Summary(module, package_root, package, wanted, doubles, facts, sdk)
 
     def _doubles(self) -> list[Double]:
         out = []
@@ -409,38 +475,69 @@ class RootsCall(Rule):
 
     # --- the package plan ----------------------------------------------------------------------------
     @classmethod
-    def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
-        # The functions that read roots and, within their file, those that call them: a tool in another file
-        # may call any of them (`from .runtime import *`, then `_ensure_allowed_roots(ctx)`).
-        tokens: set[bytes] = set()
+    def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
+        out: set[str] = set()
         for summary in summaries.values():
-            prefix = f"{summary.module}."
-            reaching = {prefix + q for q, f in summary.functions.items() if f.sites and q != "<module>"}
-            grown = True
-            while grown:
-                before = len(reaching)
-                reaching |= {
-                    prefix + q
-                    for q, f in summary.functions.items()
-                    if q != "<module>" and any(c in reaching for c, _ in f.calls)
-                }
-                grown = len(reaching) > before
-            direct = {q.rpartition(".")[2] for q, f in summary.functions.items() if f.sites}
-            # Until stage two follows the import graph: a caller's name joins only when distinctive (two
-            # words or more, 10 characters): `_resolve` or `run` would make most of a large tree parse.
-            names = {fq.rpartition(".")[2] for fq in reaching}
-            tokens |= {n.encode() for n in names if n in direct or (len(n) >= 10 and "_" in n.strip("_"))}
-        return tokens
+            for func in summary.functions.values():
+                # Tools too: a test that imports the tool's module may patch the helper where it is imported.
+                if func.qualname == "<module>":
+                    continue
+                if func.sites or any(_calls_into(callee, reached) for callee, _ in func.calls):
+                    # What an importer names: the module's top-level function or class.
+                    out.add(f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}")
+        return out
 
     @classmethod
     def links(cls, summary: Any) -> set[str]:
-        # The functions it calls (by_fq in plan_package) and the helpers its test doubles replace.
+        # The functions it calls (resolved by _Functions in plan_package) and the helpers its test doubles replace.
         calls = {callee for func in summary.functions.values() for callee, _ in func.calls}
         return calls | {double.target for double in summary.doubles}
 
     @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
         return plan_package(summaries, settings)
+
+
+def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+    """A roots call in a module that never imports the SDK, on an untyped parameter spelled the SDK's way:
+    `ctx.session.list_roots()`, `ctx.request_context.session.list_roots()` or `session.list_roots()` (a
+    ListRootsResult), or a bare `ctx.list_roots()` (a fastmcp Context's list, or a session's result: which one
+    cannot be told here, so it is marked when MCP code reaches it). `self.backend.list_roots()` and values
+    built in the module (moto's AWS Organizations client) are not."""
+    holder: cst.BaseExpression = receiver
+    chain: list[str] = []
+    while isinstance(holder, cst.Attribute):
+        chain.insert(0, holder.attr.value)
+        holder = holder.value
+    if not (isinstance(holder, cst.Name) and holder.value not in ("self", "cls")):
+        return None
+    if not _sdk.loosely_typed(state, holder):
+        return None
+    if chain in (["session"], ["request_context", "session"]) or (
+        not chain and "session" in holder.value.lower()
+    ):
+        site = Site(state.pos(call), "result", _uses(call, "result", state), maybe=True)
+        site.refusal = _local_refusal(call, state)
+        site.existing = _guarding_param(call, state)
+        return site
+    if not chain:
+        site = Site(state.pos(call), "result", "list", maybe=True)
+        site.refusal = (
+            "MR102",
+            f"`{holder.value}.list_roots()` on an untyped value in a module that never imports the SDK: a fastmcp "
+            "Context (a list) or a session (a ListRootsResult)? annotate it and run again",
+        )
+        return site
+    return None
+
+
+def _calls_into(callee: str, reached: set[str]) -> bool:
+    """`pkg.mod.helper` or `pkg.mod.Class.method` for a reached `pkg.mod.helper` / `pkg.mod.Class`."""
+    while callee:
+        if callee in reached:
+            return True
+        callee = callee.rpartition(".")[0]
+    return False
 
 
 def _is_compat_call(call: cst.Call, state: FileState) -> bool:
@@ -638,8 +735,9 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     params = {
         p.name.value for p in (*func.params.params, *func.params.kwonly_params, *func.params.posonly_params)
     }
-    # A roots-capability check in front of the call would keep an explicit argument from ever being read.
-    if _checks_roots_capability(func):
+    # A roots-capability check in front of the call would keep an explicit argument from ever being read:
+    # the rewrite widens it to "argument given, or the old condition" (_capability_guard), else it is marked.
+    if _capability_guard.has_check(func) and _capability_guard.guards(call, func, state) is None:
         return (
             "MR105",
             "a roots-capability check guards this call: with a path argument the check must go; decide what "
@@ -679,22 +777,6 @@ def _calls_param(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
 
     inner.body.visit(Calls())
     return bool(called & params)
-
-
-def _checks_roots_capability(func: cst.FunctionDef) -> bool:
-    """`check_client_capability(...)` or `<...>.capabilities.roots` anywhere in the function."""
-    found = False
-
-    class Check(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            nonlocal found
-            if node.attr.value == "check_client_capability":
-                found = True
-            if node.attr.value == "roots" and isinstance(node.value, cst.Attribute):
-                found = found or node.value.attr.value == "capabilities"
-
-    func.body.visit(Check())
-    return found
 
 
 def _declared_global(func: cst.FunctionDef) -> set[str]:
@@ -798,125 +880,242 @@ def _guarding_param(call: cst.Call, state: FileState) -> str | None:
 # The package plan: plain data in, plain data out.
 
 
-def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
-    model = ProgramModel.build(summaries)
-    by_fq: dict[str, tuple[str, Func]] = {}
+Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
+
+
+def import_root(summary: Summary) -> str:
+    """The folder a module is imported from (its `sys.path` entry): the folder above its top-level package, or
+    a loose file's own folder. Two `server.py` in sibling folders are two modules (README, "How it works")."""
+    import os
+
+    return os.path.dirname(summary.package_root) if summary.package else summary.package_root
+
+
+class _Functions:
+    """Every summarized function by identity, with its calls resolved: a callee's dotted name is looked up in
+    the caller's own import root first, else in the one root that defines it (none when several do). A
+    function registered as a tool on a server object of another module (the model of its import root) is a
+    tool here; a call made once per process (behind a global flag) is no edge: it cannot carry a per-call
+    argument. The summaries stay as they are: a changed function is a copy."""
+
+    def __init__(self, summaries: Mapping[str, Summary], models: Mapping[str, ProgramModel]) -> None:
+        self.by_key: dict[Key, tuple[str, Func]] = {}
+        self.sdk: set[Key] = set()  # functions of files that import the SDK
+        roots_of: dict[str, list[str]] = {}
+        self.modules: set[tuple[str, str]] = set()
+        for path, summary in summaries.items():
+            root = import_root(summary)
+            self.modules.add((root, summary.module))
+            tools = models[root].tools
+            for qualname, func in summary.functions.items():
+                fq = f"{summary.module}.{qualname}"
+                if func.tool is None and fq in tools:
+                    func = replace(func, tool=tools[fq])
+                if func.once:
+                    func = replace(func, calls=[c for c in func.calls if c[1] not in func.once])
+                self.by_key[(root, fq)] = (path, func)
+                roots_of.setdefault(fq, []).append(root)
+                if summary.sdk:
+                    self.sdk.add((root, fq))
+        self.roots_of = roots_of
+        self.calls: dict[Key, list[tuple[Key, Pos]]] = {}
+        for key, (_, func) in self.by_key.items():
+            resolved = ((self.resolve(key[0], callee), pos) for callee, pos in func.calls)
+            self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
+
+    def resolve(self, root: str, fq: str) -> Key | None:
+        if (root, fq) in self.by_key:
+            return (root, fq)
+        # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not).
+        module = fq.rpartition(".")[0]
+        while module:
+            if (root, module) in self.modules:
+                return None
+            module = module.rpartition(".")[0]
+        roots = self.roots_of.get(fq, ())
+        return (roots[0], fq) if len(roots) == 1 else None
+
+    def closure(self, start: set[Key], within: set[Key] | None = None) -> set[Key]:
+        """`start` and what it calls, transitively (only through `within`, when given)."""
+        seen, todo = set(start), list(start)
+        while todo:
+            for callee, _ in self.calls[todo.pop()]:
+                if callee not in seen and (within is None or callee in within):
+                    seen.add(callee)
+                    todo.append(callee)
+        return seen
+
+    def refuse_sites(self, key: Key, refusals: Mapping[Pos, tuple[str, str]]) -> None:
+        path, func = self.by_key[key]
+        sites = [replace(s, refusal=refusals[s.pos]) if s.pos in refusals else s for s in func.sites]
+        self.by_key[key] = (path, replace(func, sites=sites))
+
+
+def _models(summaries: Mapping[str, Summary]) -> dict[str, ProgramModel]:
+    """The program model of each import root: its server objects, tools and callers (codemods/program)."""
+    by_root: dict[str, dict[str, Summary]] = {}
     for path, summary in summaries.items():
-        for qualname, func in summary.functions.items():
-            fq = f"{summary.module}.{qualname}"
-            if fq in model.tools and func.tool is None:  # registered on a server object of another module
-                func = replace(func, tool=model.tools[fq])
-            if func.once:  # a call made once per process cannot carry a per-call argument: no edge
-                func = replace(func, calls=[c for c in func.calls if c[1] not in func.once])
-            by_fq[fq] = (path, func)
+        by_root.setdefault(import_root(summary), {})[path] = summary
+    return {root: ProgramModel.build(group) for root, group in by_root.items()}
+
+
+def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
+    """The package plan. A pure function of the summaries: it reads them and never writes to them (the engine
+    plans the same summaries more than once: the local guess, then the group)."""
+    models = _models(summaries)
+    funcs = _Functions(summaries, models)
+    by_key, calls = funcs.by_key, funcs.calls
+    refused: dict[Key, tuple[str, str]] = {}  # refusals decided here (the summaries' own stay as they are)
+    param = settings.param_name
+
+    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds reads
+    # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
+    bounded: dict[Key, dict[Pos, tuple[str, str]]] = {}
+    for root in sorted({r for r, _ in by_key}):
+        view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
+        for (fq, pos), why in _bounds.refuse(view, settings.allowlist_env).items():
+            key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
+            bounded.setdefault(key, {})[pos] = why
+    for key, refusals in bounded.items():
+        funcs.refuse_sites(key, refusals)
 
     def good_sites(func: Func) -> bool:
         return func.refusal is None and any(s.refusal is None for s in func.sites)
 
-    # Functions that reach a rewritable site, through calls, to a fixed point.
-    reach: set[str] = {fq for fq, (_, f) in by_fq.items() if good_sites(f)}
-    changed = True
-    while changed:
-        changed = False
-        for fq, (_, func) in by_fq.items():
-            if fq not in reach and func.refusal is None and any(c in reach for c, _ in func.calls):
-                reach.add(fq)
-                changed = True
+    # Functions that reach a rewritable site, through calls, to a fixed point (not through `excluded`); of
+    # those, the ones a tool reaches: only they can receive a path argument.
+    def reaching(excluded: Mapping[Key, Any]) -> set[Key]:
+        reach = {k for k, (_, f) in by_key.items() if good_sites(f) and k not in excluded}
+        changed = True
+        while changed:
+            changed = False
+            for key, (_, func) in by_key.items():
+                if key in reach or key in excluded or func.refusal is not None:
+                    continue
+                if any(c in reach for c, _ in calls[key]):
+                    reach.add(key)
+                    changed = True
+        tools = {key for key in reach if by_key[key][1].tool is not None}
+        return funcs.closure(tools, reach)
 
-    # Of those, the ones a tool reaches: only they can receive a path argument.
-    live: set[str] = {fq for fq in reach if by_fq[fq][1].tool is not None}
-    frontier = list(live)
-    while frontier:
-        for callee, _ in by_fq[frontier.pop()][1].calls:
-            if callee in reach and callee not in live:
-                live.add(callee)
-                frontier.append(callee)
-    reach = live
+    path_like = _path_like(settings)
+    # A helper on the way that already has a parameter of the configured name is refused (MR106), and nothing
+    # reaches roots through it: its callers must not pass the keyword a second time. A helper whose own path
+    # parameter the tools already pass (codemods/program/reuse.py) takes no new one.
+    first = reaching(refused)
+    guarded = reuse.guarded_helpers(by_key, calls, first, path_like)
+    for key in sorted(first):
+        func = by_key[key][1]
+        helper = func.tool is None and func.value is None and key not in guarded
+        name = _names.choose(param, func.taken, func.params) if helper else param
+        if helper and name in func.params and not _threaded_before(key, funcs, first):
+            refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
+    if refused:
+        reach = reaching(refused)
+        guarded = reuse.guarded_helpers(by_key, calls, reach, path_like)
+    else:
+        reach = first
+    # What code of a module that imports the SDK reaches: a roots call on an untyped value outside such code
+    # (moto's AWS `list_roots()`) is not an MCP call.
+    mcp_reached = funcs.closure(funcs.sdk)
 
     # Shapes: a tool takes a list when any site it reaches uses more than the first root.
-    def shape_of(fq: str, seen: set[str]) -> str:
-        if fq in seen:
+    def shape_of(key: Key, seen: set[Key]) -> str:
+        if key in seen:
             return "single"
-        seen.add(fq)
-        _, func = by_fq[fq]
+        seen.add(key)
+        _, func = by_key[key]
         if any(s.uses == "list" for s in func.sites if s.refusal is None):
             return "list"
-        if any(shape_of(c, seen) == "list" for c, _ in func.calls if c in reach):
+        if any(shape_of(c, seen) == "list" for c, _ in calls[key] if c in reach):
             return "list"
         return "single"
 
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
-    param = settings.param_name
-    path_like = _path_like(settings)
-    guarded = reuse.guarded_helpers(by_fq, reach, path_like)
-    for fq in sorted(reach):
-        path, func = by_fq[fq]
+    # A helper's parameter: free in its body (callers pass it by this keyword).
+    helper_names = {
+        key: _names.choose(param, by_key[key][1].taken, by_key[key][1].params)
+        for key in reach
+        if by_key[key][1].tool is None and by_key[key][1].value is None and key not in guarded
+    }
+    for key in sorted(reach):
+        path, func = by_key[key]
         plan = plans.setdefault(path, Plan())
         if func.value is not None:  # a low-level tool: the handler reads its arguments
-            plan.tools[func.qualname] = (param, shape_of(fq, set()), False)
+            plan.tools[func.qualname] = (param, shape_of(key, set()), False)
             plan.values[func.qualname] = func.value
         elif func.tool is not None:
             existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
-            calls_reach = any(c in reach for c, _ in func.calls)
-            # An existing path parameter handed to the helper that reads roots: it is already the argument.
-            # Only when handed straight to the function that reads roots: a parameter passed to an intermediate
-            # may be checked against the roots there (a boundary), and must not become them.
+            calls_reach = any(c in reach for c, _ in calls[key])
+            # An existing path parameter the tool passes to a helper that reads roots only when it is unset:
+            # it is already the argument (codemods/program/reuse.py).
             handed = {
                 n
-                for c, pos in func.calls
+                for c, pos in calls[key]
                 if c in guarded
-                for n in [reuse.passed_at(func, pos, by_fq[c][1], guarded[c])]
+                for n in [reuse.passed_at(func, pos, by_key[c][1], guarded[c])]
                 if n is not None and path_like(n)
             }
             if len(existing) == 1 and not calls_reach:
                 name, new = existing.pop(), False
             elif len(handed) == 1 and not existing and param not in func.params:
                 name, new = handed.pop(), False
-            elif param in func.params:
-                name, new = param, False
-            else:
-                name, new = param, True
-            plan.tools[func.qualname] = (name, shape_of(fq, set()), new)
+            else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
+                name = _names.choose(param, func.taken, func.params)
+                new = name not in func.params
+            plan.tools[func.qualname] = (name, shape_of(key, set()), new)
             plan.values[func.qualname] = name
-        elif fq in guarded:
-            plan.values[func.qualname] = guarded[fq]
+        elif key in guarded:
+            plan.values[func.qualname] = guarded[key]
         else:
-            if param in func.params and not _threaded_before(func, by_fq, reach):
-                func.refusal = ("MR106", f"helper already has a parameter named {param!r}; set param-name")
-                continue
-            if param not in func.params:
-                plan.threaded[func.qualname] = param
-            plan.values[func.qualname] = param
-        for callee, pos in func.calls:
-            if callee in reach and by_fq[callee][1].tool is None and callee not in guarded:
+            name = helper_names[key]
+            if name not in func.params:
+                plan.threaded[func.qualname] = name
+            plan.values[func.qualname] = name
+        for callee, pos in calls[key]:
+            if callee in reach and by_key[callee][1].tool is None and callee not in guarded:
                 plan.calls[pos] = plan.values[func.qualname]
+                if helper_names.get(callee, param) != param:
+                    plan.keywords[pos] = helper_names[callee]
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
-    for fq in sorted(reach):
-        path, func = by_fq[fq]
+    for key in sorted(reach):
+        path, func = by_key[key]
         if (
             func.tool is None
             and func.value is None
-            and (func.qualname in plans[path].threaded or fq in guarded)
+            and (func.qualname in plans[path].threaded or key in guarded)
         ):
             names = {
-                plans[by_fq[t][0]].tools[by_fq[t][1].qualname][0] for t in _tools_reaching(fq, by_fq, reach)
+                plans[by_key[t][0]].tools[by_key[t][1].qualname][0]
+                for t in _tools_reaching(key, funcs, reach)
             }
             plans[path].names[func.qualname] = names.pop() if len(names) == 1 else param
+            tools = _tools_reaching(key, funcs, reach)
+            shapes = {
+                shape if new or by_key[t][1].aliased.get(name) == shape else "any"
+                for t in tools
+                for name, shape, new in (plans[by_key[t][0]].tools[by_key[t][1].qualname],)
+            }
+            plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
 
     # Sites: rewrite where the enclosing function carries the value; otherwise say why not.
     for path, summary in summaries.items():
-        for func in summary.functions.values():
-            fq = f"{summary.module}.{func.qualname}"
-            func = by_fq[fq][1]  # as the plan sees it (a tool the model found, a refusal set above)
+        root = import_root(summary)
+        for qualname in summary.functions:
+            key = (root, f"{summary.module}.{qualname}")
+            func = by_key[key][1]  # as the plan sees it (a tool the model found, a bound refused above)
             for site in func.sites:
+                if site.maybe and key not in reach and key not in mcp_reached:
+                    continue  # an untyped `x.session.list_roots()` no MCP code reaches: not an MCP call
                 plan = plans.setdefault(path, Plan())
-                if func.refusal is not None:
-                    plan.sites[site.pos] = func.refusal
+                refusal = func.refusal or refused.get(key)
+                if refusal is not None:
+                    plan.sites[site.pos] = refusal
                 elif site.refusal is not None:
                     plan.sites[site.pos] = site.refusal
-                elif fq not in reach:
-                    plan.sites[site.pos] = model.why_unreached(fq)
+                elif key not in reach:
+                    plan.sites[site.pos] = models[root].why_unreached(key[1])
                 else:
                     plan.sites[site.pos] = None
     _plan_doubles(summaries, plans)
@@ -929,8 +1128,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
 
 def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
     """Test doubles of a helper that gains the parameter get it too, or a note when they are not plain functions."""
-    threaded = {
-        f"{summaries[path].module}.{qualname}": param
+    threaded: dict[Key, str] = {
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): param
         for path, plan in plans.items()
         for qualname, param in plan.threaded.items()
     }
@@ -938,10 +1137,10 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
         return
     for path, summary in summaries.items():
         for double in summary.doubles:
-            helper = _patched(double.target, threaded)
+            helper = _patched(double.target, import_root(summary), threaded)
             if helper is None:
                 continue
-            param, short = threaded[helper], helper.rpartition(".")[2]
+            param, short = threaded[helper], helper[1].rpartition(".")[2]
             if double.fake is None:
                 plans.setdefault(path, Plan()).double_notes[double.pos] = (param, short)
             elif param not in double.params and not double.kwargs:
@@ -951,20 +1150,25 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
                 plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
 
 
-def _patched(target: str, threaded: Mapping[str, str]) -> str | None:
-    """The helper a patch target names: exactly, or where a module of the same package imported it."""
-    if target in threaded:
-        return target
+def _patched(target: str, root: str, threaded: Mapping[Key, str]) -> Key | None:
+    """The helper a patch target names: exactly, or where a module of the same package imported it; in the
+    patching file's own import root first, else in the one other root that has it."""
     last, top = target.rpartition(".")[2], target.split(".")[0]
-    found = sorted(fq for fq in threaded if fq.rpartition(".")[2] == last and fq.split(".")[0] == top)
+    exact = [key for key in threaded if key[1] == target]
+    found = exact or sorted(
+        k for k in threaded if k[1].rpartition(".")[2] == last and k[1].split(".")[0] == top
+    )
+    mine = [k for k in found if k[0] == root]
+    if mine and (exact or len(mine) == 1):
+        return mine[0]
     return found[0] if len(found) == 1 else None
 
 
-def _threaded_before(func: Func, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> bool:
+def _threaded_before(key: Key, funcs: _Functions, reach: set[Key]) -> bool:
     """The helper got its parameter from an earlier run: a rewritten site in it, or a callee that has one."""
-    if any(s.done for s in func.sites):
+    if any(s.done for s in funcs.by_key[key][1].sites):
         return True
-    return any(c in reach and any(s.done for s in by_fq[c][1].sites) for c, _ in func.calls)
+    return any(c in reach and any(s.done for s in funcs.by_key[c][1].sites) for c, _ in funcs.calls[key])
 
 
 def _path_like(settings: Any) -> Any:
@@ -974,22 +1178,22 @@ def _path_like(settings: Any) -> Any:
     return lambda name: name in settings.path_params or bool(words.search(name))
 
 
-def _tools_reaching(fq: str, by_fq: Mapping[str, tuple[str, Func]], reach: set[str]) -> set[str]:
-    callers: dict[str, set[str]] = {}
+def _tools_reaching(key: Key, funcs: _Functions, reach: set[Key]) -> set[Key]:
+    callers: dict[Key, set[Key]] = {}
     for caller in reach:
-        for callee, _ in by_fq[caller][1].calls:
+        for callee, _ in funcs.calls[caller]:
             callers.setdefault(callee, set()).add(caller)
-    seen, todo, tools = {fq}, [fq], set()
+    seen, todo, tools = {key}, [key], set()
     while todo:
         for caller in callers.get(todo.pop(), ()):
             if caller in seen:
                 continue
             seen.add(caller)
-            if by_fq[caller][1].tool is not None:
+            if funcs.by_key[caller][1].tool is not None:
                 tools.add(caller)
             else:
                 todo.append(caller)
-    return {t for t in tools if by_fq[t][1].value is None}
+    return {t for t in tools if funcs.by_key[t][1].value is None}
 
 
 def _has_sites(summary: Summary) -> bool:
@@ -1026,7 +1230,7 @@ class _Rewriter:
         for func in self.rule.functions.values():
             for site in func.sites:
                 call = finder.calls.get(site.pos)
-                if call is None or site.done:
+                if call is None or site.done or (site.maybe and site.pos not in plan.sites):
                     continue
                 decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
                 code = func.code or ("MR101" if site.shape == "result" else "MR102")
@@ -1040,16 +1244,20 @@ class _Rewriter:
                 name = plan.names.get(func.qualname) or (
                     value if value.isidentifier() else state.settings.param_name
                 )
+                param = state.settings.param_name
+                clash = param in func.taken and param not in func.params and value != param
+                note = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
                 state.report(
                     call,
                     code,
                     f"roots/list from the server fails on MCP 2026-07-28 requests: now reads the `{name}` "
-                    "argument, falling back to roots for legacy clients",
+                    f"argument{note}, falling back to roots for legacy clients",
                     Severity.BROKEN,
                     Action.REWRITTEN,
                     tool,
                 )
                 state.edit(call, _replace_site(call, value, site.shape, name))
+                _capability_guard.widen_around(call, value, state)
                 rewritten = True
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
@@ -1059,14 +1267,16 @@ class _Rewriter:
         taken: Any = state.scope(state.wrapper.module) or {}
         aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in taken}
         if aliases:
-            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings))
+            width = style_of(state.path).line_length
+            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width))
         for qualname, (name, shape, new) in plan.tools.items():
-            node = finder.functions.get(qualname)
             info = self.rule.functions.get(qualname)
-            if node is None or info is None or info.value is not None:
+            nodes = finder.defs(info, qualname)
+            if not nodes or info is None or info.value is not None:
                 continue
-            if new:
+            for node in nodes if new else ():
                 state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
             state.extra.setdefault("tools", []).append(
                 ToolChange(
                     tool=info.tool or qualname,
@@ -1078,9 +1288,10 @@ class _Rewriter:
                 )
             )
         for qualname, name in plan.threaded.items():
-            node = finder.functions.get(qualname)
-            if node is not None:
-                state.edit(node, _add_helper_param(name))
+            for node in finder.defs(self.rule.functions.get(qualname), qualname):
+                helper_shapes = plan.helper_shapes.get(qualname, frozenset({"any"}))
+                state.edit(node, _add_helper_param(name, _helper_type(helper_shapes, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
                 state.report(
                     node.name,
                     "MR107",
@@ -1092,13 +1303,15 @@ class _Rewriter:
         for pos, value in plan.calls.items():
             call = finder.calls.get(pos)
             if call is not None:
-                state.edit(call, _add_keyword(state.settings.param_name, value))
+                keyword = plan.keywords.get(pos, state.settings.param_name)
+                state.edit(call, _add_keyword(keyword, value))
+                _capability_guard.widen_around(call, value, state)
         needs = _annotation_imports(plan, state.settings.target)
         if rewritten:
-            needs.append((plan.shim_import, SHIM_FUNCTION))
+            needs.append((own_style(state.wrapper.module, plan.shim_import, state.package), SHIM_FUNCTION))
             state.extra["shim"] = plan.shim_path
         if needs:
-            state.edit(state.wrapper.module, ensure_imports(needs))
+            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
 
     def _doubles(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder
@@ -1135,10 +1348,18 @@ def _inline(shape: str, settings: Any) -> str:
 
 def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, str]]:
     shapes = {shape for _, shape, new in plan.tools.values() if new}
+    helpers = [plan.helper_shapes.get(q, frozenset({"any"})) for q in plan.threaded]
+    needs: list[tuple[str, str]] = []
+    if helpers and target < (3, 10):  # the helpers' `Optional[...]` annotations
+        needs.append(("typing", "Optional"))
+        if any(len(h) > 1 or "any" in h for h in helpers):
+            needs += [("typing", "Union"), ("typing", "List")]
+        elif any("list" in h for h in helpers):
+            needs.append(("typing", "List"))
     if not shapes:
-        return []
+        return needs
     # typing.Annotated is 3.9+; typing_extensions (a pydantic dependency) has it for 3.8.
-    needs = [("typing" if target >= (3, 9) else "typing_extensions", "Annotated"), ("pydantic", "Field")]
+    needs += [("typing" if target >= (3, 9) else "typing_extensions", "Annotated"), ("pydantic", "Field")]
     if target < (3, 10):
         needs.append(("typing", "Optional"))
         if "list" in shapes:
@@ -1154,12 +1375,21 @@ class _NodeFinder(cst.CSTVisitor):
         self.state = state
         self.calls: dict[Pos, cst.Call] = {}
         self.functions: dict[str, cst.FunctionDef] = {}
+        self.by_pos: dict[Pos, cst.FunctionDef] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.setdefault(self.state.pos(node), node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.setdefault(self.state.qualname(node), node)
+        self.by_pos[self.state.pos(node)] = node
+
+    def defs(self, func: Func | None, qualname: str) -> list[cst.FunctionDef]:
+        """Every definition of the function the plan names `qualname` (`Func.defs`), or the first by name."""
+        if func is None:
+            node = self.functions.get(qualname)
+            return [node] if node is not None else []
+        return [self.by_pos[p] for p in (func.defs or (func.pos,)) if p in self.by_pos]
 
 
 def _replace_site(call: cst.Call, value: str, shape: str, name: str) -> Any:
@@ -1205,22 +1435,32 @@ def _type_text(shape: str, settings: Any) -> str:
     return f"Optional[{inner}]" if old else f"{inner} | None"
 
 
-def _alias_statement(shape: str, settings: Any) -> str:
-    """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would."""
+def _alias_statement(shape: str, settings: Any, width: int = 110) -> str:
+    """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would, the
+    description in as many string pieces as the project's line length (`width`) needs."""
     description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
-    cut = description.index(" ", len(description) // 2)
+    pieces: list[str] = []
+    for word in description.split(" "):
+        # the piece being filled: the first line carries `description=`; a piece ends in its space
+        room = width - (len('        description=""') if len(pieces) <= 1 else len('        ""')) - 1
+        if pieces and len(pieces[-1]) + len(word) + 1 <= room:
+            pieces[-1] += " " + word
+        else:
+            if pieces:
+                pieces[-1] += " "
+            pieces.append(word)
+    text = "\n".join(f'        "{piece}"' for piece in pieces)
     return (
         f"{ALIASES[shape]} = Annotated[\n"
         f"    {_type_text(shape, settings)},\n"
         "    Field(\n"
-        f'        description="{description[: cut + 1]}"\n'
-        f'        "{description[cut + 1 :]}"\n'
+        f"        description={text[8:]}\n"
         "    ),\n"
         "]\n"
     )
 
 
-def _insert_aliases(shapes: list[str], settings: Any) -> Any:
+def _insert_aliases(shapes: list[str], settings: Any, width: int = 110) -> Any:
     """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
@@ -1236,8 +1476,10 @@ def _insert_aliases(shapes: list[str], settings: Any) -> Any:
                 at = index + 1
         new: list[cst.BaseStatement] = []
         for n, shape in enumerate(shapes):
-            statement = cst.parse_statement(_alias_statement(shape, settings))
-            lines = [cst.EmptyLine(), cst.EmptyLine(comment=cst.Comment(_ALIAS_COMMENT))] if n == 0 else []
+            statement = cst.parse_statement(_alias_statement(shape, settings, width))
+            comment = textwrap.wrap(_ALIAS_COMMENT[2:], width - 2, break_on_hyphens=False)
+            lines = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in comment)]
+            lines = lines if n == 0 else []
             new.append(statement.with_changes(leading_lines=lines))
         return node.with_changes(body=[*body[:at], *new, *body[at:]])
 
@@ -1254,6 +1496,14 @@ def _is_import_or_docstring(statement: cst.BaseStatement) -> bool:
     )
 
 
+def _fitted(width: int, column: int) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return fit(node, width, column)
+
+    return change
+
+
 def _add_tool_param(name: str, annotation_text: str) -> Any:
     annotation = cst.Annotation(cst.parse_expression(annotation_text))
 
@@ -1265,13 +1515,28 @@ def _add_tool_param(name: str, annotation_text: str) -> Any:
     return change
 
 
-def _add_helper_param(name: str) -> Any:
+def _add_helper_param(name: str, annotation_text: str | None = None) -> Any:
+    """`name=None`, or `name: <type> = None` (a helper gets the type of what its tools pass down)."""
+
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
-        param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
+        if annotation_text is None:
+            param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
+        else:
+            annotation = cst.Annotation(cst.parse_expression(annotation_text))
+            param = cst.Param(cst.Name(name), annotation=annotation, default=cst.Name("None"))
         return node.with_changes(params=_append_param(node.params, param))
 
     return change
+
+
+def _helper_type(shapes: frozenset[str], settings: Any) -> str:
+    """The type of a threaded helper parameter: what the tools reaching it pass (their types, or both)."""
+    if len(shapes) == 1 and "any" not in shapes:
+        return _type_text(next(iter(shapes)), settings)
+    if settings.target < (3, 10):
+        return "Optional[Union[str, List[str]]]"
+    return "str | list[str] | None"
 
 
 def _add_star_kwargs(name: str) -> Any:
@@ -1309,6 +1574,17 @@ def _append(items: Any, new: Any) -> list[Any]:
             inner = last.comma.with_changes(whitespace_after=indent)
         out[-1] = last.with_changes(comma=inner)
         return [*out, new.with_changes(comma=last.comma)]
+    space_field = "whitespace_after_param" if isinstance(last, cst.Param) else "whitespace_after_arg"
+    space = getattr(last, space_field, None)
+    if last.comma is cst.MaybeSentinel.DEFAULT and isinstance(space, cst.ParenthesizedWhitespace):
+        # Exploded, no trailing comma (the newline before the bracket is the last item's): the new item goes
+        # on a line of its own, indented like its siblings, and takes that newline.
+        inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+        if inner is None or not isinstance(inner.whitespace_after, cst.ParenthesizedWhitespace):
+            line = space.with_changes(last_line=cst.SimpleWhitespace(_indent_of(space) + "    "))
+            inner = cst.Comma(whitespace_after=line)
+        out[-1] = last.with_changes(comma=inner, **{space_field: cst.SimpleWhitespace("")})
+        return [*out, new.with_changes(**{space_field: space})]
     if last.comma is cst.MaybeSentinel.DEFAULT:
         out[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         # `(\n    a, b\n)`: the newline before the bracket follows the last item; it moves to the new one.
@@ -1344,6 +1620,7 @@ class FastmcpListRoots(Rule):
     severity = Severity.BROKEN
     fix = "safe"
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = RootsCall.limits
 
@@ -1354,6 +1631,7 @@ class RootsOutsideRequest(Rule):
     summary = "Roots read outside a tool call (startup, handler, captured session): marked for a person."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Never rewritten: no request exists there to carry a path argument. Use server configuration."
 
@@ -1364,6 +1642,7 @@ class RootsInWrapper(Rule):
     summary = "Roots read in a decorator wrapping tools, or in a tool with a synthesized signature: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "The wrapped tools' signatures are not in the code, so no parameter can be added with certainty."
 
@@ -1376,6 +1655,7 @@ class RootsNoneVersusEmpty(Rule):
     )
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Deciding what a missing path argument means here is a security decision left to a person."
 
@@ -1387,6 +1667,7 @@ class HelperSignatureChanged(Rule):
     severity = Severity.INFO
     fix = "safe"
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Callers outside the files of the run are not seen; fakes of the helper in the run are MR108's."
 
@@ -1398,11 +1679,28 @@ class TestDoubleSignature(Rule):
     severity = Severity.INFO
     fix = "safe"
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = (
         "Only doubles in the files of the run (pass your tests folder too: `migrate-roots apply src tests`), "
         "installed with monkeypatch.setattr, setattr or [mock.]patch[.object] and defined in the same file as "
         "a def; lambdas and imported fakes are reported (MR108, info), Mock objects need nothing."
+    )
+
+
+class RootsBound(Rule):
+    code = "MR109"
+    name = "roots-bound"
+    summary = (
+        "Roots used as a bound on the paths a tool may touch: marked, never turned into the caller's choice."
+    )
+    severity = Severity.BROKEN
+    tokens = TOKENS
+    runner = RootsCall
+    limits = (
+        "Recognised: is_relative_to, relative_to under try, commonpath/commonprefix, a prefix test on a resolved "
+        "path, a raise saying 'outside', on the way from the tool to the read or one call away. A bound checked "
+        "further away (or spelled otherwise) is not seen; the shim's allow-list variable is the operator's bound."
     )
 
 
@@ -1412,5 +1710,6 @@ class RootsParamClash(Rule):
     summary = "A helper on the way to roots already has a parameter with the configured name: marked."
     severity = Severity.BROKEN
     tokens = TOKENS
+    requires = b""
     runner = RootsCall
     limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from migrate_roots.model import MigrationReport
-from migrate_roots.report.text import totals_line
+from migrate_roots.report.text import ACTION, totals_line
 
 LEVEL = {"broken": "error", "error": "error", "deprecated": "warning", "info": "notice"}
 
@@ -27,7 +27,7 @@ def render(report: MigrationReport) -> str:
                 f"title={escape_property(f'{f.code} {f.name}'.strip())}",
             ]
         )
-        message = f"{f.message} [{f.action.value}] To do: {f.todo}"
+        message = f"{f.message} [{ACTION[f.action.value]}] To do: {f.todo}"
         out.append(f"::{LEVEL[f.severity.value]} {props}::{escape_data(message)}")
     out.append(f"::notice title=migrate-roots::{escape_data(totals_line(report))}")
     return "\n".join(out) + "\n"

@@ -152,19 +152,20 @@ def _verify(paths: list[str], settings: Any) -> str:
             "python -m pytest                     # your own tests",
             "```",
             "",
-            "Then call a migrated tool the way a new client does, with the argument, and the way an old one does,",
-            "without it. With mcp 2.x, for example (`server` is your server object):",
+            "Then prove it on the running server, with the MCP client of the server's own environment, in both",
+            "eras (from the project root; its `.venv` python is used, else `--python PY`):",
             "",
-            "```python",
-            "from mcp import Client",
-            "",
-            "async def check(server, tool: str, arguments: dict) -> None:",
-            f'    async with Client(server, mode="2026-07-28") as client:  # a new client: passes `{settings.param_name}`',
-            "        print(await client.call_tool(tool, arguments))",
+            "```sh",
+            "migrate-roots verify -- python -m your_server   # your server's own start command after `--`",
             "```",
             "",
-            f"A call without `{settings.param_name}` from such a client must fail with an error naming it; a legacy",
-            '(`mode="legacy"`) client that provides roots must still work without it.',
+            "It starts the server once per session (a legacy client that provides roots, one that does not, and a",
+            "2026-07-28 client where your SDK has that era), calls each migrated tool with "
+            f"`{settings.param_name}` set to a fresh",
+            "folder and without it, and exits 0 only when every check holds: with roots, the same answer as with",
+            f"the argument; without roots, a tool error naming `{settings.param_name}`. `--call-all` calls the "
+            "other tools too,",
+            "`--seed DIR` fills each folder, `--format json` is for CI.",
         ]
     )
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from migrate_roots.model import MigrationReport, ReportFinding
-from migrate_roots.report.text import plural
+from migrate_roots.report.text import ACTION, plural
 
 SEVERITY = {"broken": "🔴 broken", "deprecated": "🟡 deprecated", "info": "🔵 info", "error": "⛔ error"}
-ACTION = {"rewritten": "rewritten by `apply`", "marked": "marked for a person", "reported": "reported only"}
 MAX_DIFF = 60_000  # characters of diff shown; a job summary holds 1 MiB
 
 

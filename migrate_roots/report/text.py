@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from migrate_roots.model import MigrationReport
 
-ACTION = {"rewritten": "apply rewrites it", "marked": "apply marks it", "reported": "reported only"}
+# What `apply` would do with a finding: `report` writes nothing, so every format says it in the conditional
+# (the JSON keeps the `action` values of the schema). Shared by the text, markdown and github formats.
+ACTION = {"rewritten": "apply would rewrite", "marked": "apply would mark", "reported": "reported only"}
 
 
 def plural(count: int, word: str) -> str:

@@ -14,37 +14,44 @@ return roots[0] except ...: return explicit`) is the same value by another road,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
+
+K = TypeVar("K", str, tuple[str, str])  # a function's identity: its dotted name, or (import root, name)
+Pos = tuple[int, int]
 
 
 def guarded_helpers(
-    by_fq: Mapping[str, tuple[str, Any]], reach: set[str], path_like: Callable[[str], bool]
-) -> dict[str, str]:
-    """Helper (fully qualified) -> its parameter that already carries the tools' path argument."""
-    callers: dict[str, list[tuple[str, tuple[int, int]]]] = {}
-    for fq in reach:
-        for callee, pos in by_fq[fq][1].calls:
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    reach: set[K],
+    path_like: Callable[[str], bool],
+) -> dict[K, str]:
+    """Helper -> its parameter that already carries the tools' path argument. `by_key`: function identity ->
+    (path, roots_call.Func); `calls`: its calls, resolved to identities."""
+    callers: dict[K, list[tuple[K, Pos]]] = {}
+    for key in reach:
+        for callee, pos in calls[key]:
             if callee in reach:
-                callers.setdefault(callee, []).append((fq, pos))
-    out: dict[str, str] = {}
+                callers.setdefault(callee, []).append((key, pos))
+    out: dict[K, str] = {}
     for fq in sorted(reach):
-        func = by_fq[fq][1]
+        func = by_key[fq][1]
         if func.tool is not None or func.value is not None or fq not in callers:
             continue
         nodes = [s.pos for s in func.sites if s.refusal is None]
-        nodes += [pos for callee, pos in func.calls if callee in reach]
+        nodes += [pos for callee, pos in calls[fq] if callee in reach]
         guards = {func.guards.get(pos) for pos in nodes}
         # The parameter that skips the roots read when set, else the one returned in its place.
         names = [g for g in guards if g is not None] if len(guards) == 1 else []
         names += [n for n in func.returns if n not in names]
         for name in names:
-            if all(passed_at(by_fq[c][1], pos, func, name) for c, pos in callers[fq]):
+            if all(passed_at(by_key[c][1], pos, func, name) for c, pos in callers[fq]):
                 out[fq] = name
                 break
     return out
 
 
-def passed_at(caller: Any, pos: tuple[int, int], callee: Any, param: str) -> str | None:
+def passed_at(caller: Any, pos: Pos, callee: Any, param: str) -> str | None:
     """The caller's own path parameter passed to `param` of `callee` at `pos`, when the caller is a tool."""
     if caller.tool is None or caller.value is not None:
         return None

@@ -1,0 +1,375 @@
+"""Roots used as a bound: what a tool may read or write is confined to the client's roots.
+
+    roots = await ctx.list_roots()
+    if not any(target.is_relative_to(Path(r.uri.path)) for r in roots):
+        raise ToolError("Path is outside allowed MCP roots")
+
+Replacing the roots by an explicit argument would let the caller that picks the path also pick its bound:
+`{"output_path": "/elsewhere/x", "root": ["/"]}` was refused and would be written. The bound belongs to the
+operator (the shim's allow-list variable, or the old fallback such as the working directory), and whether the
+argument lies inside it cannot be written with certainty for every shape of such code, so these sites are
+marked (MR109) rather than rewritten.
+
+`facts(func)` records the signs of a bound in a function body, each with the names it checks:
+- `x.is_relative_to(...)`; `x.relative_to(...)` inside a `try` (the ValueError is the "outside" answer);
+- `os.path.commonpath(...)` / `commonprefix(...)`;
+- `a.startswith(b)` where either side is a resolved path (`resolve()`, `realpath`, `abspath`, `normpath`,
+  `absolute()`);
+- `root in candidate.parents`;
+- a `raise`, or a `return` under an `if`, whose message says the path is outside / not within / not inside /
+  not under / escapes (the names the `if` checks against are its bound side).
+A sign counts only where the roots flow into it: in the function holding the read, a check that mentions a name
+derived from the read's result (assignments, unpacking, loops, comprehensions), or a call handing such a name to
+a function with a sign (`_path_within_roots(path, roots)`); in a function on the way up to the tool, the same
+for the names derived from the result of its call into the way (`roots, error = await _allowed_roots(ctx)`).
+Only the bound side counts: the argument of `is_relative_to` / `relative_to` / `startswith`, any part of
+`commonpath`, what the test in front of the raise compares against; a helper counts when the roots reach the
+parameter that feeds its own check's bound side. A roots list hashed into a folder name that is then checked
+against another directory bounds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+Pos = tuple[int, int]
+
+_RESOLVERS = frozenset({"resolve", "realpath", "abspath", "normpath", "absolute"})
+_OUTSIDE = re.compile(r"\boutside\b|\bnot\s+(within|inside|under)\b|\bescap(e|es|ing)\b", re.IGNORECASE)
+
+
+def _callee(call: cst.Call) -> str | None:
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else None
+
+
+def _resolves(node: cst.CSTNode, resolved: frozenset[str] = frozenset()) -> bool:
+    """Does `node` resolve a path, or read a name assigned from a resolved path?"""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            nonlocal found
+            found = found or _callee(call) in _RESOLVERS
+
+        def visit_Name(self, name: cst.Name) -> None:
+            nonlocal found
+            found = found or name.value in resolved
+
+    node.visit(Find())
+    return found
+
+
+def _resolved_names(func: cst.FunctionDef) -> frozenset[str]:
+    names: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if _resolves(node.value):
+                names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+
+    func.body.visit(Find())
+    return frozenset(names)
+
+
+def _strings(node: cst.CSTNode) -> str:
+    parts: list[str] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_SimpleString(self, s: cst.SimpleString) -> None:
+            value = s.evaluated_value
+            parts.append(value if isinstance(value, str) else "")
+
+        def visit_FormattedStringText(self, s: cst.FormattedStringText) -> None:
+            parts.append(s.value)
+
+    node.visit(Find())
+    return " ".join(parts)
+
+
+def _names_in(node: cst.CSTNode) -> frozenset[str]:
+    found: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+    node.visit(Find())
+    return frozenset(found)
+
+
+def _targets(node: cst.CSTNode) -> frozenset[str]:
+    """Names an assignment target binds (`a`, `a, b`, `[a, *b]`), not attributes or subscripts."""
+    if isinstance(node, cst.Name):
+        return frozenset({node.value})
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return frozenset().union(*(_targets(e.value) for e in node.elements))
+    if isinstance(node, cst.StarredElement):
+        return _targets(node.value)
+    return frozenset()
+
+
+def _bound_side(test: cst.CSTNode) -> frozenset[str]:
+    """Names a test checks against: call arguments and right-hand sides of comparisons (`p not in roots`)."""
+    found: set[str] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            for a in call.args:
+                found.update(_names_in(a.value))
+
+        def visit_ComparisonTarget(self, target: cst.ComparisonTarget) -> None:
+            found.update(_names_in(target.comparator))
+
+    test.visit(Find())
+    return frozenset(found)
+
+
+@dataclass(frozen=True)
+class BoundFacts:
+    """What the plan needs of one function (picklable)."""
+
+    signs: tuple[tuple[str, frozenset[str]], ...]  # (sign in words, names the check mentions)
+    flows: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (names bound, names their value mentions)
+    results: tuple[tuple[Pos, frozenset[str]], ...]  # call position -> names its result is bound to
+    # call position -> per argument: (parameter it binds: keyword, or "#<index>" when positional; its names)
+    args: tuple[tuple[Pos, tuple[tuple[str, frozenset[str]], ...]], ...]
+    feeds: tuple[tuple[Pos, Pos], ...] = ()  # (a call, the call whose arguments hold it: `f(await g())`)
+
+
+def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | None:
+    """The facts of two definitions of one function (a conditional redefinition): a bound in either counts."""
+    if first is None or second is None:
+        return first or second
+    return BoundFacts(
+        signs=first.signs + second.signs,
+        flows=first.flows + second.flows,
+        results=first.results + second.results,
+        args=first.args + second.args,
+        feeds=first.feeds + second.feeds,
+    )
+
+
+def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFacts | None:
+    signs: list[tuple[str, frozenset[str]]] = []
+    flows: list[tuple[frozenset[str], frozenset[str]]] = []
+    results: list[tuple[Pos, frozenset[str]]] = []
+    args: list[tuple[Pos, tuple[tuple[str, frozenset[str]], ...]]] = []
+    feeds: list[tuple[Pos, Pos]] = []
+    resolved = _resolved_names(func)
+
+    def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
+        if not targets:
+            return
+        flows.append((targets, _names_in(value)))
+
+        class Calls(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                results.append((pos(call), targets))
+
+        value.visit(Calls())
+
+    class Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tries = 0
+            self.tests: list[frozenset[str]] = []
+
+        def visit_Try(self, node: cst.Try) -> None:
+            self.tries += 1
+
+        def leave_Try(self, original_node: cst.Try) -> None:
+            self.tries -= 1
+
+        def visit_If(self, node: cst.If) -> None:
+            self.tests.append(_bound_side(node.test))
+
+        def leave_If(self, original_node: cst.If) -> None:
+            self.tests.pop()
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            bind(frozenset().union(*(_targets(t.target) for t in node.targets)), node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if node.value is not None:
+                bind(_targets(node.target), node.value)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            bind(_targets(node.target), node.value)
+
+        def visit_For(self, node: cst.For) -> None:
+            bind(_targets(node.target), node.iter)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            bind(_targets(node.target), node.iter)
+
+        def visit_Call(self, call: cst.Call) -> None:
+            name = _callee(call)
+            # The bound is the argument side (`path.is_relative_to(bound)`, `path.startswith(bound)`): roots
+            # that flow only into the path being checked (a folder named after them) bound nothing.
+            mentioned = (
+                frozenset().union(*(_names_in(a.value) for a in call.args)) if call.args else frozenset()
+            )
+            if call.args:
+                keyed = tuple(
+                    (a.keyword.value if a.keyword else f"#{i}", _names_in(a.value))
+                    for i, a in enumerate(call.args)
+                )
+                args.append((pos(call), keyed))
+                outer = pos(call)
+
+                class Inner(cst.CSTVisitor):
+                    def visit_Call(self, inner: cst.Call) -> None:
+                        feeds.append((pos(inner), outer))
+
+                for a in call.args:
+                    a.value.visit(Inner())
+            if name == "is_relative_to":
+                signs.append(("`is_relative_to`", mentioned))
+            elif name == "relative_to" and self.tries:
+                signs.append(("`relative_to` under `try`", mentioned))
+            elif name in ("commonpath", "commonprefix"):
+                signs.append((f"`{name}`", mentioned))
+            elif name == "startswith" and _resolves(call, resolved):
+                signs.append(("a prefix test on a resolved path", mentioned))
+
+        def visit_Raise(self, node: cst.Raise) -> None:
+            if node.exc is not None and _OUTSIDE.search(_strings(node.exc)):
+                tested = frozenset().union(*self.tests) if self.tests else frozenset()
+                signs.append(("a raise that says the path is outside", tested))
+
+        def visit_Return(self, node: cst.Return) -> None:
+            # `return None, "Path is outside allowed roots."`: the refusal as a value.
+            if node.value is not None and self.tests and _OUTSIDE.search(_strings(node.value)):
+                signs.append(("a refusal that says the path is outside", frozenset().union(*self.tests)))
+
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            # `root in candidate.parents`: the left side is the bound.
+            for target in node.comparisons:
+                comparator = target.comparator
+                if (
+                    isinstance(target.operator, (cst.In, cst.NotIn))
+                    and isinstance(comparator, cst.Attribute)
+                    and comparator.attr.value == "parents"
+                ):
+                    signs.append(("a `parents` membership test", _names_in(node.left)))
+
+    func.body.visit(Find())
+    if not (signs or results or feeds):
+        return None
+    return BoundFacts(tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds))
+
+
+def _taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
+    tainted = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for targets, sources in facts.flows:
+            if sources & tainted and not targets <= tainted:
+                tainted |= targets
+                changed = True
+    return tainted
+
+
+def _sign_for(
+    fq: str, positions: list[Pos], by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
+) -> str | None:
+    """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return."""
+    here: BoundFacts | None = by_fq[fq][1].bound_sign
+    if here is None:
+        return None
+    results = dict(here.results)
+    seeds = frozenset().union(*(results.get(p, frozenset()) for p in positions))
+    tainted = _taint(here, seeds)
+    where = fq.rpartition(".")[2]
+    for sign, names in here.signs:
+        if names & tainted:
+            return f"{sign} in `{where}`"
+    # Calls that receive the values as the bound of their own check: through a name, or the call itself as
+    # an argument (`check(path, await allowed(ctx))`).
+    keyed = dict(here.args)
+    fed = {outer: inner for inner, outer in here.feeds if inner in positions}
+    for position, arguments in sorted(keyed.items()):
+        hit = [key for key, names in arguments if names & tainted]
+        if position in fed:
+            hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
+        for callee in calls.get(position, ()) if hit else ():
+            found = _bound_parameter_sign(by_fq[callee][1] if callee in by_fq else None, hit)
+            if found is not None:
+                return f"{found} in `{callee.rpartition('.')[2]}`"
+    return None
+
+
+def _bound_parameter_sign(func: Any, keys: list[str]) -> str | None:
+    """The sign of `func` whose bound side one of the parameters named by `keys` flows into."""
+    theirs: BoundFacts | None = func.bound_sign if func is not None else None
+    if theirs is None or not theirs.signs:
+        return None
+    params = list(func.params)
+    if params and params[0] in ("self", "cls"):
+        params = params[1:]
+    for key in keys:
+        if key.startswith("#"):
+            index = int(key[1:])
+            name = params[index] if index < len(params) else None
+        else:
+            name = key if key in params else None
+        if name is None:
+            continue
+        tainted = _taint(theirs, frozenset({name}))
+        for sign, names in theirs.signs:
+            if names & tainted:
+                return sign
+    return None
+
+
+def refuse(
+    by_fq: Mapping[str, tuple[str, Any]], allowlist_env: str
+) -> dict[tuple[str, Pos], tuple[str, str]]:
+    """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
+    the read's result in the function holding it, or the result of a call into the way in a function on the way
+    up. `by_fq`: fully qualified name -> (path, roots_call.Func); returns (function, site position) -> refusal,
+    writing nothing (the plan is a pure function of the summaries). Run before the plan computes its reach."""
+    out: dict[tuple[str, Pos], tuple[str, str]] = {}
+    callers: dict[str, set[str]] = {}
+    calls_of: dict[str, dict[Pos, list[str]]] = {}
+    for caller in by_fq:
+        for callee, position in by_fq[caller][1].calls:
+            callers.setdefault(callee, set()).add(caller)
+            calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
+    for fq in sorted(by_fq):
+        func = by_fq[fq][1]
+        open_sites = [s for s in func.sites if s.refusal is None and not s.done]
+        if not open_sites:
+            continue
+        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of.get(fq, {}))
+        way, todo = {fq}, [fq]
+        while todo and sign is None:
+            current = todo.pop()
+            for caller in sorted(callers.get(current, ())):
+                if caller in way:
+                    continue
+                way.add(caller)
+                todo.append(caller)
+                mine = calls_of.get(caller, {})
+                positions = [p for p, callees in mine.items() if current in callees]
+                sign = sign or _sign_for(caller, positions, by_fq, mine)
+        if sign is None:
+            continue
+        reason = (
+            f"roots bound what this tool may touch ({sign}): an explicit argument would let "
+            f"the caller choose its own bound. Keep the bound with the operator ({allowlist_env}, "
+            "which the compatibility module enforces, or the old fallback such as the working directory) "
+            "and migrate this by hand"
+        )
+        for site in open_sites:
+            out[(fq, site.pos)] = ("MR109", reason)
+    return out

@@ -1,0 +1,307 @@
+"""Roots-capability checks in front of a roots read: the explicit argument must get past them.
+
+    caps = ctx.session.client_params.capabilities
+    if not caps.roots:
+        return os.getcwd()                       # a modern client passing `root` would get the cwd
+    result = await ctx.session.list_roots()
+
+becomes `if root is None and not caps.roots:`; a check whose branch holds the read (`if caps.roots: ...read...`)
+becomes `if root is not None or caps.roots:`. So the argument wins whatever the client declared, and without
+it the old condition decides, as before. Every spelling counts as a check: `check_client_capability(...)`,
+`<anything>.capabilities.roots`, `.roots` of a variable holding `<...>.capabilities`, the same read through
+`getattr(x, "client_capabilities", None)` / `getattr(caps, "roots", None)`, `hasattr(x, "list_roots")`, and a
+variable assigned from any of these (`has_roots = caps.roots is not None`).
+
+`guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
+returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
+`while`, a guard that neither holds the read nor leaves before it): the caller then marks the site (MR105).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from migrate_roots.codemods.base import FileState
+from migrate_roots.model import Severity
+
+OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
+AND = "and"  # the read is reached when the test fails: `value is None and (test)`
+
+
+def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
+            return _mentions_roots(node)
+        if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
+            return _getattr_name(node) == "list_roots"
+        if _getattr_name(node) == "roots":  # `getattr(caps, "roots", None)`
+            return _is_capabilities(node.args[0].value, caps)
+        return False
+    if isinstance(node, cst.Attribute) and node.attr.value == "roots":
+        return _is_capabilities(node.value, caps)
+    return isinstance(node, cst.Name) and node.value in flags
+
+
+def _is_capabilities(node: cst.CSTNode, caps: set[str]) -> bool:
+    """`....capabilities`, `getattr(x, "client_capabilities", None)`, or a variable holding either."""
+    if isinstance(node, cst.Attribute) and node.attr.value in _CAPABILITIES:
+        return True
+    if isinstance(node, cst.Call) and _getattr_name(node) in _CAPABILITIES:
+        return True
+    return isinstance(node, cst.Name) and node.value in caps
+
+
+def _getattr_name(node: cst.Call) -> str | None:
+    """The attribute name of `getattr(x, "name", ...)` / `hasattr(x, "name")` written as a literal."""
+    if (
+        not isinstance(node.func, cst.Name)
+        or node.func.value not in ("getattr", "hasattr")
+        or len(node.args) < 2
+    ):
+        return None
+    name = node.args[1].value
+    value = name.evaluated_value if isinstance(name, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
+
+
+_CAPABILITIES = frozenset({"capabilities", "client_capabilities"})
+
+
+def _mentions_roots(node: cst.CSTNode) -> bool:
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal found
+            found = found or n.value in ("roots", "RootsCapability")
+
+    node.visit(Find())
+    return found
+
+
+def _capability_attributes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Reads of the client's capabilities that may concern roots: `...capabilities` not followed by another
+    field (`.sampling`), and `check_client_capability(...)` calls that do not name roots."""
+    found: list[cst.CSTNode] = []
+    other: set[int] = set()
+
+    class Find(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            if n.attr.value not in ("roots", *_CAPABILITIES) and isinstance(n.value, cst.Attribute):
+                other.add(id(n.value))  # `caps.sampling`: another capability
+            if n.attr.value in _CAPABILITIES:
+                found.append(n)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            func = n.func
+            checks = isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability"
+            if checks and not _mentions_roots(n):
+                found.append(n)  # which capability it checks is not written here
+            if isinstance(func, cst.Name) and func.value == "getattr" and _getattr_name(n) in _CAPABILITIES:
+                found.append(n)  # `getattr(session, "client_capabilities", None)`
+
+    node.visit(Find())
+    return [n for n in found if id(n) not in other]
+
+
+def _mentions_capabilities(node: cst.CSTNode) -> bool:
+    return bool(_capability_attributes(node))
+
+
+def _checkish(node: cst.BaseExpression, caps: set[str], flags: set[str]) -> bool:
+    """A value that is a check's truth: the check, `not` it, compared to None, or checks joined by and/or."""
+    if _is_check(node, caps, flags):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+        return _checkish(node.expression, caps, flags)
+    if isinstance(node, cst.Comparison):
+        return _checkish(node.left, caps, flags)
+    if isinstance(node, cst.BooleanOperation):
+        return _checkish(node.left, caps, flags) or _checkish(node.right, caps, flags)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "bool":
+        return bool(node.args) and _checkish(node.args[0].value, caps, flags)
+    return False
+
+
+def _variables(func: cst.FunctionDef) -> tuple[set[str], set[str], list[cst.Assign]]:
+    """(names holding a capabilities object, names holding a check's result, their assignments)."""
+    caps: set[str] = set()
+    flags: set[str] = set()
+    assigns: list[cst.Assign] = []
+
+    class Assigns(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
+            if not names:
+                return
+            if _checkish(node.value, caps, flags):
+                flags.update(names)
+                assigns.append(node)
+            elif _mentions_capabilities(node.value):  # `caps = ...capabilities` (or `x if y else None`)
+                caps.update(names)
+                assigns.append(node)
+
+    for _ in range(2):  # a flag derived from a flag
+        func.body.visit(Assigns())
+    return caps, flags, assigns
+
+
+def _checks(func: cst.FunctionDef, caps: set[str], flags: set[str]) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if _is_check(node, caps, flags):
+                found.append(node)
+                return False
+            return True
+
+    func.body.visit(Find())
+    return found
+
+
+def has_check(func: cst.FunctionDef) -> bool:
+    """A roots-capability check, or any mention of the client's capabilities, in the function."""
+    caps, flags, _ = _variables(func)
+    return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
+
+
+def _exits(block: cst.BaseSuite) -> bool:
+    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    if not body:
+        return False
+    last = body[-1]
+    small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+    return isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
+def _within(node: cst.CSTNode, outer: cst.CSTNode, state: FileState) -> bool:
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is outer:
+            return True
+        current = state.parent(current)
+    return False
+
+
+def _precedes(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
+    """Does the read follow `guard` in the same block (or in a block nested after it)?"""
+    block = state.parent(guard)
+    if block is None:
+        return False
+    statements = list(getattr(block, "body", ()))
+    if guard not in statements:
+        return False
+    return any(_within(call, s, state) for s in statements[statements.index(guard) + 1 :])
+
+
+def guards(
+    call: cst.CSTNode, func: cst.FunctionDef, state: FileState
+) -> list[tuple[cst.CSTNode, str]] | None:
+    """The tests to widen in front of `call`, or None when a check cannot be rewritten with certainty."""
+    caps, flags, assigns = _variables(func)
+    checks = _checks(func, caps, flags)
+    # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen.
+    for attribute in _capability_attributes(func.body):
+        if not any(_within(attribute, c, state) for c in checks) and not any(
+            _within(attribute, a, state) for a in assigns
+        ):
+            return None
+    out: list[tuple[cst.CSTNode, str]] = []
+    for check in checks:
+        if any(_within(check, a, state) for a in assigns):
+            continue  # a definition: its uses are what count
+        node: cst.CSTNode | None = check
+        test_of: cst.CSTNode | None = None
+        while node is not None and node is not func:
+            parent = state.parent(node)
+            if isinstance(parent, (cst.If, cst.IfExp)) and parent.test is node:
+                test_of = parent
+                break
+            if parent is None or isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                break
+            node = parent
+        if test_of is None:
+            return None
+        if isinstance(test_of, cst.IfExp):
+            if _within(call, test_of.body, state):
+                out.append((test_of, OR))
+            elif _within(call, test_of.orelse, state):
+                out.append((test_of, AND))
+            else:
+                return None
+            continue
+        assert isinstance(test_of, cst.If)
+        if _within(call, test_of.body, state):
+            out.append((test_of, OR))
+        elif _reached_when_false(test_of, call, state):
+            out.append((test_of, AND))
+        else:
+            return None
+    unique: dict[int, tuple[cst.CSTNode, str]] = {}
+    for guard, how in out:
+        if unique.setdefault(id(guard), (guard, how))[1] != how:
+            return None
+    return list(unique.values())
+
+
+def _reached_when_false(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
+    """The read is in the `else`, or follows an `if` (without `else`) whose branch always leaves."""
+    if guard.orelse is not None:
+        return _within(call, guard.orelse, state)
+    return _exits(guard.body) and _precedes(guard, call, state)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+_LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
+
+
+def widen(value: str, how: str) -> Any:
+    """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"."""
+
+    given_text = f"{value} is not None" if how == OR else f"{value} is None"
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, (cst.If, cst.IfExp))
+        test = node.test
+        if isinstance(test, cst.BooleanOperation) and _code(test.left) == given_text:
+            return node  # widened by an earlier run
+        if isinstance(test, _LOOSE) and not test.lpar:
+            test = test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        if how == OR:
+            given = cst.parse_expression(f"{value} is not None")
+            new = cst.BooleanOperation(left=given, operator=cst.Or(), right=test)
+        else:
+            given = cst.parse_expression(f"{value} is None")
+            new = cst.BooleanOperation(left=given, operator=cst.And(), right=test)
+        return node.with_changes(test=new)
+
+    return change
+
+
+def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
+    """Widen the checks in front of a rewritten read, or of a call that passes the value down to one; a check
+    that cannot be widened in front of a passing call is marked (the read itself was decided by the plan)."""
+    owner = state.parent(call)
+    while owner is not None and not isinstance(owner, cst.FunctionDef):
+        owner = state.parent(owner)
+    if owner is None or not has_check(owner):
+        return
+    found = guards(call, owner, state)
+    if found is None:
+        state.mark(
+            call,
+            "MR105",
+            "a roots-capability check guards this call: the path argument it passes down may never arrive; "
+            "decide what a client without roots and without the argument gets",
+            Severity.BROKEN,
+        )
+        return
+    for guard, how in found:
+        state.edit(guard, widen(value, how))

@@ -1,0 +1,53 @@
+"""The name of a new path parameter: free in the function and in every scope nested in it.
+
+A tool whose body says `for root in ("a", "b"): ...` before it reads roots would have its new `root` argument
+overwritten by the loop (measured: the shim received "b"); a closure or comprehension binding `root`, or a
+global `root` the body reads, is as bad. So the index records which names of the candidate family the body
+uses, and the plan takes the first candidate the body leaves free: `root`, `root_path`, `root_dir`,
+`root_arg`, then `root_arg2`, ... (for the configured `param-name`). A candidate that is already a parameter is
+the argument itself (given by the user, or by an earlier run) and is reused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from itertools import count
+
+import libcst as cst
+
+
+def candidates(param: str) -> list[str]:
+    return [param, f"{param}_path", f"{param}_dir", f"{param}_arg"]
+
+
+def taken(func: cst.FunctionDef, param: str) -> frozenset[str]:
+    """Names starting with `param` that the body binds or reads (attributes and keywords do not count)."""
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # `x.root` binds or reads no `root`
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)  # `f(root=...)` neither
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if node.value.startswith(param):
+                found.add(node.value)
+
+    func.body.visit(Names())
+    return frozenset(found)
+
+
+def choose(param: str, used: Collection[str], params: Collection[str]) -> str:
+    """The first candidate that is a parameter already, or that the body does not use."""
+    for name in candidates(param):
+        if name in params or name not in used:
+            return name
+    for n in count(2):
+        name = f"{param}_arg{n}"
+        if name in params or name not in used:
+            return name
+    raise AssertionError("unreachable")

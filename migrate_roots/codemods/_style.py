@@ -1,0 +1,95 @@
+"""What the project's own tools expect of the code we write: line length and import sections.
+
+Read once per folder from the nearest configuration, as ruff and black find theirs: `ruff.toml`,
+`.ruff.toml`, or a `pyproject.toml` with a `[tool.ruff]` (or, for the line length, `[tool.black]`) table;
+without one, ruff's and black's defaults (88 columns; first party: the folders of the project root and its
+`src/`). Nothing here is exact for every configuration (ruff's `extend`, per-file settings); it is what
+keeps the usual project free of new `I` and `E501` findings.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULT_LINE_LENGTH = 88
+
+
+@dataclass(frozen=True)
+class Style:
+    line_length: int = DEFAULT_LINE_LENGTH
+    root: str = ""  # the folder of the configuration: ruff's `src` paths are relative to it
+    src: tuple[str, ...] = (".", "src")
+    known_first_party: frozenset[str] = frozenset()
+    known_third_party: frozenset[str] = frozenset()
+
+    def first_party(self, top: str) -> bool:
+        """Whether ruff's isort counts the top-level module `top` as first party."""
+        if top in self.known_first_party:
+            return True
+        if top in self.known_third_party or not self.root:
+            return False
+        for src in self.src:
+            base = os.path.join(self.root, src)
+            if os.path.isdir(os.path.join(base, top)) or os.path.isfile(os.path.join(base, f"{top}.py")):
+                return True
+        return False
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - 3.10 only
+        import tomli as tomllib
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def _from_ruff(table: dict[str, Any], root: Path, black: dict[str, Any] | None) -> Style:
+    lint = table.get("lint", {}) if isinstance(table.get("lint"), dict) else {}
+    isort = lint.get("isort", table.get("isort", {}))
+    isort = isort if isinstance(isort, dict) else {}
+    length = table.get("line-length", (black or {}).get("line-length", DEFAULT_LINE_LENGTH))
+    src = table.get("src", [".", "src"])
+    return Style(
+        line_length=length if isinstance(length, int) and length > 0 else DEFAULT_LINE_LENGTH,
+        root=str(root),
+        src=tuple(s for s in src if isinstance(s, str)) if isinstance(src, list) else (".", "src"),
+        known_first_party=frozenset(x for x in isort.get("known-first-party", []) if isinstance(x, str)),
+        known_third_party=frozenset(x for x in isort.get("known-third-party", []) if isinstance(x, str)),
+    )
+
+
+@functools.cache
+def style_for(folder: str) -> Style:
+    """The style for files in `folder` (an absolute path)."""
+    here = Path(folder)
+    fallback: Style | None = None
+    for current in (here, *here.parents):
+        for name in ("ruff.toml", ".ruff.toml"):
+            if (current / name).is_file():
+                return _from_ruff(_read_toml(current / name), current, None)
+        pyproject = current / "pyproject.toml"
+        if pyproject.is_file():
+            tool = _read_toml(pyproject).get("tool", {})
+            ruff, black = tool.get("ruff"), tool.get("black")
+            if isinstance(ruff, dict):
+                return _from_ruff(ruff, current, black if isinstance(black, dict) else None)
+            if fallback is None:
+                # black's line length, and ruff's defaults relative to the first project root
+                length = black.get("line-length") if isinstance(black, dict) else None
+                fallback = Style(
+                    line_length=length if isinstance(length, int) and length > 0 else DEFAULT_LINE_LENGTH,
+                    root=str(current),
+                )
+    return fallback or Style(root=str(here))
+
+
+def style_of(path: str) -> Style:
+    return style_for(os.path.dirname(os.path.abspath(path)))

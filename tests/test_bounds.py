@@ -1,0 +1,288 @@
+"""Roots that bound what a tool may touch are never turned into the caller's choice (issue 18, item 1).
+
+Measured before: a tool wrote only inside the client's roots (else under the working directory); after the
+rewrite `{"output_path": "/elsewhere/x", "root": ["/"]}` was written. Such sites are marked MR109 (the bound is
+the operator's: the allow-list variable or the old fallback), in every spelling of the check, also when the
+check sits in a helper one call away; a tool that only uses its roots as a base is still rewritten.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from functools import partial
+
+import pytest
+
+from tests import helpers
+from tests.helpers import codes
+
+check_transformed = partial(helpers.check_transformed, select=["MR1"])
+
+MARK = (
+    "# migrate-roots: MR109: roots bound what this tool may touch ({sign} in `{where}`): an explicit argument "
+    "would let the caller choose its own bound. Keep the bound with the operator (MCP_ROOTS_ALLOWED_PATHS, which "
+    "the compatibility module enforces, or the old fallback such as the working directory) and migrate this by "
+    "hand"
+)
+
+
+def _mark(indent: str, sign: str, where: str) -> str:
+    """MARK as the rewrite lays it out: within 88 columns in the file (the test text has 8 more), continued on
+    `#   ` lines."""
+    width = 88 - (len(indent) - 8)
+    wrapped = textwrap.wrap(MARK.format(sign=sign, where=where), width, subsequent_indent="#   ")
+    return "".join(indent + line + "\n" for line in wrapped)
+
+
+def _findings(tmp_path, source):
+    pkg = tmp_path / "proj" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "server.py").write_text(textwrap.dedent(source))
+    results = helpers.run_engine(tmp_path / "proj", select=["MR1"], write=False)
+    return [f for r in results for f in r.findings]
+
+
+def test_noop_scheme_prefix_test_is_not_a_bound(tmp_path):
+    """`uri.startswith("file://")` checks a scheme, not a bound: the tool is rewritten as usual."""
+    findings = _findings(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            uri = str(result.roots[0].uri)
+            return uri[7:] if uri.startswith("file://") else uri
+        """,
+    )
+    assert [(f.code, f.action.value) for f in findings] == [("MR101", "rewritten")]
+
+
+# The jira2mcp shape (our own spelling): a download is written only inside the client's roots, else the cwd;
+# the check sits in a helper one call away.
+WRITER = """\
+        from pathlib import Path
+        from urllib.parse import urlparse
+
+        from fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _within(path: Path, roots) -> bool:
+            return any(path.is_relative_to(Path(urlparse(str(r.uri)).path).resolve()) for r in roots)
+
+
+        @mcp.tool()
+        async def download(output_path: str, ctx: Context) -> str:
+            target = Path(output_path).resolve()
+            roots = None
+            try:
+{mark}                roots = await ctx.list_roots()
+            except Exception:
+                pass
+            if roots:
+                if not _within(target, roots):
+                    raise ValueError("refused")
+            elif not target.is_relative_to(Path.cwd()):
+                raise ValueError("refused")
+            target.write_text("data")
+            return str(target)
+        """
+
+
+def test_write_bound_checked_in_a_helper_is_marked(tmp_path):
+    mark = _mark("                ", "`is_relative_to`", "_within")
+    findings = check_transformed(tmp_path, WRITER.format(mark=""), WRITER.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+# The file-viewer shape: reads bounded by the first root, a prefix test on a resolved path.
+VIEWER = """\
+        import os
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def view(relative: str, ctx: Context) -> str:
+{mark}            result = await ctx.session.list_roots()
+            base = os.path.realpath(result.roots[0].uri.path)
+            target = os.path.realpath(os.path.join(base, relative))
+            if not target.startswith(base + os.sep):
+                return "denied"
+            with open(target) as handle:
+                return handle.read()
+        """
+
+
+@pytest.mark.parametrize(
+    ("check", "sign"),
+    [
+        ("if not target.startswith(base + os.sep):", "a prefix test on a resolved path"),
+        ("if os.path.commonpath([base, target]) != base:", "`commonpath`"),
+    ],
+)
+def test_read_bound_in_the_tool_is_marked(tmp_path, check, sign):
+    source = VIEWER.replace("if not target.startswith(base + os.sep):", check)
+    mark = _mark("            ", sign, "view")
+    findings = check_transformed(tmp_path, source.format(mark=""), source.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+RAISER = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def _allowed(ctx: Context) -> list[Path]:
+{mark}            result = await ctx.session.list_roots()
+            return [Path(r.uri.path) for r in result.roots]
+
+
+        def _check(path: Path, allowed: list[Path]) -> Path:
+            for base in allowed:
+                try:
+                    path.relative_to(base)
+                    return path
+                except ValueError:
+                    continue
+            raise PermissionError(f"{{path}} is outside the allowed folders")
+
+
+        @mcp.tool()
+        async def read(path: str, ctx: Context) -> str:
+            return _check(Path(path), await _allowed(ctx)).read_text()
+        """
+
+
+def test_bound_checked_beside_the_helper_that_reads_roots_is_marked(tmp_path):
+    mark = _mark("            ", "`relative_to` under `try`", "_check")
+    findings = check_transformed(tmp_path, RAISER.format(mark=""), RAISER.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+def test_bound_only_in_the_helper_one_call_away_is_marked(tmp_path):
+    source = WRITER.replace(
+        """            elif not target.is_relative_to(Path.cwd()):
+                raise ValueError("refused")
+""",
+        "",
+    )
+    mark = _mark("                ", "`is_relative_to`", "_within")
+    findings = check_transformed(tmp_path, source.format(mark=""), source.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+def test_noop_roots_hashed_into_a_name_beside_an_unrelated_bound_are_not_a_bound(tmp_path):
+    """A real server seeds a profile folder name with the roots; the folder is bound-checked against another
+    directory. The roots never reach the check: rewritten as usual (MR102), no MR109."""
+    findings = _findings(
+        tmp_path,
+        """\
+        import hashlib
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        CLONES = Path("/var/clones")
+
+
+        async def _seed(ctx: Context) -> str:
+            listed = await ctx.list_roots()
+            return "|".join(sorted(str(r.uri) for r in listed))
+
+
+        @mcp.tool()
+        async def profile(ctx: Context) -> str:
+            seed = await _seed(ctx)
+            target = CLONES / hashlib.sha256(seed.encode()).hexdigest()[:12]
+            if not target.resolve().is_relative_to(CLONES):
+                raise ValueError("outside the clone folder")
+            return str(target)
+        """,
+    )
+    assert [(f.code, f.action.value) for f in findings if f.code in ("MR102", "MR109")] == [
+        ("MR102", "rewritten")
+    ]
+
+
+ALLOWED = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _inside_any(candidate: Path, roots: list[Path]) -> bool:
+            return any(candidate == r or r in candidate.parents for r in roots) or any(
+                candidate.is_relative_to(r) for r in roots
+            )
+
+
+        async def _allowed_roots(ctx: Context) -> tuple[list[Path], str]:
+{mark}            result = await ctx.session.list_roots()
+            return [Path(r.uri.path) for r in result.roots], ""
+
+
+        @mcp.tool()
+        async def read_file(path: str, ctx: Context) -> str:
+            roots, error = await _allowed_roots(ctx)
+            candidate = Path(path).resolve()
+            if error or not _inside_any(candidate, roots):
+                return "denied"
+            return candidate.read_text()
+        """
+
+
+def test_allow_list_returned_by_a_helper_and_checked_by_the_tool_is_marked(tmp_path):
+    """The telegram-mcp shape (our own spelling): a helper returns the roots, the tool unpacks them and checks
+    the requested file against them through another helper."""
+    mark = _mark("            ", "a `parents` membership test", "_inside_any")
+    findings = check_transformed(tmp_path, ALLOWED.format(mark=""), ALLOWED.format(mark=mark))
+    assert codes(findings) == ["MR109"]
+
+
+PARENTS = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _within(candidate: Path, root: Path) -> bool:
+            return candidate == root or root in candidate.parents
+
+
+        async def _roots(ctx: Context) -> list[Path]:
+{mark}            result = await ctx.session.list_roots()
+            return [Path(r.uri.path) for r in result.roots]
+
+
+        @mcp.tool()
+        async def read_file(path: str, ctx: Context) -> tuple[str | None, str | None]:
+            roots = await _roots(ctx)
+            candidate = Path(path).resolve()
+            if not any(_within(candidate, r) for r in roots):
+                return None, "Path is outside allowed roots."
+            return candidate.read_text(), None
+        """
+
+
+def test_parents_test_and_a_returned_refusal_are_bounds(tmp_path):
+    """The telegram-mcp spelling: `root in candidate.parents` two calls away, the refusal returned as a value."""
+    mark = _mark("            ", "a refusal that says the path is outside", "read_file")
+    findings = check_transformed(tmp_path, PARENTS.format(mark=""), PARENTS.format(mark=mark))
+    assert codes(findings) == ["MR109"]

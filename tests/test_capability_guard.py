@@ -1,0 +1,249 @@
+"""A roots-capability check in front of the roots read lets the explicit argument through (issue 18, item 4).
+
+Measured before: `if caps.roots: ...read... return os.getcwd()` was rewritten so that the argument was read
+only when the client declared roots: a modern client that passed `root` got the working directory. The test
+becomes "argument given, or the old condition", in every spelling of the check; a check used otherwise is
+marked (MR105).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tests import helpers
+from tests.helpers import codes
+from tests.test_roots_call import ALIAS_LIST, ALIAS_ONE, aliases
+
+check_transformed = partial(helpers.check_transformed, select=["MR1"])
+check_noop = partial(helpers.check_noop, select=["MR1"])
+
+IMPORTS = """\
+        import os
+
+        import mcp.types as types
+        from mcp.server.fastmcp import Context, FastMCP
+"""
+NEW_IMPORTS = """\
+        import os
+        from typing import Annotated
+
+        import mcp.types as types
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+"""
+
+
+def _server(body: str) -> str:
+    return f"""\
+{IMPORTS}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+{body}"""
+
+
+def _migrated(body: str, alias: str = ALIAS_ONE) -> str:
+    kind = "RootPaths" if alias is ALIAS_LIST else "RootPath"
+    return f"""\
+{NEW_IMPORTS}{aliases(alias)}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def where(ctx: Context, root: {kind} = None) -> str:
+{body}"""
+
+
+def test_noop_check_returned_is_marked_not_rewritten(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        _server("""\
+            if ctx.session.client_params.capabilities.roots is None:
+                return "none"
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri) + str(ctx.session.client_params.capabilities.roots is not None)
+        """),
+        _server("""\
+            if ctx.session.client_params.capabilities.roots is None:
+                return "none"
+            # migrate-roots: MR105: a roots-capability check guards this call: with a path
+            #   argument the check must go; decide what a client without roots and without the
+            #   argument gets
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri) + str(ctx.session.client_params.capabilities.roots is not None)
+        """),
+    )
+    assert codes(findings) == ["MR105"]
+
+
+def test_caps_variable_and_branch_holding_the_read(tmp_path):
+    check_transformed(
+        tmp_path,
+        _server("""\
+            caps = ctx.session.client_params.capabilities
+            if caps.roots:
+                result = await ctx.session.list_roots()
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """),
+        _migrated("""\
+            caps = ctx.session.client_params.capabilities
+            if root is not None or caps.roots:
+                result = await list_roots_compat(ctx, root, name="root")
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """),
+    )
+
+
+def test_check_client_capability_with_early_return(tmp_path):
+    check_transformed(
+        tmp_path,
+        _server("""\
+            if not ctx.session.check_client_capability(types.ClientCapabilities(roots=types.RootsCapability())):
+                return os.getcwd()
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """),
+        _migrated("""\
+            if root is None and not ctx.session.check_client_capability(types.ClientCapabilities(roots=types.RootsCapability())):
+                return os.getcwd()
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """),
+    )
+
+
+def test_capabilities_roots_is_none_with_else_branch(tmp_path):
+    check_transformed(
+        tmp_path,
+        _server("""\
+            if ctx.session.client_params.capabilities.roots is None or os.environ.get("X"):
+                base = os.getcwd()
+            else:
+                base = str((await ctx.session.list_roots()).roots[0].uri)
+            return base
+        """),
+        _migrated("""\
+            if root is None and (ctx.session.client_params.capabilities.roots is None or os.environ.get("X")):
+                base = os.getcwd()
+            else:
+                base = str((await list_roots_compat(ctx, root, name="root")).roots[0].uri)
+            return base
+        """),
+    )
+
+
+def test_hasattr_flag_variable(tmp_path):
+    check_transformed(
+        tmp_path,
+        _server("""\
+            supported = hasattr(ctx.session, "list_roots")
+            if supported:
+                result = await ctx.session.list_roots()
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """),
+        _migrated("""\
+            supported = hasattr(ctx.session, "list_roots")
+            if root is not None or supported:
+                result = await list_roots_compat(ctx, root, name="root")
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """),
+    )
+
+
+def test_derived_flag_and_conditional_expression(tmp_path):
+    check_transformed(
+        tmp_path,
+        _server("""\
+            has_roots = ctx.session.client_params.capabilities.roots is not None
+            result = (await ctx.session.list_roots()) if has_roots else None
+            return str(result.roots[0].uri) if result else os.getcwd()
+        """),
+        _migrated(
+            """\
+            has_roots = ctx.session.client_params.capabilities.roots is not None
+            result = (await list_roots_compat(ctx, root, name="root")) if root is not None or has_roots else None
+            return str(result.roots[0].uri) if result else os.getcwd()
+        """,
+            ALIAS_LIST,
+        ),
+    )
+
+
+def test_check_in_the_tool_around_the_helper_call(tmp_path):
+    check_transformed(
+        tmp_path,
+        f"""\
+{IMPORTS}
+        mcp = FastMCP("x")
+
+        async def first(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            if ctx.session.client_params.capabilities.roots:
+                return await first(ctx)
+            return os.getcwd()
+        """,
+        f"""\
+{NEW_IMPORTS}{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        async def first(ctx: Context, root: str | None = None) -> str:
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPath = None) -> str:
+            if root is not None or ctx.session.client_params.capabilities.roots:
+                return await first(ctx, root=root)
+            return os.getcwd()
+        """,
+    )
+
+
+def test_noop_other_capability_is_not_a_roots_check(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        _server("""\
+            if ctx.session.client_params.capabilities.sampling:
+                print("can sample")
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """),
+        _migrated("""\
+            if ctx.session.client_params.capabilities.sampling:
+                print("can sample")
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """),
+    )
+    assert codes(findings) == ["MR101"]
+
+
+def test_getattr_spelling_of_the_capabilities_with_early_return(tmp_path):
+    """codex-in-claude's spelling: the capabilities and their `roots` read through `getattr`, an early return."""
+    check_transformed(
+        tmp_path,
+        _server("""\
+            capabilities = getattr(ctx.session, "client_capabilities", None)
+            if capabilities is None or getattr(capabilities, "roots", None) is None:
+                return os.getcwd()
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """),
+        _migrated("""\
+            capabilities = getattr(ctx.session, "client_capabilities", None)
+            if root is None and (capabilities is None or getattr(capabilities, "roots", None) is None):
+                return os.getcwd()
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """),
+    )

@@ -1,0 +1,107 @@
+"""Safe rewrites, driven by the mcp 2.x client in both eras after migration (issue 18, items 1, 3 and 4).
+
+- a write bounded by the client's roots (else the working directory) still refuses
+  `{"output_path": "/elsewhere/x", "root": ["/"]}` after migration, in every era, and writes nothing;
+- a tool whose loop already uses `root` receives its explicit argument (`root_path`), not the loop's value;
+- a roots-capability check in front of the read lets a modern client's argument through (not the cwd).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import run_engine
+from tests.sdk.envs import sdk_python_or_skip
+from tests.sdk.harness import drive
+
+pytestmark = pytest.mark.sdk
+
+SERVER = '''\
+import os
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from mcp.server.mcpserver import Context, MCPServer
+
+mcp = MCPServer("e2e-safety")
+
+
+def _path(uri: object) -> str:
+    return unquote(urlparse(str(uri)).path)
+
+
+def _within(path: Path, roots) -> bool:
+    return any(path.is_relative_to(Path(_path(r.uri)).resolve()) for r in roots)
+
+
+@mcp.tool()
+async def save(output_path: str, ctx: Context) -> str:
+    """Write a file, only inside the client's roots (else only under the working directory)."""
+    target = Path(output_path).resolve()
+    roots = None
+    try:
+        roots = (await ctx.session.list_roots()).roots
+    except Exception:
+        pass
+    if roots:
+        if not _within(target, roots):
+            return "refused: outside the roots"
+    elif not target.is_relative_to(Path.cwd().resolve()):
+        return "refused: outside the working directory"
+    target.write_text("data")
+    return "written"
+
+
+@mcp.tool()
+async def looped(ctx: Context) -> str:
+    """A loop that already uses the name `root`."""
+    for root in ("a", "b"):
+        print(root)
+    result = await ctx.session.list_roots()
+    return _path(result.roots[0].uri)
+
+
+@mcp.tool()
+async def guarded(ctx: Context) -> str:
+    """Roots only when the client declared them, else the working directory."""
+    caps = ctx.session.client_params.capabilities if ctx.session.client_params else None
+    if caps is None or not caps.roots:
+        return os.getcwd()
+    result = await ctx.session.list_roots()
+    return _path(result.roots[0].uri)
+'''
+
+
+def test_safe_rewrites_under_the_mcp2_client(tmp_path, workspace):
+    python = sdk_python_or_skip("mcp2")
+    client_dir, arg_dir = workspace
+    roots = [client_dir.as_uri()]
+    server = tmp_path / "srv" / "server.py"
+    server.parent.mkdir()
+    server.write_text(SERVER)
+    results = run_engine(server.parent)
+    findings = {(f.code, f.line) for r in results for f in r.findings}
+    assert any(code == "MR109" for code, _ in findings), findings
+    text = server.read_text()
+    assert "async def looped(ctx: Context, root_path: RootPath = None)" in text
+    assert "if root is None and (caps is None or not caps.roots):" in text
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "x"
+
+    calls = []
+    for era in ("legacy-roots", "modern"):
+        calls += [
+            {"era": era, "tool": "save", "args": {"output_path": str(target), "root": ["/"]}, "roots": roots},
+            {"era": era, "tool": "looped", "args": {"root_path": str(arg_dir)}, "roots": roots},
+            {"era": era, "tool": "guarded", "args": {"root": str(arg_dir)}, "roots": roots},
+        ]
+    calls.append({"era": "legacy-roots", "tool": "guarded", "args": {}, "roots": roots})
+    out = drive(python, server, "mcp2", "inproc", calls)
+    by = {(r["era"], r["tool"], bool(r["args"])): r for r in out}
+    for era in ("legacy-roots", "modern"):
+        assert by[(era, "save", True)]["text"].startswith("refused"), by[(era, "save", True)]
+        assert by[(era, "looped", True)]["text"] == str(arg_dir), by[(era, "looped", True)]
+        assert by[(era, "guarded", True)]["text"] == str(arg_dir), by[(era, "guarded", True)]
+    assert by[("legacy-roots", "guarded", False)]["text"] == str(client_dir)  # same as before: the roots
+    assert not target.exists()
