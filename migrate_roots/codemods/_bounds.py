@@ -39,6 +39,21 @@ import libcst as cst
 
 Pos = tuple[int, int]
 
+Walk = Callable[[cst.CSTNode, cst.CSTVisitor], None]
+
+
+def _libcst_walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    node.visit(visitor)
+
+
+# The walk `facts` uses: the indexed file's own (`FileState.walk`, no node copies) while `facts` runs.
+_walker: list[Walk] = [_libcst_walk]
+
+
+def _visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    _walker[-1](node, visitor)
+
+
 _RESOLVERS = frozenset({"resolve", "realpath", "abspath", "normpath", "absolute"})
 _OUTSIDE = re.compile(r"\boutside\b|\bnot\s+(within|inside|under)\b|\bescap(e|es|ing)\b", re.IGNORECASE)
 
@@ -63,7 +78,7 @@ def _resolves(node: cst.CSTNode, resolved: frozenset[str] = frozenset()) -> bool
             nonlocal found
             found = found or name.value in resolved
 
-    node.visit(Find())
+    _visit(node, Find())
     return found
 
 
@@ -75,7 +90,7 @@ def _resolved_names(func: cst.FunctionDef) -> frozenset[str]:
             if _resolves(node.value):
                 names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
 
-    func.body.visit(Find())
+    _visit(func.body, Find())
     return frozenset(names)
 
 
@@ -90,7 +105,7 @@ def _strings(node: cst.CSTNode) -> str:
         def visit_FormattedStringText(self, s: cst.FormattedStringText) -> None:
             parts.append(s.value)
 
-    node.visit(Find())
+    _visit(node, Find())
     return " ".join(parts)
 
 
@@ -101,7 +116,7 @@ def _names_in(node: cst.CSTNode) -> frozenset[str]:
         def visit_Name(self, n: cst.Name) -> None:
             found.add(n.value)
 
-    node.visit(Find())
+    _visit(node, Find())
     return frozenset(found)
 
 
@@ -128,7 +143,7 @@ def _bound_side(test: cst.CSTNode) -> frozenset[str]:
         def visit_ComparisonTarget(self, target: cst.ComparisonTarget) -> None:
             found.update(_names_in(target.comparator))
 
-    test.visit(Find())
+    _visit(test, Find())
     return frozenset(found)
 
 
@@ -157,7 +172,18 @@ def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | 
     )
 
 
-def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFacts | None:
+def facts(
+    func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos], walk: Walk | None = None
+) -> BoundFacts | None:
+    """The signs of a bound in `func` and the flows that lead to them; `walk`: the file's read-only walk."""
+    _walker.append(walk or _libcst_walk)
+    try:
+        return _facts(func, pos)
+    finally:
+        _walker.pop()
+
+
+def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFacts | None:
     signs: list[tuple[str, frozenset[str]]] = []
     flows: list[tuple[frozenset[str], frozenset[str]]] = []
     results: list[tuple[Pos, frozenset[str]]] = []
@@ -174,7 +200,7 @@ def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFact
             def visit_Call(self, call: cst.Call) -> None:
                 results.append((pos(call), targets))
 
-        value.visit(Calls())
+        _visit(value, Calls())
 
     class Find(cst.CSTVisitor):
         def __init__(self) -> None:
@@ -230,7 +256,7 @@ def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFact
                         feeds.append((pos(inner), outer))
 
                 for a in call.args:
-                    a.value.visit(Inner())
+                    _visit(a.value, Inner())
             if name == "is_relative_to":
                 signs.append(("`is_relative_to`", mentioned))
             elif name == "relative_to" and self.tries:
@@ -261,7 +287,7 @@ def facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFact
                 ):
                     signs.append(("a `parents` membership test", _names_in(node.left)))
 
-    func.body.visit(Find())
+    _visit(func.body, Find())
     if not (signs or results or feeds):
         return None
     return BoundFacts(tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds))

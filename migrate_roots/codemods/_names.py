@@ -10,7 +10,7 @@ the argument itself (given by the user, or by an earlier run) and is reused.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from itertools import count
 
 import libcst as cst
@@ -20,24 +20,28 @@ def candidates(param: str) -> list[str]:
     return [param, f"{param}_path", f"{param}_dir", f"{param}_arg"]
 
 
-def taken(func: cst.FunctionDef, param: str) -> frozenset[str]:
-    """Names starting with `param` that the body binds or reads (attributes and keywords do not count)."""
+def taken(
+    func: cst.FunctionDef, param: str, walk: Callable[[cst.CSTNode, cst.CSTVisitor], None] | None = None
+) -> frozenset[str]:
+    """Names starting with `param` that the body binds or reads (attributes and keywords do not count).
+    `walk`: the file's read-only walk (`FileState.walk`), else libcst's."""
     found: set[str] = set()
+    visit = walk or (lambda node, visitor: node.visit(visitor))
 
     class Names(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)  # `x.root` binds or reads no `root`
+            visit(node.value, self)  # `x.root` binds or reads no `root`
             return False
 
         def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)  # `f(root=...)` neither
+            visit(node.value, self)  # `f(root=...)` neither
             return False
 
         def visit_Name(self, node: cst.Name) -> None:
             if node.value.startswith(param):
                 found.add(node.value)
 
-    func.body.visit(Names())
+    visit(func.body, Names())
     return frozenset(found)
 
 

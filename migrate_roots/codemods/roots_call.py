@@ -205,8 +205,8 @@ class RootsCall(Rule):
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
         func.returns = flow.returned_params(node, frozenset(names))
-        func.taken = _names.taken(node, state.settings.param_name)
-        func.bound_sign = _bounds.facts(node, state.pos)
+        func.taken = _names.taken(node, state.settings.param_name, state.walk)
+        func.bound_sign = _bounds.facts(node, state.pos, state.walk)
         for decorator in node.decorators:
             found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
             if found is not None and found.pending is None:
