@@ -73,10 +73,12 @@ AFTER_60 = """\
 
         async def startup(ctx: Context) -> None:
             # migrate-roots: MR103: roots read in `startup`, which
-            #   no function of this package calls and which is not a
-            #   tool (an unused helper, a handler, or a caller
-            #   outside the package): nothing can pass a path
-            #   argument here
+            #   is not a tool and which no call migrate-roots can
+            #   follow reaches (unused, a handler, called from
+            #   outside the package, or called through a value it
+            #   cannot type, such as a method of an object a
+            #   function returns): if a tool reaches it, give that
+            #   tool a path argument by hand
             print(await ctx.session.list_roots())
 
 

@@ -878,7 +878,7 @@ _MARKED = {
             return str((await ctx.session.list_roots()).roots)
         """,
         "MR103",
-        ("`lonely`", "no function of this package calls"),
+        ("`lonely`", "no call migrate-roots can follow reaches"),
     ),
     "unresolved": (
         """\

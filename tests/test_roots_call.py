@@ -284,9 +284,11 @@ def test_roots_at_startup_is_marked(tmp_path):
         mcp = FastMCP("x")
 
         async def on_ready(ctx: Context):
-            # migrate-roots: MR103: roots read in `on_ready`, which no function of this package
-            #   calls and which is not a tool (an unused helper, a handler, or a caller outside
-            #   the package): nothing can pass a path argument here
+            # migrate-roots: MR103: roots read in `on_ready`, which is not a tool and which no
+            #   call migrate-roots can follow reaches (unused, a handler, called from outside
+            #   the package, or called through a value it cannot type, such as a method of an
+            #   object a function returns): if a tool reaches it, give that tool a path argument
+            #   by hand
             await ctx.session.list_roots()
 """,
     )

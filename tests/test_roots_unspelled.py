@@ -226,3 +226,49 @@ def test_screened_out_files_are_not_parsed(tmp_path):
     engine = Engine(Options(settings=Settings(), enabled=codemods.select_codes()))
     assert list(engine.run([tmp_path])) == []
     assert (engine.summary.files_seen, engine.summary.files_parsed) == (3, 1)
+
+
+@pytest.mark.parametrize("annotation", ["", ": Any", ": Any | None", ": Optional[Any]", ": object"])
+def test_untyped_read_in_an_mcp_package_that_no_call_reaches_is_marked(tmp_path, annotation):
+    """A tool reaches the read through a method of an object a function returns (`get_service().guidance`),
+    which the plan cannot follow: in a package that imports the SDK the read is MCP's, so it is marked with
+    that reason, never dropped (issue 17: a field server's read went silent)."""
+    service = f"""\
+        from typing import Any, Optional
+
+
+        class Service:
+            async def guidance(self, mcp_ctx{annotation}, workspace: str | None) -> str | None:
+                if mcp_ctx:
+                    roots_result = await mcp_ctx.session.list_roots()
+                    return str(roots_result.roots[0].uri)
+                return workspace
+
+
+        def get_service() -> Service:
+            return Service()
+        """
+    tool = """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from .service import get_service
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def optimize(ctx: Context, workspace: str | None = None) -> str:
+            return str(await get_service().guidance(ctx, workspace))
+        """
+    findings = check_noop(tmp_path, tool, extra={"service.py": service}, write=False)
+    assert [(f.code, f.path.rsplit("/", 1)[-1]) for f in findings] == [("MR103", "service.py")]
+    assert "called through a value it cannot type" in findings[0].message
+
+
+def test_noop_untyped_read_in_a_package_without_the_sdk(tmp_path):
+    # The same read in a package that never imports the SDK (and that no MCP code reaches): not MCP's.
+    root = tmp_path / "proj"
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "__init__.py").write_text("")
+    (root / "lib" / "service.py").write_text(
+        "async def guidance(mcp_ctx):\n    return (await mcp_ctx.session.list_roots()).roots\n"
+    )
+    assert [f for r in run_engine(root, select=["MR1"]) for f in r.findings] == []

@@ -5,6 +5,7 @@ Names are fully qualified import paths as libcst's QualifiedNameProvider reports
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import libcst as cst
@@ -50,6 +51,8 @@ REQUEST_CTX_VARS = frozenset({"mcp.server.lowlevel.server.request_ctx"})  # mcp 
 SDK_PREFIXES = ("mcp", "fastmcp")
 # Annotations that say nothing about what a parameter is.
 OPAQUE_TYPES = frozenset({"typing.Any", "typing_extensions.Any", "builtins.object", "object", "Any"})
+# What may stand beside an opaque type and leave it opaque: `Any | None`, `Optional[Any]`, `Union[Any, None]`.
+_OPTIONAL_PARTS = frozenset({"None", "builtins.None", "typing.Optional", "typing.Union", "Optional", "Union"})
 
 # Receiver kinds, from what a `.list_roots()` or `.session` hangs off.
 CONTEXT = "context"  # mcp Context (has .session and .request_context)
@@ -81,7 +84,7 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
                 names.update(_module_qualified(state, head))
 
     annotation.visit(Names())
-    if names <= OPAQUE_TYPES:  # `Any`, `object`, or nothing known: no better than no annotation
+    if names - _OPTIONAL_PARTS <= OPAQUE_TYPES:  # `Any`, `object | None`, nothing known: as if unannotated
         return None
     if names & FASTMCP_CONTEXTS:
         return FASTMCP_CONTEXT
@@ -252,12 +255,21 @@ def is_sdk_callable(state: Any, func: cst.BaseExpression) -> bool:
     return any(name.split(".")[0] in SDK_PREFIXES for name in state.qnames(func))
 
 
+# An import of the SDK (`from mcp.server import ...`, `import fastmcp`), at any indentation: the spelling of a
+# name (`mcp_ctx`, `from mcp.server.fastmcp`) says nothing about which package a file uses.
+_SDK_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(mcp|fastmcp|mcp_types)\b|import[ \t]+(?:[\w., \t]*,[ \t]*)?(mcp|fastmcp|mcp_types)\b)",
+    re.M,
+)
+
+
 def note_sdk_imports(state: Any) -> None:
-    """Set the module facts `expr_kind` reads (the roots rule sets them too; a rule may run alone)."""
+    """Set the module facts `expr_kind` reads, once per file: does it import an SDK, and the fastmcp package
+    (whose Context.list_roots() is a list) rather than mcp's?"""
     if "imports_sdk" not in state.extra:
-        text = "\n".join(state.lines)
-        state.extra["imports_fastmcp"] = "fastmcp" in text
-        state.extra["imports_sdk"] = "mcp" in text
+        found = {a or b for a, b in _SDK_IMPORT.findall("\n".join(state.lines))}
+        state.extra["imports_fastmcp"] = "fastmcp" in found
+        state.extra["imports_sdk"] = bool(found)
 
 
 def loosely_typed(state: Any, expr: cst.BaseExpression) -> bool:
@@ -272,7 +284,11 @@ def loosely_typed(state: Any, expr: cst.BaseExpression) -> bool:
     if scope is None or expr.value not in scope:
         return False
     nodes = [getattr(a, "node", None) for a in scope[expr.value]]
-    return bool(nodes) and all(isinstance(n, cst.Param) and n.annotation is None for n in nodes)
+    return bool(nodes) and all(
+        isinstance(n, cst.Param)
+        and (n.annotation is None or annotation_kind(state, n.annotation.annotation) is None)
+        for n in nodes
+    )
 
 
 # -----------------------------------------------------------------------------------------------------

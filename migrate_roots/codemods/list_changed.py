@@ -1793,9 +1793,7 @@ def _has_parens(node: cst.CSTNode) -> bool:
 
 def set_flags(state: FileState) -> None:
     """What `_sdk.expr_kind` needs to know about the file (set once, shared with MR101)."""
-    text = "\n".join(state.lines)
-    state.extra.setdefault("imports_fastmcp", "fastmcp" in text)
-    state.extra.setdefault("imports_sdk", "mcp" in text)
+    _sdk.note_sdk_imports(state)
 
 
 class ListChanged(PackageRefs, Rule):

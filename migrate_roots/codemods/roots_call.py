@@ -18,7 +18,7 @@ import os
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
@@ -181,9 +181,7 @@ class RootsCall(Rule):
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
-            text = "\n".join(state.lines)
-            state.extra["imports_fastmcp"] = "fastmcp" in text
-            state.extra["imports_sdk"] = "mcp" in text
+            _sdk.note_sdk_imports(state)
             recognise.note_module(state)
         elif isinstance(node, cst.FunctionDef):
             self._function(node, state)
@@ -340,7 +338,7 @@ class RootsCall(Rule):
             found = flow.guard(node, state, frozenset(caller.params))
             if found is not None:
                 caller.guards[position] = found
-        flags = _declared_global(state.function) if state.function is not None else set()
+        flags = _declared_global(state.function, state) if state.function is not None else frozenset()
         if flags and caller.value is None:
             flag = flow.guard(node, state, frozenset(flags)) or next(
                 iter(flow.guarding_globals(node, state, frozenset(flags))), None
@@ -378,7 +376,7 @@ class RootsCall(Rule):
         site.refusal = _local_refusal(call, state)
         site.existing = _guarding_param(call, state)
         if state.function is not None:
-            site.cached = flow.guarding_globals(call, state, frozenset(_declared_global(state.function)))
+            site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
         return site
 
     def leave(self, state: FileState) -> None:
@@ -744,7 +742,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "a client without roots and without the argument gets",
         )
     # Parameters (an existing path argument) and globals (a cache's "not fetched yet") are not roots states.
-    not_roots = params | _declared_global(func)
+    not_roots = params | _declared_global(func, state)
     if target is not None and _compares_none(func, _derived_names(func, target.value) - not_roots):
         derived = _derived_names(func, target.value) - not_roots
         if flow.none_on_failure(func, target.value) and not flow.tests_truth(func, derived):
@@ -779,7 +777,11 @@ def _calls_param(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
     return bool(called & params)
 
 
-def _declared_global(func: cst.FunctionDef) -> set[str]:
+def _declared_global(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
+    """The names `func` declares global or nonlocal (once per function: every call in it asks)."""
+    cache = state.extra.setdefault("declared_globals", {})
+    if func in cache:
+        return cast(frozenset[str], cache[func])
     names: set[str] = set()
 
     class Declared(cst.CSTVisitor):
@@ -789,8 +791,9 @@ def _declared_global(func: cst.FunctionDef) -> set[str]:
         def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
             names.update(item.name.value for item in node.names)
 
-    func.body.visit(Declared())
-    return names
+    state.walk(func.body, Declared())
+    cache[func] = found = frozenset(names)
+    return found
 
 
 def _returns_name(func: cst.FunctionDef, name: str) -> bool:
@@ -1099,15 +1102,23 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             }
             plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
 
-    # Sites: rewrite where the enclosing function carries the value; otherwise say why not.
+    # Sites: rewrite where the enclosing function carries the value; otherwise say why not. An untyped
+    # `x.session.list_roots()` that no MCP code reaches is no MCP call, unless its own package imports the SDK
+    # elsewhere (a call through a value the plan cannot follow, `get_service().enrich(ctx=ctx)`): reported.
+    mcp_packages = {_package_of(s) for s in summaries.values() if s.sdk}
     for path, summary in summaries.items():
         root = import_root(summary)
         for qualname in summary.functions:
             key = (root, f"{summary.module}.{qualname}")
             func = by_key[key][1]  # as the plan sees it (a tool the model found, a bound refused above)
             for site in func.sites:
-                if site.maybe and key not in reach and key not in mcp_reached:
-                    continue  # an untyped `x.session.list_roots()` no MCP code reaches: not an MCP call
+                if (
+                    site.maybe
+                    and key not in reach
+                    and key not in mcp_reached
+                    and _package_of(summary) not in mcp_packages
+                ):
+                    continue
                 plan = plans.setdefault(path, Plan())
                 refusal = func.refusal or refused.get(key)
                 if refusal is not None:
@@ -1124,6 +1135,11 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()):
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
+
+
+def _package_of(summary: Summary) -> tuple[str, str]:
+    """(import root, top-level package); a loose module's package is its folder."""
+    return import_root(summary), summary.module.split(".")[0] if summary.package else ""
 
 
 def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:

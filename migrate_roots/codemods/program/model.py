@@ -163,16 +163,18 @@ class ProgramModel:
             )
         if not chain:
             return "MR103", (
-                f"roots read in `{short}`, which no function of this package calls and which is not a tool "
-                "(an unused helper, a handler, or a caller outside the package): nothing can pass a path "
-                "argument here"
+                f"roots read in `{short}`, which is not a tool and which no call migrate-roots can follow "
+                "reaches (unused, a handler, called from outside the package, or called through a value it "
+                "cannot type, such as a method of an object a function returns): if a tool reaches it, give "
+                "that tool a path argument by hand"
             )
         chain.sort(key=lambda c: "test" in c[1])  # the package's own callers first, its tests after
         callers = ", ".join(f"`{c.rpartition('.')[2]}` ({_short(p)}:{line})" for c, p, line in chain[:3])
         more = f" and {len(chain) - 3} more" if len(chain) > 3 else ""
         return "MR103", (
-            f"roots read in `{short}`, reached only from {callers}{more}, none of them a tool call: nothing "
-            "can pass a path argument here"
+            f"roots read in `{short}`, reached only from {callers}{more}, none of them a tool, and no call "
+            "migrate-roots can follow reaches them from one: if a tool reaches them (through a value it "
+            "cannot type), give that tool a path argument by hand"
         )
 
 
