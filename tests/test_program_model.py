@@ -555,7 +555,7 @@ def test_guard_reuse(tmp_path):
         async def resolve(ctx: Context, explicit: str | None) -> Path:
             if explicit:
                 return Path(explicit)
-            roots = await list_roots_compat(ctx, explicit, name="project_dir", shape="list")
+            roots = await list_roots_compat(ctx, None, name="project_dir", shape="list")
             return Path(str(roots[0].uri))
 
 
@@ -794,8 +794,9 @@ def test_runtime_signature(tmp_path):
             async def handler(ctx: Context, **kwargs) -> str:
                 # migrate-roots: MR104: tool `handler`, registered by
                 #   `mcp.add_tool(make_tool(name))` (server.py:18), is built at run time with a
-                #   synthesized `__signature__`: its inputSchema is not its code; add the path
-                #   argument to the signature by hand
+                #   synthesized `__signature__`: its inputSchema is not its code, so
+                #   migrate-roots cannot add a path argument; check that the signature declares
+                #   one (add it by hand if not) and that its value reaches this read
                 result = await ctx.session.list_roots()
                 return str(result.roots[0].uri)
 

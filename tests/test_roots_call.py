@@ -571,7 +571,9 @@ def test_synthesized_signature_is_marked(tmp_path):
         async def generated(ctx: Context, **kwargs):
             # migrate-roots: MR104: tool `gen`, registered by `mcp.add_tool(generated)`
             #   (server.py:10), is built at run time with a synthesized `__signature__`: its
-            #   inputSchema is not its code; add the path argument to the signature by hand
+            #   inputSchema is not its code, so migrate-roots cannot add a path argument; check
+            #   that the signature declares one (add it by hand if not) and that its value
+            #   reaches this read
             return (await ctx.session.list_roots()).roots[0].uri
 
         generated.__signature__ = inspect.Signature([])
@@ -773,7 +775,7 @@ def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
 
         async def resolve(ctx: Context, explicit: str | None):
             try:
-                return (await list_roots_compat(ctx, explicit, name="repo_root")).roots[0].uri
+                return (await list_roots_compat(ctx, explicit or None, name="repo_root")).roots[0].uri
             except Exception:
                 return explicit
 

@@ -23,7 +23,7 @@ from typing import Any, cast
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _bounds, _capability_guard, _names, _sdk
+from migrate_roots.codemods import _bounds, _capability_guard, _except_widen, _names, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
@@ -270,6 +270,8 @@ class RootsCall(Rule):
             if isinstance(value, cst.Name) and value.value in caller.params:
                 done.existing = value.value  # the parameter this tool (or helper) already passes
                 caller.guards[done.pos] = value.value  # the value there, as when it guarded the first run
+            elif func_node is not None:
+                self._guard(node, done.pos, caller, state)  # `list_roots_compat(ctx, None)` behind its guard
             caller.sites.append(done)
             return
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
@@ -396,7 +398,8 @@ class RootsCall(Rule):
                 func.refusal = (
                     "MR104",
                     f"tool `{func.tool}`{how}, is built at run time with a synthesized `__signature__`: its "
-                    "inputSchema is not its code; add the path argument to the signature by hand",
+                    "inputSchema is not its code, so migrate-roots cannot add a path argument; check that the "
+                    "signature declares one (add it by hand if not) and that its value reaches this read",
                 )
         if state.phase == "rewrite":
             _Rewriter(self, state).record()
@@ -728,6 +731,10 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
         and _calls_param(func, outer)
     ):
         return ("MR104", "roots read in a decorator that wraps tools; give each wrapped tool a path argument")
+    # `except McpError as e: ... e.error.code`: the shim's error cannot be handed to that handler.
+    reads_error = _except_widen.refusal(call, state)
+    if reads_error is not None:
+        return reads_error
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
     target = _binding(call, state)[0]
     params = {
@@ -1056,7 +1063,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 n
                 for c, pos in calls[key]
                 if c in guarded
-                for n in [reuse.passed_at(func, pos, by_key[c][1], guarded[c])]
+                for n in [reuse.passed_at(func, pos, by_key[c][1], guarded[c].param)]
                 if n is not None and path_like(n)
             }
             if len(existing) == 1 and not calls_reach:
@@ -1069,7 +1076,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             plan.tools[func.qualname] = (name, shape_of(key, set()), new)
             plan.values[func.qualname] = name
         elif key in guarded:
-            plan.values[func.qualname] = guarded[key]
+            plan.values[func.qualname] = guarded[key].value
         else:
             name = helper_names[key]
             if name not in func.params:
@@ -1132,7 +1139,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     _plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]
-        if any(v is None for v in plan.sites.values()):
+        # A file that only passes the value on may widen an `except McpError` (codemods/_except_widen.py).
+        if any(v is None for v in plan.sites.values()) or plan.calls:
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
 
@@ -1242,7 +1250,7 @@ class _Rewriter:
     def record(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder
         state.walk(state.wrapper.module, finder)
-        rewritten = False
+        rewritten = widened = False
         for func in self.rule.functions.values():
             for site in func.sites:
                 call = finder.calls.get(site.pos)
@@ -1274,6 +1282,7 @@ class _Rewriter:
                 )
                 state.edit(call, _replace_site(call, value, site.shape, name))
                 _capability_guard.widen_around(call, value, state)
+                widened = self._widen_handler(call) or widened
                 rewritten = True
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
@@ -1322,12 +1331,25 @@ class _Rewriter:
                 keyword = plan.keywords.get(pos, state.settings.param_name)
                 state.edit(call, _add_keyword(keyword, value))
                 _capability_guard.widen_around(call, value, state)
+                widened = self._widen_handler(call) or widened
         needs = _annotation_imports(plan, state.settings.target)
+        shim = own_style(state.wrapper.module, plan.shim_import, state.package)
         if rewritten:
-            needs.append((own_style(state.wrapper.module, plan.shim_import, state.package), SHIM_FUNCTION))
+            needs.append((shim, SHIM_FUNCTION))
             state.extra["shim"] = plan.shim_path
+        if widened and plan.shim_import:
+            needs.append((shim, _except_widen.NAME))
         if needs:
             state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
+
+    def _widen_handler(self, call: cst.Call) -> bool:
+        """`except McpError:` around the read, or around a call on the way to it, also catches the shim's
+        error (codemods/_except_widen.py)."""
+        handler, _ = _except_widen.handler_for(call, self.state)
+        if handler is None or not self.plan.shim_import:
+            return False
+        self.state.edit(handler, _except_widen.widen)
+        return True
 
     def _doubles(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder

@@ -14,10 +14,26 @@ return roots[0] except ...: return explicit`) is the same value by another road,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 K = TypeVar("K", str, tuple[str, str])  # a function's identity: its dotted name, or (import root, name)
 Pos = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Reused:
+    """A helper's own parameter that already carries the tools' path argument."""
+
+    param: str
+    guard: bool  # set, it skips the roots read (`if explicit: return explicit`); else it is returned instead
+
+    @property
+    def value(self) -> str:
+        """What the rewritten read passes as the explicit value. Behind a guard the read runs only when the
+        parameter is unset or falsy (`''`, which the shim would refuse): nothing. A parameter returned in
+        place of the roots may hold a value there: it, when it is one."""
+        return "None" if self.guard else f"{self.param} or None"
 
 
 def guarded_helpers(
@@ -25,7 +41,7 @@ def guarded_helpers(
     calls: Mapping[K, list[tuple[K, Pos]]],
     reach: set[K],
     path_like: Callable[[str], bool],
-) -> dict[K, str]:
+) -> dict[K, Reused]:
     """Helper -> its parameter that already carries the tools' path argument. `by_key`: function identity ->
     (path, roots_call.Func); `calls`: its calls, resolved to identities."""
     callers: dict[K, list[tuple[K, Pos]]] = {}
@@ -33,7 +49,7 @@ def guarded_helpers(
         for callee, pos in calls[key]:
             if callee in reach:
                 callers.setdefault(callee, []).append((key, pos))
-    out: dict[K, str] = {}
+    out: dict[K, Reused] = {}
     for fq in sorted(reach):
         func = by_key[fq][1]
         if func.tool is not None or func.value is not None or fq not in callers:
@@ -42,11 +58,11 @@ def guarded_helpers(
         nodes += [pos for callee, pos in calls[fq] if callee in reach]
         guards = {func.guards.get(pos) for pos in nodes}
         # The parameter that skips the roots read when set, else the one returned in its place.
-        names = [g for g in guards if g is not None] if len(guards) == 1 else []
-        names += [n for n in func.returns if n not in names]
+        guarding = [g for g in guards if g is not None] if len(guards) == 1 else []
+        names = guarding + [n for n in func.returns if n not in guarding]
         for name in names:
             if all(passed_at(by_key[c][1], pos, func, name) for c, pos in callers[fq]):
-                out[fq] = name
+                out[fq] = Reused(name, name in guarding)
                 break
     return out
 

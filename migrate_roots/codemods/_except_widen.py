@@ -1,0 +1,128 @@
+"""Exception handlers around a rewritten roots read keep catching its failures.
+
+The old call fails with the SDK's own errors: `McpError` when the client has no roots or does not answer
+roots/list, fastmcp's `NotFoundError`, ... The shim raises `RootsArgumentError` instead (an SDK ToolError and
+a ValueError), so `except McpError: return fallback` around the read would stop catching the very case it
+was written for: a client without roots would get a tool error where it got the fallback (measured on a
+field server: `except (NotFoundError, McpError)` around `ctx.list_roots()`).
+
+So the rewrite adds `RootsArgumentError` to the handler of the innermost `try` around the read, or around a
+call on the way to it, that catches an SDK error and nothing the shim's error already is (`Exception`,
+`ValueError`, a `ToolError`, a bare `except`). A handler that reads the error it binds (`e.error.code`) is
+not widened: the shim's error has no such fields, and the read is marked (MR105) instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+NAME = "RootsArgumentError"
+# Anything the shim's error already is: a handler of one of these catches it as it is.
+_COVERING = frozenset({"Exception", "BaseException", "ValueError", "ToolError", NAME})
+_SDK_TOPS = frozenset({"mcp", "fastmcp", "mcp_types"})
+_SDK_ERRORS = frozenset({"McpError", "NotFoundError", "MCPError"})
+
+REFUSAL = (
+    "MR105",
+    "the handler around this call catches the SDK's error and reads it (`{name}.{attr}`); with a path "
+    "argument a missing one fails with RootsArgumentError, which has no such field: decide by hand what "
+    "this handler should catch",
+)
+
+
+def _types(handler: cst.ExceptHandler) -> list[cst.BaseExpression]:
+    kind = handler.type
+    if kind is None:
+        return []
+    if isinstance(kind, cst.Tuple):
+        return [e.value for e in kind.elements]
+    return [kind]
+
+
+def _names(state: Any, expr: cst.BaseExpression) -> set[str]:
+    """Dotted names an exception type may have (its qualified names, else its own spelling)."""
+    found = {q.name for q in state.qualified_names(expr)}
+    if isinstance(expr, cst.Name):
+        found.add(expr.value)
+    elif isinstance(expr, cst.Attribute):
+        found.add(expr.attr.value)
+    return found
+
+
+def _covers(names: set[str]) -> bool:
+    return any(n.rpartition(".")[2] in _COVERING for n in names)
+
+
+def _sdk_error(names: set[str]) -> bool:
+    return any(n.split(".")[0] in _SDK_TOPS or n.rpartition(".")[2] in _SDK_ERRORS for n in names)
+
+
+def _reads_error(handler: cst.ExceptHandler, state: Any) -> str | None:
+    """`attr` when the handler's body reads `<bound name>.attr` (a field the shim's error lacks)."""
+    if handler.name is None or not isinstance(handler.name.name, cst.Name):
+        return None
+    bound = handler.name.name.value
+    found: list[str] = []
+
+    class Reads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == bound:
+                found.append(node.attr.value)
+
+    state.walk(handler.body, Reads())
+    return found[0] if found else None
+
+
+def handler_for(call: cst.CSTNode, state: Any) -> tuple[cst.ExceptHandler | None, str | None]:
+    """(the handler to widen, or None; `name.attr` when the one that would be widened reads the error)."""
+    child: cst.CSTNode = call
+    node = state.parent(call)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        if isinstance(node, cst.Try) and child is node.body:
+            handlers = list(node.handlers)
+            if any(
+                h.type is None or _covers(set().union(*(_names(state, t) for t in _types(h))))
+                for h in handlers
+            ):
+                return None, None
+            for handler in handlers:
+                if _sdk_error(set().union(*(_names(state, t) for t in _types(handler)))):
+                    attr = _reads_error(handler, state)
+                    if attr is not None:
+                        bound = handler.name.name.value if handler.name is not None else "e"  # type: ignore[union-attr]
+                        return None, f"{bound}.{attr}"
+                    return handler, None
+        child, node = node, state.parent(node)
+    return None, None
+
+
+def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
+    """MR105 when the handler that would have to be widened reads the SDK error's fields."""
+    _, reads = handler_for(call, state)
+    if reads is None:
+        return None
+    name, _, attr = reads.partition(".")
+    return REFUSAL[0], REFUSAL[1].format(name=name, attr=attr)
+
+
+def widen(node: cst.CSTNode) -> cst.CSTNode:
+    """The handler with `RootsArgumentError` added to what it catches (once)."""
+    assert isinstance(node, cst.ExceptHandler) and node.type is not None
+    kind = node.type
+    spelled = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+    if any(isinstance(e, cst.Name) and e.value == NAME for e in spelled):
+        return node
+    extra = cst.Element(cst.Name(NAME))
+    if isinstance(kind, cst.Tuple):
+        elements = list(kind.elements)
+        last = elements[-1]
+        if last.comma is cst.MaybeSentinel.DEFAULT:
+            elements[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            return node.with_changes(type=kind.with_changes(elements=[*elements, extra]))
+        return node.with_changes(
+            type=kind.with_changes(elements=[*elements, extra.with_changes(comma=last.comma)])
+        )
+    first = cst.Element(kind, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return node.with_changes(type=cst.Tuple([first, extra]))

@@ -1,0 +1,236 @@
+"""`except McpError:` around a rewritten roots read keeps catching its failure (codemods/_except_widen.py):
+the shim raises RootsArgumentError where the old call raised the SDK's error, so the handler of the innermost
+`try` that catches an SDK error gets it added; a handler that reads the error's fields is marked instead.
+Noop-like case last: a handler that already catches what the shim raises is left as it is."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tests import helpers
+from tests.helpers import codes
+
+check_transformed = partial(helpers.check_transformed, select=["MR1"])
+
+
+def test_sdk_error_handler_also_catches_the_shim_error(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+        from fastmcp.exceptions import NotFoundError
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("x")
+
+
+        async def client_root(ctx: Context) -> Path | None:
+            try:
+                roots = await ctx.list_roots()
+                return Path(str(roots[0].uri)) if roots else None
+            except (NotFoundError, McpError):
+                return None
+
+
+        @mcp.tool()
+        async def clean(repo_root: str | None = None, ctx: Context | None = None) -> dict:
+            found = await client_root(ctx) if ctx else None
+            return {"root": str(found or repo_root)}
+        """,
+        """\
+        from pathlib import Path
+        from typing import Annotated
+
+        from fastmcp import Context, FastMCP
+        from fastmcp.exceptions import NotFoundError
+        from mcp.shared.exceptions import McpError
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import RootsArgumentError, list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
+        RootPaths = Annotated[
+            list[str] | None,
+            Field(
+                description="Absolute paths (or file:// URIs) of the directories this tool may "
+                "work in; the first is the main workspace. Required when the MCP client does "
+                "not provide roots."
+            ),
+        ]
+
+        mcp = FastMCP("x")
+
+
+        async def client_root(ctx: Context, root: list[str] | None = None) -> Path | None:
+            try:
+                roots = await list_roots_compat(ctx, root, name="root", shape="list")
+                return Path(str(roots[0].uri)) if roots else None
+            except (NotFoundError, McpError, RootsArgumentError):
+                return None
+
+
+        @mcp.tool()
+        async def clean(
+            repo_root: str | None = None, ctx: Context | None = None, root: RootPaths = None
+        ) -> dict:
+            found = await client_root(ctx, root=root) if ctx else None
+            return {"root": str(found or repo_root)}
+""",
+    )
+    assert codes(findings) == ["MR102", "MR107"]
+
+
+def test_handler_on_the_way_also_catches_the_shim_error(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("x")
+
+
+        async def first(ctx: Context) -> str:
+            return str((await ctx.session.list_roots()).roots[0].uri)
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            try:
+                return await first(ctx)
+            except McpError:
+                return "."
+        """,
+        """\
+        from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.shared.exceptions import McpError
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import RootsArgumentError, list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
+        RootPath = Annotated[
+            str | None,
+            Field(
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
+            ),
+        ]
+
+        mcp = FastMCP("x")
+
+
+        async def first(ctx: Context, root: str | None = None) -> str:
+            return str((await list_roots_compat(ctx, root, name="root")).roots[0].uri)
+
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPath = None) -> str:
+            try:
+                return await first(ctx, root=root)
+            except (McpError, RootsArgumentError):
+                return "."
+""",
+    )
+    assert codes(findings) == ["MR101", "MR107"]
+
+
+def test_handler_that_reads_the_error_is_marked(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            try:
+                return str((await ctx.session.list_roots()).roots[0].uri)
+            except McpError as exc:
+                if exc.error.code == -32601:
+                    return "."
+                raise
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            try:
+                # migrate-roots: MR105: the handler around this call catches the SDK's error and
+                #   reads it (`exc.error`); with a path argument a missing one fails with
+                #   RootsArgumentError, which has no such field: decide by hand what this
+                #   handler should catch
+                return str((await ctx.session.list_roots()).roots[0].uri)
+            except McpError as exc:
+                if exc.error.code == -32601:
+                    return "."
+                raise
+""",
+    )
+    assert codes(findings) == ["MR105"]
+
+
+def test_handler_that_already_catches_it_is_left_as_is(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            try:
+                return str((await ctx.session.list_roots()).roots[0].uri)
+            except (McpError, ValueError):
+                return "."
+        """,
+        """\
+        from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.shared.exceptions import McpError
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
+        RootPath = Annotated[
+            str | None,
+            Field(
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
+            ),
+        ]
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPath = None) -> str:
+            try:
+                return str((await list_roots_compat(ctx, root, name="root")).roots[0].uri)
+            except (McpError, ValueError):
+                return "."
+""",
+    )
+    assert codes(findings) == ["MR101"]
