@@ -84,6 +84,7 @@ class Entry:
     links: frozenset[str] = frozenset()  # top-level modules its summaries refer to (`Rule.links`)
     follow: frozenset[bytes] = frozenset()  # its stage-two tokens (`Rule.follow_tokens`)
     functions: frozenset[str] = frozenset()  # whose importers join stage two (`Rule.follow_functions`)
+    modules: frozenset[str] = frozenset()  # modules that join stage two themselves (`Rule.follow_modules`)
     # After the plan: "keep" the index's result, take the confirmed guess ("ready"), or "dispatch" a rewrite
     # (under `plan_ref`, committing the guess when `commit`).
     kind: str = "keep"
@@ -321,12 +322,14 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
     links: set[str] = set()
     follow: set[bytes] = set()
     functions: set[str] = set()
+    modules: set[str] = set()
     for code, summary in indexed.summaries.items():
         rule = codemods.REGISTRY[code]
         links |= rule.links(summary)
         if code in options.enabled:
             follow |= rule.follow_tokens({str(path): summary})
             functions |= rule.follow_functions({str(path): summary}, set())
+            modules |= rule.follow_modules({str(path): summary})
     return Entry(
         path,
         blob=_pickled(indexed),
@@ -337,6 +340,7 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
         links=frozenset(name.split(".")[0] for name in links),
         follow=frozenset(follow),
         functions=frozenset(functions),
+        modules=frozenset(modules),
     )
 
 
@@ -631,14 +635,15 @@ class Engine:
                 for scope in follow.scopes(str(entry.path), entry.module):
                     tokens.setdefault(scope, set()).update(entry.follow)
         reached = {name for entry in entries for name in entry.functions}
+        modules = {name for entry in entries for name in entry.modules} - {entry.module for entry in entries}
         for entry in entries:
-            entry.follow = entry.functions = _NONE
+            entry.follow = entry.functions = entry.modules = _NONE
         seen = {str(p) for p in hits} | {f.path for f in failed}
         known = _Known(spill, entries)
         added: list[Entry] = []
         new = set(reached)
-        while tokens or new:
-            joins = follow.Joins(tokens, reached)
+        while tokens or new or modules:
+            joins = follow.Joins(tokens, reached, modules)
             more, more_failed = self._prefilter([f for f in files if f not in seen], joins)
             failed += more_failed
             seen |= {str(p) for p in more} | {f.path for f in more_failed}
@@ -646,7 +651,7 @@ class Engine:
             # (the helper): its guess is then usually the final plan, and it is parsed once.
             round_entries = self._index(executor, spill, ((p, known.get(p)) for p in more), len(more))
             added += round_entries
-            tokens, new = {}, set()
+            tokens, new, modules = {}, set(), set()
             for entry in round_entries:
                 if entry.planned and entry.ref is not None:
                     new |= _follow_functions(spill.get(entry.ref), reached, self.options) - reached

@@ -50,13 +50,31 @@ class Joins:
     folder for loose modules, as `PackageRefs.plan_refs` compares them). Unscoped, a server whose functions are
     named `find` or `where` made every library file that says so parse."""
 
-    def __init__(self, tokens: dict[str, set[bytes]], reached: set[str]) -> None:
+    def __init__(
+        self,
+        tokens: dict[str, set[bytes]],
+        reached: set[str],
+        wanted: frozenset[str] | set[str] = frozenset(),
+    ) -> None:
         self.scoped = {scope: AnyOf(names) for scope, names in tokens.items() if names}
         self.gate = AnyOf({t for names in tokens.values() for t in names}) if self.scoped else None
         modules = {name.rpartition(".")[0] for name in reached}
         self.importers = Importers(expand(modules, reached), reached) if reached else None
+        # Modules that join by being what they are (`Rule.follow_modules`): a file whose name is the last part
+        # of one is asked its module name (a few stats); no other file is.
+        self.wanted = wanted
+        self.stems = {name.rpartition(".")[2] for name in wanted} | ({"__init__"} if wanted else set())
+
+    def _is_wanted(self, path: str) -> bool:
+        if Path(path).stem not in self.stems:
+            return False
+        from migrate_roots.engine import package_info
+
+        return package_info(Path(path))[0] in self.wanted
 
     def test(self, path: str, data: bytes) -> bool:
+        if self.wanted and self._is_wanted(path):
+            return True
         if self.gate is not None and self.gate.search(data):
             for scope in scopes(path):
                 names = self.scoped.get(scope)

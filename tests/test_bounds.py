@@ -286,3 +286,51 @@ def test_parents_test_and_a_returned_refusal_are_bounds(tmp_path):
     mark = _mark("            ", "a refusal that says the path is outside", "read_file")
     findings = check_transformed(tmp_path, PARENTS.format(mark=""), PARENTS.format(mark=mark))
     assert codes(findings) == ["MR109"]
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["from .file_access import ensure_within", "from pkg.file_access import ensure_within"],
+)
+def test_bound_checked_in_a_module_that_imports_nothing_back_is_marked(tmp_path, spelling):
+    """`file_access.py` holds the check and no roots token, and does not import the module that reads roots:
+    stage two indexes it because the reading file imports it (`Rule.follow_modules`), so the bound is seen
+    (a field server's allow-list was rewritten into the caller's choice)."""
+    server = f"""\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        {spelling}
+
+        mcp = FastMCP("x")
+
+
+        async def allowed(ctx: Context) -> list[Path]:
+            result = await ctx.session.list_roots()
+            return [Path(str(r.uri).removeprefix("file://")) for r in result.roots]
+
+
+        @mcp.tool()
+        async def open_file(ctx: Context, path: str) -> str:
+            roots = await allowed(ctx)
+            ensure_within(Path(path), roots)
+            return Path(path).read_text()
+        """
+    access = """\
+        from pathlib import Path
+
+
+        def ensure_within(path: Path, roots: list[Path]) -> None:
+            for root in roots:
+                try:
+                    path.resolve().relative_to(root.resolve())
+                    return
+                except ValueError:
+                    continue
+            raise ValueError(f"path is outside the client roots: {path}")
+        """
+    root = helpers._layout(tmp_path, server, {"file_access.py": access}, True)
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.path) for f in findings] == [("MR109", "pkg/server.py")]
+    assert "`ensure_within`" in findings[0].message

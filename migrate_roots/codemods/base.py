@@ -107,6 +107,12 @@ class Rule:
         return set()
 
     @classmethod
+    def follow_modules(cls, summaries: Mapping[str, Any]) -> set[str]:
+        """Dotted names of modules a summarised file calls into whose own code the plan must see (a bound
+        check in a helper module the roots read hands its result to): they are indexed too, in stage two."""
+        return set()
+
+    @classmethod
     def links(cls, summary: Any) -> set[str]:
         """Dotted names of modules, other than its own, that a file's summary refers to.
 

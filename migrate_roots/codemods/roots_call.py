@@ -489,6 +489,21 @@ class RootsCall(Rule):
         return out
 
     @classmethod
+    def follow_modules(cls, summaries: Mapping[str, Any]) -> set[str]:
+        # The first-party modules a file with a roots read imports from: a bound check there (`ensure_within(
+        # path, roots)` in `file_access.py`) must be seen, or the roots would become the caller's choice.
+        out: set[str] = set()
+        for summary in summaries.values():
+            facts = summary.facts
+            if facts is None or not any(f.sites for q, f in summary.functions.items() if q != "<module>"):
+                continue
+            top = summary.module.split(".")[0]
+            for _, fq in facts.imports:
+                if fq.split(".")[0] == top:
+                    out |= {fq, fq.rpartition(".")[0]}
+        return out
+
+    @classmethod
     def links(cls, summary: Any) -> set[str]:
         # The functions it calls (resolved by _Functions in plan_package) and the helpers its test doubles replace.
         calls = {callee for func in summary.functions.values() for callee, _ in func.calls}

@@ -67,6 +67,7 @@ MODERN_ERA = "2026-07-28"
 
 #: Longer values are refused (PATH_MAX on Linux is 4096 bytes).
 MAX_PATH_LENGTH = 4096
+_URI_CHARS = 12  # the most characters a file:// URI spends on one character of a path
 
 
 def _tool_error_bases() -> tuple[type[BaseException], ...]:
@@ -175,6 +176,22 @@ def _uri_to_path(uri: str, name: str, *, windows: bool) -> str:
     return path
 
 
+def _as_path(value: str, name: str, *, windows: bool) -> str:
+    """Return the value as a path (a ``file://`` URI decoded); refuse a long one."""
+    scheme = _SCHEME.match(value)
+    # One letter before ":" is a Windows drive ("C:\\x"), not a URI scheme.
+    is_uri = bool(scheme and len(scheme.group(1)) > 1)
+    # A URI spends up to 12 characters on one character of a name (4 UTF-8 bytes, each
+    # "%XX"): the decoded path is what the limit bounds, the raw text only loosely.
+    longest = _URI_CHARS * MAX_PATH_LENGTH + 32 if is_uri else MAX_PATH_LENGTH
+    if len(value) > longest:
+        raise _fail(name, value, f"it is longer than {MAX_PATH_LENGTH} characters")
+    path = _uri_to_path(value, name, windows=windows) if is_uri else value
+    if len(path) > MAX_PATH_LENGTH:
+        raise _fail(name, value, f"it is longer than {MAX_PATH_LENGTH} characters")
+    return path
+
+
 def validate_root(
     value: object, *, name: str = "root", windows: bool | None = None
 ) -> str:
@@ -195,15 +212,7 @@ def validate_root(
         raise _fail(name, value, f"expected a string, got {type(value).__name__}")
     if not value.strip():
         raise _fail(name, value, "it is empty")
-    if len(value) > MAX_PATH_LENGTH:
-        raise _fail(name, value, f"it is longer than {MAX_PATH_LENGTH} characters")
-    scheme = _SCHEME.match(value)
-    # One letter before ":" is a Windows drive ("C:\\x"), not a URI scheme.
-    path = (
-        _uri_to_path(value, name, windows=windows)
-        if scheme and len(scheme.group(1)) > 1
-        else value
-    )
+    path = _as_path(value, name, windows=windows)
     if "\x00" in path:
         raise _fail(name, value, "it contains a NUL byte")
     try:
