@@ -201,7 +201,10 @@ def name_kind(state: Any, name: cst.Name, depth: int) -> str | None:
             value = _assigned_value(state, node)
             if value is not None:
                 kind = expr_kind(state, value, depth + 1)
-                if kind is None and isinstance(value, cst.Call):
+                # A value some call built is not MCP's, but for `getattr(ctx, "session", None)` on an
+                # untyped `ctx`: unknown, as `ctx` is.
+                getattr_call = isinstance(value, cst.Call) and _getattr_name(state, value) is not None
+                if kind is None and isinstance(value, cst.Call) and not getattr_call:
                     kind = FOREIGN
                 # A session or context held in a module global outlives the request that produced it.
                 if kind in (SESSION, CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT) and _is_global(assignment):

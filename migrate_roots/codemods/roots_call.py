@@ -90,6 +90,8 @@ class Func:
     returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
     # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
     once: dict[Pos, str] = field(default_factory=dict)
+    # `hasattr(x, "list_roots")` / `getattr(x, "list_roots", ...)`: the method named in a string.
+    strings: list[Pos] = field(default_factory=list)
     taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
     bound_sign: Any = None  # _bounds.BoundFacts: where its body checks paths against a bound
     # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
@@ -136,6 +138,7 @@ class Plan:
     helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)
     doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
+    strings: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # `hasattr(x, "list_roots")` -> marker
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
     shim_import: str = ""
     shim_path: str = ""
@@ -274,6 +277,9 @@ class RootsCall(Rule):
                 self._guard(node, done.pos, caller, state)  # `list_roots_compat(ctx, None)` behind its guard
             caller.sites.append(done)
             return
+        if _names_roots_method(node):
+            owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+            owner.strings.append(state.pos(node))
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
             site = self._site(node, target.value, state)
             if site is not None and caller is not None and func_node is not None:
@@ -435,7 +441,7 @@ class RootsCall(Rule):
         wanted = {
             q: f
             for q, f in self.functions.items()
-            if f.sites or f.calls or f.tool or (f.bound_sign and f.bound_sign.signs)
+            if f.sites or f.calls or f.tool or f.strings or (f.bound_sign and f.bound_sign.signs)
         }
         doubles = self._doubles()
         facts = recognise.module_facts(state, self.registrations)
@@ -514,6 +520,15 @@ class RootsCall(Rule):
         return plan_package(summaries, settings)
 
 
+def _names_roots_method(call: cst.Call) -> bool:
+    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
+    if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
+        return False
+    if len(call.args) < 2 or not isinstance(call.args[1].value, cst.SimpleString):
+        return False
+    return call.args[1].value.evaluated_value == "list_roots"
+
+
 def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
     """A roots call in a module that never imports the SDK, on an untyped parameter spelled the SDK's way:
     `ctx.session.list_roots()`, `ctx.request_context.session.list_roots()` or `session.list_roots()` (a
@@ -527,6 +542,12 @@ def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) 
         holder = holder.value
     if not (isinstance(holder, cst.Name) and holder.value not in ("self", "cls")):
         return None
+    if not _sdk.loosely_typed(state, holder) and not chain:
+        # `session = getattr(ctx, "session", None)` (or `= ctx.session`), then `session.list_roots()`.
+        found, chain = _session_of(state, holder)
+        if found is None:
+            return None
+        holder = found
     if not _sdk.loosely_typed(state, holder):
         return None
     if chain in (["session"], ["request_context", "session"]) or (
@@ -545,6 +566,33 @@ def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) 
         )
         return site
     return None
+
+
+def _session_of(state: FileState, name: cst.Name) -> tuple[cst.Name | None, list[str]]:
+    """The parameter and attribute chain a local is assigned once from: `getattr(ctx, "session", None)`,
+    `ctx.session`, `ctx.request_context.session`."""
+    scope = state.scope(name)
+    assignments = list(scope[name.value]) if scope is not None and name.value in scope else []
+    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
+    if not isinstance(target, cst.Name):
+        return None, []
+    value = _sdk._assigned_value(state, target)
+    chain: list[str] = []
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value == "getattr"
+        and len(value.args) >= 2
+        and isinstance(value.args[1].value, cst.SimpleString)
+        and value.args[1].value.evaluated_value == "session"
+    ):
+        chain, value = ["session"], value.args[0].value
+    while isinstance(value, cst.Attribute):
+        chain.insert(0, value.attr.value)
+        value = value.value
+    if isinstance(value, cst.Name) and chain in (["session"], ["request_context", "session"]):
+        return value, chain
+    return None, []
 
 
 def _calls_into(callee: str, reached: set[str]) -> bool:
@@ -1151,6 +1199,14 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                     plan.sites[site.pos] = models[root].why_unreached(key[1])
                 else:
                     plan.sites[site.pos] = None
+            # `hasattr(session, "list_roots")` beside a read is its guard (rewritten with it, `_capability_guard`,
+            # or marked with its reason); alone, a method taken by name that the plan does not follow.
+            if func.strings and (summary.sdk or _package_of(summary) in mcp_packages):
+                decided = [plans[path].sites.get(site.pos) for site in func.sites if not site.done]
+                named = next((d for d in decided if d is not None), None if func.sites else _NAMED_ONLY)
+                for pos in func.strings:
+                    if named is not None:
+                        plans.setdefault(path, Plan()).strings[pos] = named
     _plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]
@@ -1158,6 +1214,13 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()) or plan.calls:
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
+
+
+_NAMED_ONLY = (
+    "MR103",
+    'the roots method named in a string (`getattr`/`hasattr` with "list_roots"): migrate-roots does not '
+    "follow a method taken by name; review by hand where its result goes",
+)
 
 
 def _package_of(summary: Summary) -> tuple[str, str]:
@@ -1299,6 +1362,12 @@ class _Rewriter:
                 _capability_guard.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
                 rewritten = True
+        for func in self.rule.functions.values():
+            for pos in func.strings:
+                decision = plan.strings.get(pos)
+                call = finder.calls.get(pos)
+                if decision is not None and call is not None:
+                    state.mark(call, decision[0], decision[1], Severity.BROKEN, func.tool)
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls):
             return

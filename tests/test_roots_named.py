@@ -1,0 +1,157 @@
+"""The roots method reached by name: `session = getattr(ctx, "session", None)` then `session.list_roots()`,
+`hasattr(session, "list_roots")` in front of the read, and `getattr(session, "list_roots")` taken as a value.
+Every such reference in MCP code is rewritten or reported (issue 17, "never silent"); noop cases first."""
+
+from __future__ import annotations
+
+import textwrap
+from functools import partial
+
+import pytest
+
+from tests import helpers
+from tests.helpers import codes, run_engine
+
+check_transformed = partial(helpers.check_transformed, select=["MR1"])
+
+TOOL = """\
+    from mcp.server.fastmcp import Context, FastMCP
+
+    from .workspace import project_dir
+
+    mcp = FastMCP("x")
+
+
+    @mcp.tool()
+    async def ls(ctx: Context) -> str:
+        return str(await project_dir(ctx))
+    """
+TOOL_AFTER = """\
+    from typing import Annotated
+
+    from mcp.server.fastmcp import Context, FastMCP
+    from pydantic import Field
+
+    from .workspace import project_dir
+
+    # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+    # SEP-2577).
+    RootPath = Annotated[
+        str | None,
+        Field(
+            description="Absolute path (or file:// URI) of the directory this tool works "
+            "in, usually the project or workspace root. Required when the MCP client does "
+            "not provide roots."
+        ),
+    ]
+
+    mcp = FastMCP("x")
+
+
+    @mcp.tool()
+    async def ls(ctx: Context, root: RootPath = None) -> str:
+        return str(await project_dir(ctx, root=root))
+    """
+
+
+def _findings(tmp_path, files):
+    root = tmp_path / "proj"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text))
+    return [f for r in run_engine(root, select=["MR1"], write=False) for f in r.findings]
+
+
+def test_noop_method_named_in_a_package_without_the_sdk(tmp_path):
+    findings = _findings(
+        tmp_path,
+        {
+            "lib/__init__.py": "",
+            "lib/tree.py": """\
+                def roots_of(obj):
+                    if hasattr(obj, "list_roots"):
+                        return obj.list_roots()
+                    return getattr(obj, "list_roots", list)()
+                """,
+        },
+    )
+    assert findings == []
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        'session = getattr(ctx, "session", None)',
+        'session = getattr(ctx, "session")',
+        "session = ctx.session",
+        "session = ctx.request_context.session",
+    ],
+)
+def test_session_taken_from_an_untyped_context_is_rewritten(tmp_path, spelling):
+    helper = f"""\
+        async def project_dir(ctx):
+            {spelling}
+            result = await session.list_roots()
+            return result.roots[0].uri
+        """
+    helper_after = f"""\
+        from pkg._mcp_roots_compat import list_roots_compat
+
+
+        async def project_dir(ctx, root: str | None = None):
+            {spelling}
+            result = await list_roots_compat(session, root, name="root")
+            return result.roots[0].uri
+        """
+    findings = check_transformed(
+        tmp_path, TOOL, TOOL_AFTER, extra={"workspace.py": helper}, extra_after={"workspace.py": helper_after}
+    )
+    assert codes(findings) == ["MR101", "MR107"]
+
+
+def test_method_taken_by_name_as_a_value_is_marked(tmp_path):
+    findings = _findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/server.py": """\
+                import asyncio
+
+                from mcp.server.fastmcp import Context, FastMCP
+
+                mcp = FastMCP("x")
+
+
+                @mcp.tool()
+                async def where(ctx: Context) -> str:
+                    list_roots = getattr(ctx.session, "list_roots")
+                    result = await asyncio.wait_for(list_roots(), 5)
+                    return str(result.roots[0].uri)
+                """,
+        },
+    )
+    assert [(f.code, f.line) for f in findings] == [("MR103", 10)]
+    assert "named in a string" in findings[0].message
+
+
+def test_name_test_in_front_of_a_marked_read_carries_its_marker(tmp_path):
+    # The read is outside any tool (MR103): the `hasattr` guard above it says the same, above its own line.
+    findings = _findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/server.py": """\
+                from mcp.server.fastmcp import Context, FastMCP
+
+                mcp = FastMCP("x")
+
+
+                async def on_ready(ctx: Context) -> None:
+                    session = ctx.session
+                    if not hasattr(session, "list_roots"):
+                        return
+                    print(await session.list_roots())
+                """,
+        },
+    )
+    assert [(f.code, f.line) for f in findings] == [("MR103", 8), ("MR103", 10)]
