@@ -203,3 +203,20 @@ def test_a_rerun_types_the_helper_from_the_tools_own_alias(tmp_path):
     text = (proj / "pkg" / "server.py").read_text()
     assert "async def first_dir(ctx: Context, root: str | None = None) -> str:" in text, text
     assert "return await first_dir(ctx, root=root)" in text, text
+
+
+def test_low_level_fixtures_gain_no_line_over_the_line_length():
+    """The low-level rule's schema property (a module constant), call-site keywords, shim calls, copied
+    schemas and model fields stay within 88 columns (issue 19: its fixtures went from 14 lines over 88 to 38)."""
+    from pathlib import Path
+
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "lowlevel"
+    grown = {}
+    for before in sorted(fixtures.glob("*.py")):
+        if before.stem.endswith(".after"):
+            continue
+        after = before.with_name(f"{before.stem}.after.py")
+        count = [sum(len(line) > 88 for line in p.read_text().splitlines()) for p in (before, after)]
+        if count[1] > count[0]:
+            grown[before.name] = count
+    assert grown == {}

@@ -243,7 +243,9 @@ def test_existing_property_is_reused(tmp_path):
         @server.call_tool()
         async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
             if name == "ls":
-                result = await list_roots_compat(server.request_context, arguments.get("root"), name="root")
+                result = await list_roots_compat(
+                    server.request_context, arguments.get("root"), name="root"
+                )
                 return [types.TextContent(type="text", text=str(result.roots[0].uri))]
             raise ValueError(name)
 """,
@@ -401,18 +403,32 @@ def test_helper_in_another_file_reached_from_a_branch(tmp_path):
 
         from .workspace import project_dir
 
+        # The explicit directory argument of the tools below, in place of MCP roots (deprecated
+        # in MCP 2026-07-28, SEP-2577).
+        ROOT_PROPERTY = {
+            "type": "string",
+            "description": (
+                "Absolute path (or file:// URI) of the directory this tool works in, usually "
+                "the project or workspace root. Required when the MCP client does not provide "
+                "roots."
+            ),
+        }
+
         server = Server("x")
 
         @server.list_tools()
         async def list_tools() -> list[types.Tool]:
-            return [types.Tool(name="ls", inputSchema={"type": "object", "properties": {"root": {"type": "string", "description": "Absolute path (or file:// URI) of the directory this tool works in, usually the project or workspace root. Required when the MCP client does not provide roots."}}})]
+            return [types.Tool(name="ls", inputSchema={"type": "object", "properties": {
+                "root": ROOT_PROPERTY
+            }})]
 
         @server.call_tool()
         async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
             if name == "ls":
-                return [types.TextContent(type="text", text=await project_dir(server, root=arguments.get("root")))]
+                return [types.TextContent(type="text", text=await project_dir(server,
+                    root=arguments.get("root")))]
             raise ValueError(name)
-        """,
+""",
         extra={
             "workspace.py": """\
             from mcp.server.lowlevel import Server

@@ -126,10 +126,13 @@ def own_style(module: cst.Module, name: str, package: str) -> str:
     return f"{parts[0]}.{name[dots:]}"
 
 
-def first_party(path: str, package: str) -> FirstParty:
-    """ruff's first-party test for the file at `path` (its own top-level package always is)."""
+def first_party(path: str, package: str, shim: str = "") -> FirstParty:
+    """ruff's first-party test for the file at `path`: its own top-level package always is, and so is the
+    compatibility module we write beside a loose file (`shim`: how the file imports it), which sits in the
+    file's own folder, where ruff run from that folder finds it."""
     from migrate_roots.codemods._style import style_of
 
     style = style_of(path)
     own = package.split(".")[0] if package else ""
-    return lambda top: top == own or style.first_party(top)
+    local = shim.split(".")[0] if shim and not shim.startswith(".") else ""
+    return lambda top: top == own or (bool(local) and top == local) or style.first_party(top)

@@ -21,16 +21,18 @@ package plan:
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _schema_text, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE, Plan, RootsCall
+from migrate_roots.codemods.roots_call import Plan, RootsCall, _extra, _is_import_or_docstring
 from migrate_roots.model import Action, Severity, ToolChange
 
 CODE = "MR151"
@@ -703,6 +705,8 @@ class _Rewrite:
         self.state = state
         self.param = state.settings.param_name
         self.needs: list[tuple[str, str]] = []
+        self.width = style_of(state.path).line_length
+        self.constants: dict[str, str] = {}  # shape -> the module-level property constant it names
 
     def reached(self) -> dict[str, str]:
         """Tool key -> shape ("single"/"list") for every tool of this file whose handling reaches roots."""
@@ -779,11 +783,15 @@ class _Rewrite:
         for handler in self.index.handlers:
             if handler.form == "v2":
                 self._tool_errors(handler)
+        if self.constants:
+            self.state.edit(self.state.wrapper.module, _insert_constants(sorted(self.constants), self.width))
         if self.needs:
             state = self.state
             shim = own_style(state.wrapper.module, self.plan.shim_import, state.package)
             needs = [(shim if m == self.plan.shim_import else m, name) for m, name in self.needs]
-            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
+            state.edit(
+                state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package, shim))
+            )
             state.edit(state.wrapper.module, _merge_imports_from(shim))
 
     def _tool_errors(self, handler: Handler) -> None:
@@ -822,36 +830,27 @@ class _Rewrite:
         ]
 
     # --- edits ---------------------------------------------------------------------------------------
-    def _property(self, shape: str, sep: cst.BaseParenthesizableWhitespace | None) -> cst.Dict:
-        description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
-        items = [("type", '"array"' if shape == "list" else '"string"')]
-        if shape == "list":
-            items.append(("items", '{"type": "string"}'))
-        items.append(("description", f'"{description}"'))
-        text = "{" + ", ".join(f'"{k}": {v}' for k, v in items) + "}"
-        value = cst.parse_expression(text)
-        assert isinstance(value, cst.Dict)
-        if sep is None or not isinstance(sep, cst.ParenthesizedWhitespace):
-            return value
-        inner = _deeper(sep)
-        elements = [
-            e.with_changes(comma=cst.Comma(whitespace_after=inner if i < len(value.elements) - 1 else sep))
-            for i, e in enumerate(value.elements)
-        ]
-        return value.with_changes(elements=elements, lbrace=cst.LeftCurlyBrace(whitespace_after=inner))
+    def _property(self, shape: str) -> cst.Name:
+        """The module-level constant holding the property (`ROOT_PROPERTY`), declared once per module."""
+        name = _schema_text.PROPERTIES[shape]
+        scope = self.state.scope(self.state.wrapper.module)
+        if name not in self.constants and not (scope is not None and name in scope):
+            self.constants[shape] = name
+        return cst.Name(name)
 
     def _in_place(self, schema: Schema, shape: str) -> None:
         if schema.kind == "model":
-            self.state.edit(schema.target, self._add_field(shape))
+            self.state.edit(schema.target, self._add_field(shape, schema.target))
             return
         target = schema.props if schema.props is not None else schema.target
         assert isinstance(target, cst.Dict)
         make: Any
+        prop = self._property(shape)
         if schema.props is not None:
             key = self.param
 
             def make(sep: Any) -> cst.BaseExpression:
-                return self._property(shape, sep)
+                return prop
 
         else:
             key = "properties"
@@ -859,7 +858,6 @@ class _Rewrite:
 
             def make(sep: Any) -> cst.BaseExpression:
                 inner = _deeper(sep) if isinstance(sep, cst.ParenthesizedWhitespace) else None
-                prop = self._property(shape, inner)
                 element = cst.DictElement(cst.SimpleString(f'"{param}"'), prop)
                 if inner is not None:
                     return cst.Dict(
@@ -868,20 +866,45 @@ class _Rewrite:
                     )
                 return cst.Dict([element])
 
-        self.state.edit(target, _append_element(key, make))
+        added = (
+            len(f'"{key}": ')
+            + len(prop.value)
+            + (len(f'{{"{self.param}": }}') if key == "properties" else 0)
+            + 2
+        )
+        self.state.edit(target, _append_element(key, make, self._wrap(target, added)))
 
-    def _derived(self, schema: Schema, shape: str) -> str:
-        prop = _code(self._property(shape, None))
+    def _wrap(self, target: cst.Dict, added: int) -> cst.ParenthesizedWhitespace | None:
+        """A line break before the new element when the dict's line would overflow (the element then stands
+        on a line of its own, four columns in from that line)."""
+        line = self.state.lines[self.state.pos(target)[0] - 1]
+        if len(line) + added <= self.width:
+            return None
+        extra = " " * (_extra(self.state, target) + 4)
+        return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(extra))
+
+    def _derived(self, schema: Schema, shape: str) -> cst.BaseExpression:
+        prop = self._property(shape).value
         base = _code(schema.expr).strip()
         props = f'**{base}["properties"], ' if schema.kind == "model" or schema.props is not None else ""
-        return f'{{**{base}, "properties": {{{props}"{self.param}": {prop}}}}}'
+        one = f'{{**{base}, "properties": {{{props}"{self.param}": {prop}}}}}'
+        line = self.state.lines[self.state.pos(schema.expr)[0] - 1]
+        if "\n" in base or len(line) - len(base) + len(one) <= self.width:
+            return cst.parse_expression(one)
+        # Over the line length: one entry a line, four columns in from the line the schema starts on.
+        lead = " " * _extra(self.state, schema.expr)
+        inner = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(lead + "    "))
+        outer = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(lead))
+        items = cst.parse_expression(one)
+        assert isinstance(items, cst.Dict)
+        return _exploded(items, inner, outer, deeper=True)
 
-    def _add_field(self, shape: str) -> Any:
+    def _add_field(self, shape: str, model: cst.CSTNode) -> Any:
         old = self.state.settings.target < (3, 10)
         inner = ("List[str]" if old else "list[str]") if shape == "list" else "str"
         annotation = f"Optional[{inner}]" if old else f"{inner} | None"
-        description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
-        line = f'{self.param}: {annotation} = Field(default=None, description="{description}")\n'
+        column = self.state.pos(model)[1] - 1 + 4  # the model's body
+        line = _schema_text.field_statement(self.param, annotation, shape, self.width, column)
         self.needs.append(("pydantic", "Field"))
         if old:
             self.needs.append(("typing", "Optional"))
@@ -911,8 +934,11 @@ class _Rewrite:
 _TOOL_ERROR = cst.parse_statement(
     "try:\n"
     "    pass\n"
-    "except RootsArgumentError as exc:  # mcp 2.x: an error result reaches the model on every protocol version\n"
-    '    return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)\n'
+    "except RootsArgumentError as exc:\n"
+    "    # mcp 2.x: an error result reaches the model on every protocol version\n"
+    "    return CallToolResult(\n"
+    '        content=[TextContent(type="text", text=str(exc))], is_error=True\n'
+    "    )\n"
 )
 
 
@@ -989,9 +1015,26 @@ def _merge_imports_from(module: str) -> Any:
     return change
 
 
-def _replace_with(text: str) -> Any:
+def _exploded(
+    node: cst.Dict,
+    inner: cst.ParenthesizedWhitespace,
+    outer: cst.ParenthesizedWhitespace,
+    deeper: bool = False,
+) -> cst.Dict:
+    """`node` one element a line (at `inner`, the closing brace at `outer`); `deeper`: its last element's dict
+    value too, one level in (`"properties": {**base["properties"], "root": ROOT_PROPERTY}`)."""
+    elements = [e.with_changes(comma=cst.Comma(whitespace_after=inner)) for e in node.elements]
+    last = elements[-1]
+    value = last.value if isinstance(last, cst.DictElement) else None
+    if deeper and isinstance(value, cst.Dict) and len(value.elements) > 1:
+        last = last.with_changes(value=_exploded(value, _deeper(inner), inner))
+    elements[-1] = last.with_changes(comma=cst.Comma(whitespace_after=outer))
+    return node.with_changes(elements=elements, lbrace=cst.LeftCurlyBrace(whitespace_after=inner))
+
+
+def _replace_with(new: cst.BaseExpression) -> Any:
     def change(node: cst.CSTNode) -> cst.CSTNode:
-        return cst.parse_expression(text)
+        return new
 
     return change
 
@@ -1010,15 +1053,47 @@ def _clean(ws: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhit
     return ws
 
 
-def _append_element(key: str, make: Any) -> Any:
-    """An edit appending `"key": make(sep)` to a dict literal, in the literal's own layout."""
+def _insert_constants(shapes: list[str], width: int) -> Any:
+    """Module edit: the property constants (`ROOT_PROPERTY`), after the leading imports, one comment above."""
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Module)
+        body = list(node.body)
+        at = 0
+        for index, statement in enumerate(body):
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                break
+            if _is_import_or_docstring(statement):
+                at = index + 1
+        comment = textwrap.wrap(_schema_text.PROPERTY_COMMENT[2:], width - 2, break_on_hyphens=False)
+        new: list[cst.BaseStatement] = []
+        for n, shape in enumerate(shapes):
+            statement = cst.parse_statement(_schema_text.property_statement(shape, width))
+            lines = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in comment)]
+            new.append(statement.with_changes(leading_lines=lines if n == 0 else []))
+        return node.with_changes(body=[*body[:at], *new, *body[at:]])
+
+    return change
+
+
+def _append_element(key: str, make: Any, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
+    """An edit appending `"key": make(sep)` to a dict literal, in the literal's own layout (a one-line literal
+    whose line would overflow: the new element on a line of its own, `wrap`)."""
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Dict)
         elements = list(node.elements)
         key_node = cst.SimpleString(f'"{key}"')
         if not elements:
-            return node.with_changes(elements=[cst.DictElement(key_node, make(None))])
+            new_element = cst.DictElement(key_node, make(None))
+            if wrap is None:
+                return node.with_changes(elements=[new_element])
+            outer = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
+            return node.with_changes(
+                elements=[new_element],
+                lbrace=cst.LeftCurlyBrace(whitespace_after=wrap),
+                rbrace=cst.RightCurlyBrace(whitespace_before=outer),
+            )
         last = elements[-1]
         # The whitespace between two elements: after the previous comma, or after `{` for a single element.
         if len(elements) > 1 and isinstance(elements[-2].comma, cst.Comma):
@@ -1032,7 +1107,7 @@ def _append_element(key: str, make: Any) -> Any:
             after_last: Any = closing.with_changes(last_line=between.last_line, indent=between.indent)
             rbrace = node.rbrace.with_changes(whitespace_before=_clean(closing))
         else:
-            after_last = between if multiline else cst.SimpleWhitespace(" ")
+            after_last = between if multiline else (wrap or cst.SimpleWhitespace(" "))
             rbrace = node.rbrace
         if isinstance(last.comma, cst.Comma):
             new_comma: Any = last.comma

@@ -25,6 +25,7 @@ from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _bounds, _capability_guard, _except_widen, _names, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
@@ -35,14 +36,6 @@ from migrate_roots.model import Action, Severity, ToolChange
 
 TOKENS = (b"list_roots",)
 
-DESCRIPTION_ONE = (
-    "Absolute path (or file:// URI) of the directory this tool works in, usually the project or "
-    "workspace root. Required when the MCP client does not provide roots."
-)
-DESCRIPTION_MANY = (
-    "Absolute paths (or file:// URIs) of the directories this tool may work in; the first is the main "
-    "workspace. Required when the MCP client does not provide roots."
-)
 SHIM_FUNCTION = "list_roots_compat"
 
 Pos = tuple[int, int]
@@ -1358,7 +1351,9 @@ class _Rewriter:
                     Action.REWRITTEN,
                     tool,
                 )
-                state.edit(call, _replace_site(call, value, site.shape, name))
+                render = state.wrapper.module.code_for_node
+                grown = len(render(_replace_site(call, value, site.shape, name)(call))) - len(render(call))
+                state.edit(call, _replace_site(call, value, site.shape, name, _wrap_at(state, call, grown)))
                 _capability_guard.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
                 rewritten = True
@@ -1413,7 +1408,8 @@ class _Rewriter:
             call = finder.calls.get(pos)
             if call is not None:
                 keyword = plan.keywords.get(pos, state.settings.param_name)
-                state.edit(call, _add_keyword(keyword, value))
+                wrap = _wrap_at(state, call, len(f", {keyword}={value}"))
+                state.edit(call, _add_keyword(keyword, value, wrap))
                 _capability_guard.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
         needs = _annotation_imports(plan, state.settings.target)
@@ -1424,7 +1420,9 @@ class _Rewriter:
         if widened and plan.shim_import:
             needs.append((shim, _except_widen.NAME))
         if needs:
-            state.edit(state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package)))
+            state.edit(
+                state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package, shim))
+            )
 
     def _widen_handler(self, call: cst.Call) -> bool:
         """`except McpError:` around the read, or around a call on the way to it, also catches the shim's
@@ -1514,7 +1512,11 @@ class _NodeFinder(cst.CSTVisitor):
         return [self.by_pos[p] for p in (func.defs or (func.pos,)) if p in self.by_pos]
 
 
-def _replace_site(call: cst.Call, value: str, shape: str, name: str) -> Any:
+def _replace_site(
+    call: cst.Call, value: str, shape: str, name: str, wrap: cst.ParenthesizedWhitespace | None = None
+) -> Any:
+    """The call to the shim in place of the roots call; `wrap`: its arguments on a line of their own, when the
+    call's line would overflow (`_wrap_at`)."""
     func = call.func
     assert isinstance(func, cst.Attribute)
     receiver = func.value
@@ -1535,9 +1537,12 @@ def _replace_site(call: cst.Call, value: str, shape: str, name: str) -> Any:
         new_holder = updated.func.value if isinstance(updated.func, cst.Attribute) else holder
         if shape == "result" and isinstance(new_holder, cst.Attribute) and new_holder.attr.value == "session":
             new_holder = new_holder.value
-        return updated.with_changes(
-            func=cst.Name(SHIM_FUNCTION), args=[args[0].with_changes(value=new_holder), *args[1:]]
-        )
+        new_args = [args[0].with_changes(value=new_holder), *args[1:]]
+        if wrap is None:
+            return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args)
+        closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
+        new_args[-1] = new_args[-1].with_changes(whitespace_after_arg=closing)
+        return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args, whitespace_before_args=wrap)
 
     return change
 
@@ -1722,15 +1727,46 @@ def _indent_of(space: cst.ParenthesizedWhitespace) -> str:
     return space.last_line.value if isinstance(space.last_line, cst.SimpleWhitespace) else ""
 
 
-def _add_keyword(keyword: str, value: str) -> Any:
+def _add_keyword(keyword: str, value: str, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
+    """`keyword=value` appended to a call's arguments, in their layout; `wrap`: the line break before it when
+    the call's one line would overflow (`_wrap_at`)."""
+
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Call)
         if any(a.keyword is not None and a.keyword.value == keyword for a in node.args):
             return node
         arg = cst.Arg(cst.parse_expression(value), keyword=cst.Name(keyword), equal=_EQ)
-        return node.with_changes(args=_append(node.args, arg))
+        if wrap is None:
+            return node.with_changes(args=_append(node.args, arg))
+        args = list(node.args)
+        if not args:
+            return node.with_changes(args=[arg], whitespace_before_args=wrap)
+        comma = args[-1].comma if isinstance(args[-1].comma, cst.Comma) else cst.Comma()
+        args[-1] = args[-1].with_changes(comma=comma.with_changes(whitespace_after=wrap))
+        return node.with_changes(args=[*args, arg])
 
     return change
+
+
+def _wrap_at(state: FileState, node: cst.CSTNode, added: int) -> cst.ParenthesizedWhitespace | None:
+    """A line break, four columns in from its line, when `added` characters would make the one line `node`
+    sits on longer than the project's line length (a node over several lines keeps its own layout)."""
+    if "\n" in state.wrapper.module.code_for_node(node):
+        return None
+    line = state.lines[state.pos(node)[0] - 1]
+    if len(line) + added <= style_of(state.path).line_length:
+        return None
+    return cst.ParenthesizedWhitespace(
+        indent=True, last_line=cst.SimpleWhitespace(" " * (_extra(state, node) + 4))
+    )
+
+
+def _extra(state: FileState, node: cst.CSTNode) -> int:
+    """How far `node`'s line is indented beyond its statement's first line: a wrapped line is indented from the
+    statement's block (`indent=True`), which a later edit may move (a `try` the low-level rule adds)."""
+    line = state.lines[state.pos(node)[0] - 1]
+    first = state.lines[state.pos(state.statement_of(node))[0] - 1]
+    return max(0, (len(line) - len(line.lstrip())) - (len(first) - len(first.lstrip())))
 
 
 class FastmcpListRoots(Rule):

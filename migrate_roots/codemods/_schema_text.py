@@ -1,0 +1,71 @@
+"""The generated text of a path argument's declaration, laid out within the project's line length.
+
+A description is 170 characters: written on one line it made every low-level schema it joined overflow
+(issue 19: ruff's E501 on the field servers). So a long string is split into pieces, one per line, as ruff
+format and black would leave them; the low-level rule declares the property once per module as a constant
+(`ROOT_PROPERTY`, `ROOTS_PROPERTY`) that each schema names, and a pydantic model's field spreads its call
+over several lines.
+"""
+
+from __future__ import annotations
+
+DESCRIPTION_ONE = (
+    "Absolute path (or file:// URI) of the directory this tool works in, usually the project or "
+    "workspace root. Required when the MCP client does not provide roots."
+)
+DESCRIPTION_MANY = (
+    "Absolute paths (or file:// URIs) of the directories this tool may work in; the first is the main "
+    "workspace. Required when the MCP client does not provide roots."
+)
+PROPERTIES = {"single": "ROOT_PROPERTY", "list": "ROOTS_PROPERTY"}
+PROPERTY_COMMENT = (
+    "# The explicit directory argument of the tools below, in place of MCP roots (deprecated in MCP "
+    "2026-07-28, SEP-2577)."
+)
+
+
+def description(shape: str) -> str:
+    return DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
+
+
+def pieces(text: str, first: int, rest: int) -> list[str]:
+    """`text` in pieces of at most `first` (then `rest`) characters, each but the last ending in its space."""
+    out: list[str] = []
+    for word in text.split(" "):
+        room = (first if len(out) <= 1 else rest) - 1
+        if out and len(out[-1]) + len(word) + 1 <= room:
+            out[-1] += " " + word
+        else:
+            if out:
+                out[-1] += " "
+            out.append(word)
+    return out
+
+
+def string_lines(text: str, lead: int, indent: int, width: int) -> str:
+    """A string literal for `text` in pieces: the first after `lead` characters of its line, the others each
+    on a line of their own at `indent` (what the text holds: relative to the statement's own indentation)."""
+    parts = pieces(text, width - lead - 2, width - indent - 2)
+    return f"\n{' ' * indent}".join(f'"{part}"' for part in parts)
+
+
+def property_statement(shape: str, width: int) -> str:
+    """`ROOT_PROPERTY = {"type": "string", "description": (...)}`, a module-level statement."""
+    kind = (
+        '    "type": "array",\n    "items": {"type": "string"},\n'
+        if shape == "list"
+        else '    "type": "string",\n'
+    )
+    text = string_lines(description(shape), 8, 8, width)
+    return f'{PROPERTIES[shape]} = {{\n{kind}    "description": (\n        {text}\n    ),\n}}\n'
+
+
+def field_statement(param: str, annotation: str, shape: str, width: int, column: int) -> str:
+    """`root: str | None = Field(default=None, description=...)` for a model's body at `column`."""
+    one = f'{param}: {annotation} = Field(default=None, description="{description(shape)}")'
+    if column + len(one) <= width:
+        return one + "\n"
+    text = string_lines(description(shape), 8, 8, width - column)
+    return (
+        f"{param}: {annotation} = Field(\n    default=None,\n    description=(\n        {text}\n    ),\n)\n"
+    )
