@@ -108,7 +108,10 @@ def test_check_client_capability_with_early_return(tmp_path):
             return str(result.roots[0].uri)
         """),
         _migrated("""\
-            if root is None and not ctx.session.check_client_capability(types.ClientCapabilities(roots=types.RootsCapability())):
+            if (
+                root is None
+                and not ctx.session.check_client_capability(types.ClientCapabilities(roots=types.RootsCapability()))
+            ):
                 return os.getcwd()
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)
@@ -127,7 +130,10 @@ def test_capabilities_roots_is_none_with_else_branch(tmp_path):
             return base
         """),
         _migrated("""\
-            if root is None and (ctx.session.client_params.capabilities.roots is None or os.environ.get("X")):
+            if (
+                root is None
+                and (ctx.session.client_params.capabilities.roots is None or os.environ.get("X"))
+            ):
                 base = os.getcwd()
             else:
                 base = str((await list_roots_compat(ctx, root, name="root")).roots[0].uri)
@@ -241,7 +247,10 @@ def test_getattr_spelling_of_the_capabilities_with_early_return(tmp_path):
         """),
         _migrated("""\
             capabilities = getattr(ctx.session, "client_capabilities", None)
-            if root is None and (capabilities is None or getattr(capabilities, "roots", None) is None):
+            if (
+                root is None
+                and (capabilities is None or getattr(capabilities, "roots", None) is None)
+            ):
                 return os.getcwd()
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)

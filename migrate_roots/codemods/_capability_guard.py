@@ -23,6 +23,7 @@ from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
 from migrate_roots.model import Severity
 
@@ -262,8 +263,9 @@ def _code(node: cst.CSTNode) -> str:
 _LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
 
 
-def widen(value: str, how: str) -> Any:
-    """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"."""
+def widen(value: str, how: str, wrap: bool = False) -> Any:
+    """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"; `wrap`: an `if`
+    whose line would overflow gets its test in parentheses, one operand a line."""
 
     given_text = f"{value} is not None" if how == OR else f"{value} is None"
 
@@ -280,6 +282,14 @@ def widen(value: str, how: str) -> Any:
         else:
             given = cst.parse_expression(f"{value} is None")
             new = cst.BooleanOperation(left=given, operator=cst.And(), right=test)
+        if wrap and isinstance(node, cst.If):
+            line = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace("    "))
+            operator = new.operator.with_changes(whitespace_before=line)
+            new = new.with_changes(
+                operator=operator,
+                lpar=[cst.LeftParen(whitespace_after=line)],
+                rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(indent=True))],
+            )
         return node.with_changes(test=new)
 
     return change
@@ -303,5 +313,7 @@ def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
             Severity.BROKEN,
         )
         return
+    width = style_of(state.path).line_length
     for guard, how in found:
-        state.edit(guard, widen(value, how))
+        line = state.lines[state.pos(guard)[0] - 1]
+        state.edit(guard, widen(value, how, len(line) + len(value) + 16 > width))

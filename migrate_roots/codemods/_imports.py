@@ -6,6 +6,7 @@ small file); we only need the top-level import statements, so this walks `module
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -134,5 +135,19 @@ def first_party(path: str, package: str, shim: str = "") -> FirstParty:
 
     style = style_of(path)
     own = package.split(".")[0] if package else ""
-    local = shim.split(".")[0] if shim and not shim.startswith(".") else ""
-    return lambda top: top == own or (bool(local) and top == local) or style.first_party(top)
+    # The shim beside a loose file: first party where ruff will find it, in one of the configured `src`
+    # folders (then `style.first_party` says so once it is written) or, with no configuration, in the
+    # folder ruff runs from, taken to be the file's own.
+    local = shim.split(".")[0] if shim and not shim.startswith(".") and not style.root else ""
+    folder = os.path.dirname(os.path.abspath(path))
+    in_src = (
+        bool(shim) and any(os.path.abspath(os.path.join(style.root, src)) == folder for src in style.src)
+        if style.root
+        else False
+    )
+    return lambda top: (
+        top == own
+        or (bool(local) and top == local)
+        or (in_src and top == shim.split(".")[0])
+        or style.first_party(top)
+    )
