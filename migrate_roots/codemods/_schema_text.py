@@ -9,6 +9,11 @@ over several lines.
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
+
+import libcst as cst
+
 DESCRIPTION_ONE = (
     "Absolute path (or file:// URI) of the directory this tool works in, usually the project or "
     "workspace root. Required when the MCP client does not provide roots."
@@ -69,3 +74,38 @@ def field_statement(param: str, annotation: str, shape: str, width: int, column:
     return (
         f"{param}: {annotation} = Field(\n    default=None,\n    description=(\n        {text}\n    ),\n)\n"
     )
+
+
+def is_import_or_docstring(statement: cst.BaseStatement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    return all(
+        isinstance(s, (cst.Import, cst.ImportFrom))
+        or (isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)))
+        for s in statement.body
+    )
+
+
+def insert_after_imports(texts: list[str], comment: str, width: int) -> Callable[[cst.CSTNode], cst.CSTNode]:
+    """Module edit: the statements `texts` (module-level declarations we write) after the last top-level
+    import before the first definition, where `ensure_imports` puts its own: they use names those imports
+    bring in, and the definitions use them. One comment (`comment`, wrapped to `width`) above the first."""
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Module)
+        body = list(node.body)
+        at = 0
+        for index, statement in enumerate(body):
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                break
+            if is_import_or_docstring(statement):
+                at = index + 1
+        lines = textwrap.wrap(comment[2:], width - 2, break_on_hyphens=False)
+        above = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in lines)]
+        new = [
+            cst.parse_statement(text).with_changes(leading_lines=above if n == 0 else [])
+            for n, text in enumerate(texts)
+        ]
+        return node.with_changes(body=[*body[:at], *new, *body[at:]])
+
+    return change

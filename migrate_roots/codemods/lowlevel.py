@@ -21,7 +21,6 @@ package plan:
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +31,7 @@ from migrate_roots.codemods import _schema_text, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.roots_call import Plan, RootsCall, _extra, _is_import_or_docstring
+from migrate_roots.codemods.roots_call import Plan, RootsCall, _extra
 from migrate_roots.model import Action, Severity, ToolChange
 
 CODE = "MR151"
@@ -1055,25 +1054,8 @@ def _clean(ws: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhit
 
 def _insert_constants(shapes: list[str], width: int) -> Any:
     """Module edit: the property constants (`ROOT_PROPERTY`), after the leading imports, one comment above."""
-
-    def change(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.Module)
-        body = list(node.body)
-        at = 0
-        for index, statement in enumerate(body):
-            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                break
-            if _is_import_or_docstring(statement):
-                at = index + 1
-        comment = textwrap.wrap(_schema_text.PROPERTY_COMMENT[2:], width - 2, break_on_hyphens=False)
-        new: list[cst.BaseStatement] = []
-        for n, shape in enumerate(shapes):
-            statement = cst.parse_statement(_schema_text.property_statement(shape, width))
-            lines = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in comment)]
-            new.append(statement.with_changes(leading_lines=lines if n == 0 else []))
-        return node.with_changes(body=[*body[:at], *new, *body[at:]])
-
-    return change
+    texts = [_schema_text.property_statement(shape, width) for shape in shapes]
+    return _schema_text.insert_after_imports(texts, _schema_text.PROPERTY_COMMENT, width)
 
 
 def _append_element(key: str, make: Any, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:

@@ -15,7 +15,6 @@ The family of codes MR101-MR106 runs as one rule (`RootsCall`):
 from __future__ import annotations
 
 import os
-import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
@@ -23,7 +22,7 @@ from typing import Any, cast
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _bounds, _capability_guard, _except_widen, _names, _sdk
+from migrate_roots.codemods import _bounds, _capability_guard, _except_widen, _names, _schema_text, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._signature import fit
@@ -1565,23 +1564,12 @@ def _type_text(shape: str, settings: Any) -> str:
 def _alias_statement(shape: str, settings: Any, width: int = 110) -> str:
     """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would, the
     description in as many string pieces as the project's line length (`width`) needs."""
-    description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
-    pieces: list[str] = []
-    for word in description.split(" "):
-        # the piece being filled: the first line carries `description=`; a piece ends in its space
-        room = width - (len('        description=""') if len(pieces) <= 1 else len('        ""')) - 1
-        if pieces and len(pieces[-1]) + len(word) + 1 <= room:
-            pieces[-1] += " " + word
-        else:
-            if pieces:
-                pieces[-1] += " "
-            pieces.append(word)
-    text = "\n".join(f'        "{piece}"' for piece in pieces)
+    text = _schema_text.string_lines(_schema_text.description(shape), len("        description="), 8, width)
     return (
         f"{ALIASES[shape]} = Annotated[\n"
         f"    {_type_text(shape, settings)},\n"
         "    Field(\n"
-        f"        description={text[8:]}\n"
+        f"        description={text}\n"
         "    ),\n"
         "]\n"
     )
@@ -1589,38 +1577,11 @@ def _alias_statement(shape: str, settings: Any, width: int = 110) -> str:
 
 def _insert_aliases(shapes: list[str], settings: Any, width: int = 110) -> Any:
     """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
-
-    def change(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, cst.Module)
-        body = list(node.body)
-        # After the last top-level import before the first definition (where `ensure_imports` puts its own):
-        # the aliases use names those imports bring in, and the definitions use the aliases.
-        at = 0
-        for index, statement in enumerate(body):
-            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                break
-            if _is_import_or_docstring(statement):
-                at = index + 1
-        new: list[cst.BaseStatement] = []
-        for n, shape in enumerate(shapes):
-            statement = cst.parse_statement(_alias_statement(shape, settings, width))
-            comment = textwrap.wrap(_ALIAS_COMMENT[2:], width - 2, break_on_hyphens=False)
-            lines = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in comment)]
-            lines = lines if n == 0 else []
-            new.append(statement.with_changes(leading_lines=lines))
-        return node.with_changes(body=[*body[:at], *new, *body[at:]])
-
-    return change
+    texts = [_alias_statement(shape, settings, width) for shape in shapes]
+    return _schema_text.insert_after_imports(texts, _ALIAS_COMMENT, width)
 
 
-def _is_import_or_docstring(statement: cst.BaseStatement) -> bool:
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return False
-    return all(
-        isinstance(s, (cst.Import, cst.ImportFrom))
-        or (isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)))
-        for s in statement.body
-    )
+_is_import_or_docstring = _schema_text.is_import_or_docstring
 
 
 def _fitted(width: int, column: int) -> Any:
