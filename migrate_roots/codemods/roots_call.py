@@ -197,7 +197,7 @@ class RootsCall(Rule):
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
-        func.returns = flow.returned_params(node, frozenset(names))
+        func.returns = flow.returned_params(node, frozenset(names), state.walk)
         func.taken = _names.taken(node, state.settings.param_name, state.walk)
         func.bound_sign = _bounds.facts(node, state.pos, state.walk)
         for decorator in node.decorators:

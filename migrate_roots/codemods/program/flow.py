@@ -7,6 +7,8 @@ the roots call its explicit value: the plan reuses `explicit` instead of adding 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
@@ -90,8 +92,13 @@ def _leaves(body: cst.BaseSuite) -> bool:
     return False
 
 
-def returned_params(func: cst.FunctionDef, params: frozenset[str]) -> tuple[str, ...]:
-    """Parameters the function returns unchanged (`return explicit`), outside nested functions."""
+def returned_params(
+    func: cst.FunctionDef,
+    params: frozenset[str],
+    walk: Callable[[cst.CSTNode, cst.CSTVisitor], None] | None = None,
+) -> tuple[str, ...]:
+    """Parameters the function returns unchanged (`return explicit`), outside nested functions; `walk`: the
+    file's read-only walk (`FileState.walk`), else libcst's."""
     found: list[str] = []
 
     class Returns(cst.CSTVisitor):
@@ -106,7 +113,10 @@ def returned_params(func: cst.FunctionDef, params: frozenset[str]) -> tuple[str,
             ):
                 found.append(node.value.value)
 
-    func.visit(Returns())
+    if walk is None:
+        func.visit(Returns())
+    else:
+        walk(func, Returns())
     return tuple(found)
 
 
