@@ -559,6 +559,14 @@ def test_path_uri_roundtrip(segments):
     assert shim.validate_root(shim.path_to_uri(path)) == path
 
 
+@posix_only
+@pytest.mark.parametrize("path", ["/A:", "/a|", "/C:/x", "/" + "\u0126" * 2000])
+def test_path_uri_roundtrip_examples(path):
+    """Found by the property test above: a POSIX name `A:` percent-encoded (`file:///A%3A`) is no Windows drive,
+    and a 2,000-character non-ASCII path fits although its URI is longer than 4,096 characters."""
+    assert shim.validate_root(shim.path_to_uri(shim.validate_root(path))) == shim.validate_root(path)
+
+
 def test_windows_rules_under_an_allow_list_never_return_a_host_path(monkeypatch, tmp_path):
     """Found by the property test above (run from a folder inside the allow-list): `FILE:///A:` with Windows
     rules on a POSIX host was resolved by the host's realpath to `<cwd>/A:\\`, accepted, and then no file URI

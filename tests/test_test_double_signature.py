@@ -132,7 +132,7 @@ def test_ls(monkeypatch):
 
     monkeypatch.setattr(workspace, "project_dir", fake_dir)
 """
-    findings = migrated(tmp_path, tests, tests.replace("fake_dir(ctx)", "fake_dir(ctx, root=None)"))
+    findings = migrated(tmp_path, tests, tests.replace("fake_dir(ctx)", "fake_dir(ctx, root: str | None = None)"))
     assert codes(findings).count("MR108") == 1
 
 
@@ -160,8 +160,8 @@ def test_two():
     with mock.patch.object(pkg.server, "project_dir", side_effect=fake_two):
         pass
 """
-    after = tests.replace("fake_one(ctx)", "fake_one(ctx, root=None)").replace(
-        "fake_two(ctx)", "fake_two(ctx, root=None)"
+    after = tests.replace("fake_one(ctx)", "fake_one(ctx, root: str | None = None)").replace(
+        "fake_two(ctx)", "fake_two(ctx, root: str | None = None)"
     )
     findings = migrated(tmp_path, tests, after)
     assert codes(findings).count("MR108") == 2
@@ -231,7 +231,7 @@ def test_same_module_fake_through_sys_modules(tmp_path):
             return (await roots_of(ctx, root=root))[0]
 
         def test_where(monkeypatch):
-            async def fake_roots(ctx, root=None):
+            async def fake_roots(ctx, root: list[str] | None = None):
                 return ["/repo"]
             monkeypatch.setattr(sys.modules[__name__], "roots_of", fake_roots)
 """,

@@ -129,6 +129,7 @@ class Plan:
     # helper qualname -> shapes of the values the tools reaching it pass ("any": a type we did not write)
     helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)
     doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
+    double_shapes: dict[str, frozenset[str]] = field(default_factory=dict)  # fake -> its helper's shapes
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
     strings: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # `hasattr(x, "list_roots")` -> marker
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
@@ -1227,6 +1228,13 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
         for path, plan in plans.items()
         for qualname, param in plan.threaded.items()
     }
+    shapes: dict[Key, frozenset[str]] = {
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): plan.helper_shapes.get(
+            qualname, frozenset({"any"})
+        )
+        for path, plan in plans.items()
+        for qualname in plan.threaded
+    }
     if not threaded:
         return
     for path, summary in summaries.items():
@@ -1242,6 +1250,7 @@ def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> N
                 if param in double.names:
                     param = "**_kwargs" if "kwargs" in double.names else "**kwargs"
                 plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
+                plans[path].double_shapes[double.fake] = shapes[helper]
 
 
 def _patched(target: str, root: str, threaded: Mapping[Key, str]) -> Key | None:
@@ -1363,7 +1372,7 @@ class _Rewriter:
                 if decision is not None and call is not None:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, func.tool)
         self._doubles()
-        if not (rewritten or plan.tools or plan.threaded or plan.calls):
+        if not (rewritten or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
         shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
@@ -1438,7 +1447,8 @@ class _Rewriter:
             node = finder.functions.get(qualname)
             if node is not None and "MR108" in state.enabled:
                 star = name.startswith("**")
-                state.edit(node, _add_star_kwargs(name[2:]) if star else _add_helper_param(name))
+                typed = _helper_type(plan.double_shapes.get(qualname, frozenset({"any"})), state.settings)
+                state.edit(node, _add_star_kwargs(name[2:]) if star else _add_helper_param(name, typed))
                 given = f"`{name}` (a `{state.settings.param_name}` parameter would shadow the name it reads)"
                 state.report(
                     node.name,
@@ -1468,6 +1478,9 @@ def _inline(shape: str, settings: Any) -> str:
 def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, str]]:
     shapes = {shape for _, shape, new in plan.tools.values() if new}
     helpers = [plan.helper_shapes.get(q, frozenset({"any"})) for q in plan.threaded]
+    helpers += [
+        plan.double_shapes.get(q, frozenset({"any"})) for q, (n, _) in plan.doubles.items() if n[:2] != "**"
+    ]
     needs: list[tuple[str, str]] = []
     if helpers and target < (3, 10):  # the helpers' `Optional[...]` annotations
         needs.append(("typing", "Optional"))

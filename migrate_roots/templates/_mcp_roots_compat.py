@@ -163,7 +163,8 @@ def _uri_to_path(uri: str, name: str, *, windows: bool) -> str:
         path = unquote_to_bytes(parts.path).decode("utf-8")
     except UnicodeDecodeError:
         raise _fail(name, uri, "its percent-encoding is not valid UTF-8") from None
-    drive = _DRIVE_IN_URI_PATH.match(path)
+    # A drive has a literal ":" or "|": on POSIX, "/A%3A" is the file name "A:".
+    drive = _DRIVE_IN_URI_PATH.match(path if windows else parts.path)
     if drive:
         if not windows:
             raise _fail(
