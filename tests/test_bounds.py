@@ -334,3 +334,49 @@ def test_bound_checked_in_a_module_that_imports_nothing_back_is_marked(tmp_path,
     findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
     assert [(f.code, f.path) for f in findings] == [("MR109", "pkg/server.py")]
     assert "`ensure_within`" in findings[0].message
+
+
+@pytest.mark.parametrize(
+    "extend",
+    [
+        "roots += [Path(urlparse(str(r.uri)).path) for r in response.roots]",
+        "roots.extend(Path(urlparse(str(r.uri)).path) for r in response.roots)",
+    ],
+)
+def test_roots_that_extend_an_allow_list_are_a_bound(tmp_path, extend):
+    """The client's roots join the operator's list that bounds uploads: MR109, which outranks the None-versus-
+    empty question (MR105) of the `response = None` fallback (a field server, scholens, was marked MR105)."""
+    server = f"""\
+        from pathlib import Path
+        from urllib.parse import urlparse
+
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.lowlevel.server import request_ctx
+        from mcp.shared.exceptions import McpError
+
+        mcp = FastMCP("x")
+        CONFIGURED = [Path("/srv/papers")]
+
+
+        async def client_roots() -> list[Path]:
+            roots = list(CONFIGURED)
+            try:
+                response = await request_ctx.get().session.list_roots()
+            except (McpError, RuntimeError):
+                response = None
+            if response is not None:
+                {extend}
+            return roots
+
+
+        @mcp.tool()
+        async def upload(path: str) -> str:
+            allowed = await client_roots()
+            if not any(Path(path).resolve().is_relative_to(r) for r in allowed):
+                raise ValueError("outside every exposed root")
+            return Path(path).read_text()
+        """
+    root = helpers._layout(tmp_path, server, None, True)
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [f.code for f in findings] == ["MR109"]
+    assert "`is_relative_to` in `upload`" in findings[0].message

@@ -8,6 +8,8 @@ tests/test_program_model_e2e.py.
 
 from __future__ import annotations
 
+import pytest
+
 from tests import helpers
 from tests.helpers import check_noop, check_transformed, codes
 
@@ -942,3 +944,42 @@ def test_each_marker_names_its_case_and_no_two_codes_share_a_text(tmp_path):
     for code, mine in texts.items():
         for other, theirs in texts.items():
             assert other == code or not mine & theirs
+
+
+@pytest.mark.parametrize(
+    "alias",
+    [
+        "MCPContext = Context",
+        "MCPContext = Context[ServerSession, None]",
+        "MCPContext: TypeAlias = Context",
+    ],
+)
+def test_context_type_alias_is_a_context(tmp_path, alias):
+    """`ctx: MCPContext` where `MCPContext = Context` (a field server; 13 tools of another were missed): the
+    alias names the SDK's context, so its session is this request's and the tool is rewritten."""
+    findings = helpers.run_engine(
+        helpers._layout(
+            tmp_path,
+            f"""\
+            from typing import TypeAlias
+
+            from mcp.server.fastmcp import Context, FastMCP
+            from mcp.server.session import ServerSession
+
+            {alias}
+            mcp = FastMCP("x")
+
+
+            @mcp.tool()
+            async def where(ctx: MCPContext) -> str:
+                session = ctx.request_context.session
+                result = await session.list_roots()
+                return str(result.roots[0].uri)
+            """,
+            None,
+            True,
+        ),
+        select=["MR1"],
+        write=False,
+    )
+    assert codes(f for r in findings for f in r.findings) == ["MR101"]

@@ -230,6 +230,10 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
         def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
             bind(_targets(node.target), node.value)
 
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            # `allowed += [path_of(r) for r in result.roots]`: the roots extend a list that bounds paths.
+            bind(_targets(node.target), node.value)
+
         def visit_For(self, node: cst.For) -> None:
             bind(_targets(node.target), node.iter)
 
@@ -238,6 +242,9 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_Call(self, call: cst.Call) -> None:
             name = _callee(call)
+            # `allowed.extend(...)` / `.append(...)`: the arguments flow into the list, as with `+=`.
+            if name in ("extend", "append", "insert") and isinstance(call.func, cst.Attribute):
+                bind(_targets(call.func.value), call)
             # The bound is the argument side (`path.is_relative_to(bound)`, `path.startswith(bound)`): roots
             # that flow only into the path being checked (a folder named after them) bound nothing.
             mentioned = (
@@ -373,7 +380,8 @@ def refuse(
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
     for fq in sorted(by_fq):
         func = by_fq[fq][1]
-        open_sites = [s for s in func.sites if s.refusal is None and not s.done]
+        # A bound outranks the None-versus-empty question (MR105): a path argument must not widen it.
+        open_sites = [s for s in func.sites if (s.refusal is None or s.refusal[0] == "MR105") and not s.done]
         if not open_sites:
             continue
         sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of.get(fq, {}))

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import libcst as cst
+from libcst.metadata import GlobalScope
 
 # High-level servers whose `@x.tool` decorates tools.
 HIGH_LEVEL_SERVERS = frozenset(
@@ -65,13 +66,18 @@ CAPTURED = "captured"  # an MCP-looking object held outside any request (global,
 FOREIGN = "foreign"  # known not to be an MCP object (annotated or constructed as something else)
 
 
-def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
-    """Kind named by a parameter annotation (`Context`, `Context | None`, `"Context"`, `Context[S, T]`)."""
+def annotation_kind(state: Any, annotation: cst.BaseExpression, depth: int = 0) -> str | None:
+    """Kind named by a parameter annotation (`Context`, `Context | None`, `"Context"`, `Context[S, T]`), also
+    through a module-level alias of the file (`MCPContext = Context`, `Ctx: TypeAlias = Context[S, T]`)."""
     names: set[str] = set()
+    aliased: list[str | None] = []
 
     class Names(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
             names.update(state.qnames(node))
+            value = _module_alias(state, node) if depth < 4 else None
+            if value is not None:
+                aliased.append(annotation_kind(state, value, depth + 1))
 
         def visit_Attribute(self, node: cst.Attribute) -> None:
             names.update(state.qnames(node))
@@ -84,6 +90,9 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
                 names.update(_module_qualified(state, head))
 
     annotation.visit(Names())
+    found = [kind for kind in aliased if kind not in (None, FOREIGN)]
+    if found:
+        return found[0]
     if names - _OPTIONAL_PARTS <= OPAQUE_TYPES:  # `Any`, `object | None`, nothing known: as if unannotated
         return None
     if names & FASTMCP_CONTEXTS:
@@ -99,6 +108,21 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression) -> str | None:
     if names & HIGH_LEVEL_SERVERS:  # `app: FastMCP` (a `register_tools(app)` function)
         return HL_SERVER
     return FOREIGN
+
+
+def _module_alias(state: Any, name: cst.Name) -> cst.BaseExpression | None:
+    """The value of a module-level `name = <type>` (or `name: TypeAlias = <type>`) the annotation names."""
+    scope = state.scope(name)
+    if scope is None or name.value not in scope:
+        return None
+    assignments = list(scope[name.value])
+    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
+    if not isinstance(target, cst.Name) or not isinstance(
+        getattr(assignments[0], "scope", None), GlobalScope
+    ):
+        return None
+    value = _assigned_value(state, target)
+    return value if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) else None
 
 
 def _module_qualified(state: Any, dotted: str) -> set[str]:

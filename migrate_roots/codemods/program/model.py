@@ -145,6 +145,12 @@ class ProgramModel:
         wrapped = [(c, self.decorated[c]) for c, _, _ in chain if c in self.decorated and "test" not in c]
         if wrapped:
             caller, (decorator, path, line) = wrapped[0]
+            if decorator.startswith(("@wraps(", "@functools.wraps(")):
+                return "MR104", (
+                    f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), the "
+                    f"wrapper a decorator puts around functions (`{decorator}`): give each tool it wraps a "
+                    "path argument by hand, and pass it here"
+                )
             return "MR103", (
                 f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), decorated by "
                 f"`{decorator}`, which migrate-roots does not know as a tool registration: if it registers a "
