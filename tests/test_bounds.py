@@ -380,3 +380,47 @@ def test_roots_that_extend_an_allow_list_are_a_bound(tmp_path, extend):
     findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
     assert [f.code for f in findings] == ["MR109"]
     assert "`is_relative_to` in `upload`" in findings[0].message
+
+
+def test_bound_checked_two_calls_down_from_the_handler_is_marked(tmp_path):
+    """A low-level handler hands the roots to `upload(..., roots=...)`, which hands them to `resolve(path,
+    roots)`, which checks the path against them (scholens): the sign is found two calls down."""
+    server = """\
+        from pathlib import Path
+
+        import mcp.types as types
+        from mcp.server.lowlevel import Server
+
+        server = Server("x")
+
+
+        def resolve(raw: str, roots: list[Path]) -> Path:
+            path = Path(raw).resolve()
+            if not any(path.is_relative_to(r) for r in roots):
+                raise ValueError("outside every exposed root")
+            return path
+
+
+        async def upload(arguments: dict, roots: list[Path]) -> str:
+            return resolve(str(arguments["path"]), roots).read_text()
+
+
+        async def client_roots() -> list[Path]:
+            result = await server.request_context.session.list_roots()
+            return [Path(str(r.uri).removeprefix("file://")) for r in result.roots]
+
+
+        @server.list_tools()
+        async def list_tools() -> list[types.Tool]:
+            return [types.Tool(name="upload", inputSchema={"type": "object", "properties": {}})]
+
+
+        @server.call_tool()
+        async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+            text = await upload(arguments=arguments, roots=await client_roots())
+            return [types.TextContent(type="text", text=text)]
+        """
+    root = helpers._layout(tmp_path, server, None, True)
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [f.code for f in findings if f.code.startswith("MR10")] == ["MR109"]
+    assert "`is_relative_to` in `resolve`" in next(f.message for f in findings if f.code == "MR109")

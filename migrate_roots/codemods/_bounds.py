@@ -313,9 +313,13 @@ def _taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
 
 
 def _sign_for(
-    fq: str, positions: list[Pos], by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
+    fq: str,
+    positions: list[Pos],
+    by_fq: Mapping[str, tuple[str, Any]],
+    every: Mapping[str, Mapping[Pos, list[str]]],
 ) -> str | None:
     """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return."""
+    calls = every.get(fq, {})
     here: BoundFacts | None = by_fq[fq][1].bound_sign
     if here is None:
         return None
@@ -335,32 +339,45 @@ def _sign_for(
         if position in fed:
             hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
         for callee in calls.get(position, ()) if hit else ():
-            found = _bound_parameter_sign(by_fq[callee][1] if callee in by_fq else None, hit)
+            found = _bound_parameter_sign(callee, hit, by_fq, every)
             if found is not None:
-                return f"{found} in `{callee.rpartition('.')[2]}`"
+                return f"{found[0]} in `{found[1].rpartition('.')[2]}`"
     return None
 
 
-def _bound_parameter_sign(func: Any, keys: list[str]) -> str | None:
-    """The sign of `func` whose bound side one of the parameters named by `keys` flows into."""
+def _bound_parameter_sign(
+    fq: str,
+    keys: list[str],
+    by_fq: Mapping[str, tuple[str, Any]],
+    calls: Mapping[str, Mapping[Pos, list[str]]],
+    depth: int = 0,
+) -> tuple[str, str] | None:
+    """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
+    flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
+    `resolve(path, roots)`: a few calls deep)."""
+    func = by_fq[fq][1] if fq in by_fq else None
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
-    if theirs is None or not theirs.signs:
+    if func is None or theirs is None:
         return None
     params = list(func.params)
     if params and params[0] in ("self", "cls"):
         params = params[1:]
-    for key in keys:
-        if key.startswith("#"):
-            index = int(key[1:])
-            name = params[index] if index < len(params) else None
-        else:
-            name = key if key in params else None
-        if name is None:
-            continue
-        tainted = _taint(theirs, frozenset({name}))
-        for sign, names in theirs.signs:
-            if names & tainted:
-                return sign
+    names = {params[int(k[1:])] if int(k[1:]) < len(params) else None for k in keys if k.startswith("#")}
+    names |= {k for k in keys if not k.startswith("#") and k in params}
+    tainted = _taint(theirs, frozenset(n for n in names if n is not None))
+    if not tainted:
+        return None
+    for sign, bound in theirs.signs:
+        if bound & tainted:
+            return sign, fq
+    if depth >= 3:
+        return None
+    for position, arguments in sorted(theirs.args):
+        hit = [key for key, mentioned in arguments if mentioned & tainted]
+        for callee in calls.get(fq, {}).get(position, ()) if hit else ():
+            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1)
+            if found is not None:
+                return found
     return None
 
 
@@ -384,7 +401,7 @@ def refuse(
         open_sites = [s for s in func.sites if (s.refusal is None or s.refusal[0] == "MR105") and not s.done]
         if not open_sites:
             continue
-        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of.get(fq, {}))
+        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of)
         way, todo = {fq}, [fq]
         while todo and sign is None:
             current = todo.pop()
@@ -395,7 +412,7 @@ def refuse(
                 todo.append(caller)
                 mine = calls_of.get(caller, {})
                 positions = [p for p, callees in mine.items() if current in callees]
-                sign = sign or _sign_for(caller, positions, by_fq, mine)
+                sign = sign or _sign_for(caller, positions, by_fq, calls_of)
         if sign is None:
             continue
         reason = (
