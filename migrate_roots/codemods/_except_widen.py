@@ -51,6 +51,11 @@ def _names(state: Any, expr: cst.BaseExpression) -> set[str]:
     return found
 
 
+def _caught(state: Any, handler: cst.ExceptHandler) -> set[str]:
+    """Every name the types a handler catches may have."""
+    return set().union(*(_names(state, t) for t in _types(handler)))
+
+
 def _covers(names: set[str]) -> bool:
     return any(n.rpartition(".")[2] in _COVERING for n in names)
 
@@ -60,7 +65,8 @@ def _sdk_error(names: set[str]) -> bool:
 
 
 def _reads_error(handler: cst.ExceptHandler, state: Any) -> str | None:
-    """`attr` when the handler's body reads `<bound name>.attr` (a field the shim's error lacks)."""
+    """`name.attr` when the handler's body reads `attr` of the error it binds to `name` (a field the shim's
+    error lacks)."""
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
         return None
     bound = handler.name.name.value
@@ -72,7 +78,7 @@ def _reads_error(handler: cst.ExceptHandler, state: Any) -> str | None:
                 found.append(node.attr.value)
 
     state.walk(handler.body, Reads())
-    return found[0] if found else None
+    return f"{bound}.{found[0]}" if found else None
 
 
 def handler_for(call: cst.CSTNode, state: Any) -> tuple[cst.ExceptHandler | None, str | None]:
@@ -82,17 +88,13 @@ def handler_for(call: cst.CSTNode, state: Any) -> tuple[cst.ExceptHandler | None
     while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
         if isinstance(node, cst.Try) and child is node.body:
             handlers = list(node.handlers)
-            if any(
-                h.type is None or _covers(set().union(*(_names(state, t) for t in _types(h))))
-                for h in handlers
-            ):
+            if any(h.type is None or _covers(_caught(state, h)) for h in handlers):
                 return None, None
             for handler in handlers:
-                if _sdk_error(set().union(*(_names(state, t) for t in _types(handler)))):
-                    attr = _reads_error(handler, state)
-                    if attr is not None:
-                        bound = handler.name.name.value if handler.name is not None else "e"  # type: ignore[union-attr]
-                        return None, f"{bound}.{attr}"
+                if _sdk_error(_caught(state, handler)):
+                    reads = _reads_error(handler, state)
+                    if reads is not None:
+                        return None, reads
                     return handler, None
         child, node = node, state.parent(node)
     return None, None

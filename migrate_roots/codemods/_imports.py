@@ -135,19 +135,11 @@ def first_party(path: str, package: str, shim: str = "") -> FirstParty:
 
     style = style_of(path)
     own = package.split(".")[0] if package else ""
-    # The shim beside a loose file: first party where ruff will find it, in one of the configured `src`
-    # folders (then `style.first_party` says so once it is written) or, with no configuration, in the
-    # folder ruff runs from, taken to be the file's own.
-    local = shim.split(".")[0] if shim and not shim.startswith(".") and not style.root else ""
+    # The shim beside a loose file is first party where ruff finds it: with no configuration, in the folder
+    # ruff runs from (taken to be the file's own); else when that folder is one of the configured `src`.
+    shim_top = shim.split(".")[0] if shim and not shim.startswith(".") else ""
     folder = os.path.dirname(os.path.abspath(path))
-    in_src = (
-        bool(shim) and any(os.path.abspath(os.path.join(style.root, src)) == folder for src in style.src)
-        if style.root
-        else False
+    found = bool(shim_top) and (
+        not style.root or any(os.path.abspath(os.path.join(style.root, src)) == folder for src in style.src)
     )
-    return lambda top: (
-        top == own
-        or (bool(local) and top == local)
-        or (in_src and top == shim.split(".")[0])
-        or style.first_party(top)
-    )
+    return lambda top: top == own or (found and top == shim_top) or style.first_party(top)

@@ -31,7 +31,7 @@ from migrate_roots.codemods import _schema_text, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.roots_call import Plan, RootsCall, _extra
+from migrate_roots.codemods.roots_call import Plan, RootsCall, _extra, _wrap_at
 from migrate_roots.model import Action, Severity, ToolChange
 
 CODE = "MR151"
@@ -871,16 +871,7 @@ class _Rewrite:
             + (len(f'{{"{self.param}": }}') if key == "properties" else 0)
             + 2
         )
-        self.state.edit(target, _append_element(key, make, self._wrap(target, added)))
-
-    def _wrap(self, target: cst.Dict, added: int) -> cst.ParenthesizedWhitespace | None:
-        """A line break before the new element when the dict's line would overflow (the element then stands
-        on a line of its own, four columns in from that line)."""
-        line = self.state.lines[self.state.pos(target)[0] - 1]
-        if len(line) + added <= self.width:
-            return None
-        extra = " " * (_extra(self.state, target) + 4)
-        return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(extra))
+        self.state.edit(target, _append_element(key, make, _wrap_at(self.state, target, added)))
 
     def _derived(self, schema: Schema, shape: str) -> cst.BaseExpression:
         prop = self._property(shape).value

@@ -571,14 +571,7 @@ def _session_of(state: FileState, name: cst.Name) -> tuple[cst.Name | None, list
         return None, []
     value = _sdk._assigned_value(state, target)
     chain: list[str] = []
-    if (
-        isinstance(value, cst.Call)
-        and isinstance(value.func, cst.Name)
-        and value.func.value == "getattr"
-        and len(value.args) >= 2
-        and isinstance(value.args[1].value, cst.SimpleString)
-        and value.args[1].value.evaluated_value == "session"
-    ):
+    if isinstance(value, cst.Call) and _sdk._getattr_name(state, value) == "session":
         chain, value = ["session"], value.args[0].value
     while isinstance(value, cst.Attribute):
         chain.insert(0, value.attr.value)
@@ -1592,9 +1585,6 @@ def _insert_aliases(shapes: list[str], settings: Any, width: int = 110) -> Any:
     """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
     texts = [_alias_statement(shape, settings, width) for shape in shapes]
     return _schema_text.insert_after_imports(texts, _ALIAS_COMMENT, width)
-
-
-_is_import_or_docstring = _schema_text.is_import_or_docstring
 
 
 def _fitted(width: int, column: int) -> Any:
