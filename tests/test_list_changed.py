@@ -322,6 +322,9 @@ def test_proxy_relaying_the_notification_is_marked(tmp_path):
         downstream: ClientSession | None = None
 
 
+        # migrate-roots: MR202: a roots list_changed handler, kept with its registration
+        #   (`notification_handlers[RootsListChangedNotification]`, see its marker): the
+        #   notification does not exist in MCP 2026-07-28
         async def _relay_roots_changed(notification: types.RootsListChangedNotification) -> None:
             if downstream is not None:
                 await downstream.send_roots_list_changed()
@@ -333,7 +336,7 @@ def test_proxy_relaying_the_notification_is_marked(tmp_path):
         mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _relay_roots_changed
 """,
     )
-    assert codes(findings) == ["MR202", "MR303"]
+    assert codes(findings) == ["MR202", "MR202", "MR303"]  # the registration, and the handler kept with it
     assert {f.severity.value for f in findings} == {"deprecated"}
 
 
@@ -870,3 +873,112 @@ def test_plan_refs_equals_the_pairwise_rule():
         assert PackageRefs.plan_refs(summaries) == _pairwise_refs(summaries)
 
     check()
+
+
+# --- registrations inside a function (docling-mcp's `install_roots_handlers()`) ---------------------------
+
+
+_INSTALLED_BEFORE = """\
+    from mcp.server.fastmcp import FastMCP
+    from mcp.types import RootsListChangedNotification
+
+    from {imp} import {name}
+
+    mcp = FastMCP("x")
+
+
+    async def _refresh() -> None:
+        {name}.{method}(["file:///srv"])
+
+
+    async def _on_roots_changed(notify: RootsListChangedNotification) -> None:
+        await _refresh()
+
+
+    def install_handlers() -> None:
+        server = mcp._mcp_server
+        server.notification_handlers[RootsListChangedNotification] = _on_roots_changed
+    """
+
+
+@pytest.mark.parametrize(
+    ("imp", "name", "method", "marker"),
+    [
+        (
+            ".shared",
+            "allowed_roots",
+            "update_from_client_roots",
+            "        # migrate-roots: MR202: the handler calls `_refresh`, which changes module state\n"
+            "        #   (`allowed_roots.update_from_client_roots()`): remove both by hand once the\n"
+            "        #   readers take the `root` argument\n",
+        ),
+        (
+            "pkg.registry",
+            "registry",
+            "replace",
+            "        # migrate-roots: MR202: the handler calls `_refresh`, which changes module state\n"
+            "        #   (`registry.replace()`): remove both by hand once the readers take the `root`\n"
+            "        #   argument\n",
+        ),
+    ],
+)
+def test_handler_registered_inside_a_function_that_changes_package_state_is_marked(
+    tmp_path, imp, name, method, marker
+):
+    before = _INSTALLED_BEFORE.format(imp=imp, name=name, method=method)
+    after = (
+        before.replace(
+            "    async def _on_roots_changed",
+            "    # migrate-roots: MR202: a roots list_changed handler, kept with its registration\n"
+            "    #   (`notification_handlers[RootsListChangedNotification]` in `install_handlers()`, see\n"
+            "    #   its marker): the notification does not exist in MCP 2026-07-28\n"
+            "    async def _on_roots_changed",
+        ).replace("        server.notification_handlers[", marker + "        server.notification_handlers[")
+    )
+    extra = {"shared.py": "allowed_roots = None\n", "registry.py": "registry = None\n"}
+    findings = check_transformed(tmp_path, before, after, extra=extra)
+    assert codes(findings) == ["MR202", "MR202"]
+
+
+def test_handler_registered_inside_a_function_that_only_logs_is_removed(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        import asyncio
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+        from mcp.types import RootsListChangedNotification
+
+        from .log import setup_logger
+
+        mcp = FastMCP("x")
+        logger = setup_logger()
+        _session = None
+
+
+        async def _on_roots_changed(notify: RootsListChangedNotification) -> None:
+            logger.warning("roots changed for %s", _session.get())
+            logging.getLogger(__name__).info("changed")
+            await asyncio.sleep(0)
+
+
+        def install_handlers() -> None:
+            mcp._mcp_server.notification_handlers[RootsListChangedNotification] = _on_roots_changed
+        """,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        from .log import setup_logger
+
+        mcp = FastMCP("x")
+        logger = setup_logger()
+        _session = None
+
+
+        def install_handlers() -> None:
+            pass
+        """,
+        extra={"log.py": "def setup_logger():\n    return None\n"},
+    )
+    assert codes(findings) == ["MR201"]

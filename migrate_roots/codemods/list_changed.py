@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -427,10 +428,12 @@ class _Plumbing:
                 continue
             seen.add(name)
             info = self.funcs[self.top[name]]
-            if info.globals_declared or _state_write(info.node) is not None:
+            changed = _state_write(info.node) or self._global_method_call(info.node)
+            if info.globals_declared or changed is not None:
+                what = f" (`{changed}`)" if changed else ""
                 return (
-                    f"the handler calls `{name}`, which changes module state: remove both by hand once the "
-                    f"readers take the `{self.param}` argument"
+                    f"the handler calls `{name}`, which changes module state{what}: remove both by hand once "
+                    f"the readers take the `{self.param}` argument"
                 )
             todo.extend(sorted(info.calls & set(self.top)))
         return None
@@ -448,16 +451,21 @@ class _Plumbing:
                     return
                 name = func.value.value
                 scope = state.scope(func.value)
-                if name not in top_assigns or scope is None or name not in scope:
+                if scope is None or name not in scope or not _names_global(scope, name):
+                    return  # unknown, or a local of the same name
+                if name not in top_assigns and not _first_party_import(scope, name):
                     return
-                if not all(isinstance(a.scope, GlobalScope) for a in scope[name]):
-                    return  # a local of the same name
                 if _sdk.expr_kind(state, func.value) in (_sdk.HL_SERVER, _sdk.LL_SERVER):
                     return  # the server object itself (get_context(), ...)
-                small = top_assigns[name][0].body[0]
-                value = getattr(small, "value", None)
-                if isinstance(value, cst.Call) and state.qnames(value.func) & _LOGGERS:
-                    return
+                if name in top_assigns:
+                    small = top_assigns[name][0].body[0]
+                    value = getattr(small, "value", None)
+                    if isinstance(value, cst.Call) and state.qnames(value.func) & _LOGGERS:
+                        return
+                if func.attr.value in _READ_ONLY_METHODS:
+                    return  # `_active_session.get()` reads
+                if func.attr.value in _LOG_METHODS and "log" in name.lower():
+                    return  # `logger = setup_logger()`, then `logger.warning(...)`
                 found.append(f"{name}.{func.attr.value}()")
 
         node.visit(Calls())
@@ -640,12 +648,13 @@ class _Plumbing:
                 return "used at module level"
             if func not in fetchers:
                 label = self.state.qualname(func)
-                kind = (
-                    "a tool that does not fetch it"
-                    if self.funcs[func].tool
-                    else "a function that does not fetch it"
-                )
-                return f"read by `{label}`, {kind}"
+                if self.funcs[func].sites:  # it fetches, but not inside one `if <not cached>:` block
+                    return (
+                        f"read by `{label}`, which reads roots behind a guard migrate-roots does not "
+                        "unwrap (an early `return`, or more than one test)"
+                    )
+                kind = "a tool" if self.funcs[func].tool else "a function"
+                return f"read by `{label}`, {kind} that does not fetch it"
             guard = fetchers[func]
             if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state):
                 return f"used in `{self.state.qualname(func)}` outside its fetch guard"
@@ -965,11 +974,24 @@ class _Plumbing:
         state = self.state
         if "MR202" not in self.enabled:
             return
-        owned = [*self.handled, *(r.handler for r in self.registrations if r.handler is not None)]
+        owned = [*self.handled, *(r.handler for r in self.registrations if r.handler and r.refusal is None)]
+        kept = [r for r in self.registrations if r.handler is not None and r.refusal is not None]
         for node in [*self.type_refs, *self.method_strings]:
             if self.inside_removed(node) or any(_contains(h, node, state) for h in owned):
+                continue  # a handler that goes takes its own annotation with it
+            reg = next((r for r in kept if r.handler and _contains(r.handler, node, state)), None)
+            if reg is not None:
+                if state.markers.get(state.statement_of(node)):
+                    continue  # the handler already says why it stays (MR211)
+                # No line number: the marker above the registration would shift it on a second run.
+                state.mark(
+                    node,
+                    "MR202",
+                    f"a roots list_changed handler, kept with its registration (`{reg.spelling}`{_inside(reg.node, state)},"
+                    " see its marker): the notification does not exist in MCP 2026-07-28",
+                    Severity.DEPRECATED,
+                )
                 continue
-            # A handler's own annotation is handled with the handler.
             state.mark(
                 node,
                 "MR202",
@@ -1051,6 +1073,8 @@ class _Plumbing:
                 index += 1
             if index < len(body) and blank > _blank_lines(body[index]):
                 state.edit(body[index], _with_blank_lines(blank))
+            elif index < len(body) and parent is self.module and all(s in self.removed for s in body[:index]):
+                state.edit(body[index], _without_blank_lines)  # it is now the module's first statement
 
     def _drop_findings(self) -> None:
         """Other rules' findings inside code that is removed describe nothing the user will see."""
@@ -1164,7 +1188,8 @@ class _Collector(cst.CSTVisitor):
         if isinstance(value, cst.Name):
             func = self.o.top.get(value.value)
             scope = self.state.scope(value)
-            if func is not None and isinstance(scope, GlobalScope):
+            # The module's function, also when registered from inside a function (`install_handlers()`).
+            if func is not None and scope is not None and _names_global(scope, value.value):
                 reg.handler = func
                 reg.handler_name = value.value
 
@@ -1634,6 +1659,47 @@ def _derive(func: cst.FunctionDef, state: FileState) -> set[str]:
     return names
 
 
+# Methods of a module value (ContextVar, dict, list, Event) that read it: calling one changes nothing.
+_READ_ONLY_METHODS = frozenset({"get", "copy", "keys", "values", "items", "count", "index", "is_set"})
+_STDLIB = frozenset(sys.stdlib_module_names)
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _inside(node: cst.CSTNode, state: FileState) -> str:
+    """` in `install_handlers()`` when `node` sits in a function, else nothing."""
+    current = state.parent(node)
+    while current is not None and not isinstance(current, cst.FunctionDef):
+        current = state.parent(current)
+    return f" in `{current.name.value}()`" if current is not None else ""
+
+
+def _first_party_import(scope: Any, name: str) -> bool:
+    """Is `name` a module-level import of something not in the standard library (`from pkg.shared import
+    allowed_roots`)? Its methods may keep state of the package (an allow-list registry)."""
+    for assignment in scope[name]:
+        node = getattr(assignment, "node", None)
+        if isinstance(node, cst.ImportFrom):
+            if node.relative:
+                return True
+            module = node.module
+        elif isinstance(node, cst.Import):
+            module = next((a.name for a in node.names if (a.asname or a).name.value == name), None)
+        else:
+            continue
+        while isinstance(module, cst.Attribute):
+            module = module.value
+        if isinstance(module, cst.Name) and module.value not in _STDLIB:
+            return True
+    return False
+
+
+def _names_global(scope: Any, name: str) -> bool:
+    """Does `name`, read in `scope`, resolve to the module's binding (no local of the same name)?"""
+    if isinstance(scope, GlobalScope):
+        return True
+    return name in scope and all(isinstance(a.scope, GlobalScope) for a in scope[name])
+
+
 def _is_local(name: cst.Name, func: cst.FunctionDef, state: FileState) -> bool:
     """Bound by a plain assignment inside `func` (not a parameter, not a global)."""
     scope = state.scope(name)
@@ -1744,6 +1810,13 @@ def _with_blank_lines(count: int) -> Any:
         return node.with_changes(leading_lines=[*extra, *node.leading_lines])
 
     return change
+
+
+def _without_blank_lines(node: cst.CSTNode) -> cst.CSTNode:
+    lines = list(getattr(node, "leading_lines", ()))
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return node.with_changes(leading_lines=lines) if hasattr(node, "leading_lines") else node
 
 
 def _unwrap_if(node: cst.CSTNode) -> Any:

@@ -865,12 +865,20 @@ def _returns_name(func: cst.FunctionDef, name: str) -> bool:
     return found
 
 
+# Calls whose result still is (part of) the roots value they are given.
+_PASS_THROUGH = frozenset({"list", "tuple", "set", "sorted", "reversed", "iter", "next", "getattr", "len"})
+
+
 def _derived_names(func: cst.FunctionDef, seed: str) -> set[str]:
     names = {seed}
 
     class Assigns(cst.CSTVisitor):
         def visit_Assign(self, node: cst.Assign) -> None:
-            used = {n.value for n in _names_in(node.value)}
+            value = node.value
+            call = value if isinstance(value, cst.Call) else None
+            if call is not None and isinstance(call.func, cst.Name) and call.func.value not in _PASS_THROUGH:
+                return  # `path = _uri_to_path(roots[0].uri)`: its None is that function's answer
+            used = {n.value for n in _names_in(value)}
             if used & names:
                 for target in node.targets:
                     if isinstance(target.target, cst.Name):

@@ -126,12 +126,38 @@ def guarding_globals(node: cst.CSTNode, state: FileState, declared: frozenset[st
         return ()
     found: set[str] = set()
     func = state.function
+    child: cst.CSTNode = node
     current = state.parent(node)
     while current is not None and current is not func:
         if isinstance(current, (cst.If, cst.While)):
             found |= {n.value for n in _names(current.test)} & declared
-        current = state.parent(current)
+        found |= _early_returns_before(current, child) & declared
+        child, current = current, state.parent(current)
+    if current is func:
+        found |= _early_returns_before(current.body, child) & declared
     return tuple(sorted(found))
+
+
+def _early_returns_before(block: cst.CSTNode, child: cst.CSTNode) -> set[str]:
+    """Names tested by `if <test>: return` statements that come before `child` in `block`
+    (`if _roots_attempted: return`, a once-per-process guard)."""
+    body = getattr(block, "body", None)
+    if not isinstance(body, (list, tuple)) or child not in body:
+        return set()
+    names: set[str] = set()
+    for stmt in body[: body.index(child)]:
+        if isinstance(stmt, cst.If) and _ends_in_return(stmt.body):
+            names |= {n.value for n in _names(stmt.test)}
+    return names
+
+
+def _ends_in_return(block: cst.BaseSuite) -> bool:
+    statements = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    last = statements[-1] if statements else None
+    small = getattr(last, "body", None)
+    if isinstance(small, (list, tuple)) and small:
+        return isinstance(small[-1], (cst.Return, cst.Raise))
+    return False
 
 
 def _names(node: cst.CSTNode) -> list[cst.Name]:
