@@ -1678,14 +1678,13 @@ def _first_party_import(scope: Any, name: str) -> bool:
     allowed_roots`)? Its methods may keep state of the package (an allow-list registry)."""
     for assignment in scope[name]:
         node = getattr(assignment, "node", None)
+        module: cst.BaseExpression | None = None
         if isinstance(node, cst.ImportFrom):
             if node.relative:
                 return True
             module = node.module
         elif isinstance(node, cst.Import):
-            module = next((a.name for a in node.names if (a.asname or a).name.value == name), None)
-        else:
-            continue
+            module = next((a.name for a in node.names if _bound_name(a) == name), None)
         while isinstance(module, cst.Attribute):
             module = module.value
         if isinstance(module, cst.Name) and module.value not in _STDLIB:

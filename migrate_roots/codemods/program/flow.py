@@ -133,8 +133,8 @@ def guarding_globals(node: cst.CSTNode, state: FileState, declared: frozenset[st
             found |= {n.value for n in _names(current.test)} & declared
         found |= _early_returns_before(current, child) & declared
         child, current = current, state.parent(current)
-    if current is func:
-        found |= _early_returns_before(current.body, child) & declared
+    if func is not None and current is func:
+        found |= _early_returns_before(func.body, child) & declared
     return tuple(sorted(found))
 
 
