@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import helpers
 from tests.helpers import check_noop, check_transformed, codes
 
 MR2 = {"select": ["MR2"]}
@@ -861,3 +862,83 @@ def test_once_per_process_flag_tested_by_an_early_return_is_named_at_the_read(tm
     findings = check_transformed(tmp_path, _EARLY_RETURN.format(guard=guard), _early_return_after(guard))
     assert codes(findings) == ["MR211", "MR211", "MR211"]
     assert not any(f.code == "MR105" for f in findings)  # `found is None` is `_to_path`'s answer, not roots'
+
+
+# --- a cache filled deeper inside the guard (semantic-cache-mcp's `_resolve_client_root`) ------------------
+
+_SEEDED = """\
+    from pathlib import Path
+
+    from fastmcp import Context, FastMCP
+
+    mcp = FastMCP("x")
+    {definition}
+    _resolved = False
+
+
+    async def _client_root(ctx: Context) -> Path | None:
+        global _root, _resolved
+        {before}if not _resolved:
+            try:
+                roots = await ctx.list_roots()
+                if roots:
+                    _root = Path(str(roots[0].uri)[7:])
+            except Exception:
+                pass
+            _resolved = True
+        return _root
+
+
+    @mcp.tool()
+    async def where(ctx: Context) -> str:
+        return str(await _client_root(ctx))
+    """
+
+
+@pytest.mark.parametrize("definition", ["_root: Path | None = None", "_root = None"])
+def test_cache_filled_inside_the_guard_starts_from_its_module_value(tmp_path, definition):
+    findings = check_transformed(
+        tmp_path,
+        _SEEDED.format(definition=definition, before=""),
+        f"""\
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def _client_root(ctx: Context) -> Path | None:
+            {definition}
+            try:
+                roots = await ctx.list_roots()
+                if roots:
+                    _root = Path(str(roots[0].uri)[7:])
+            except Exception:
+                pass
+            return _root
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            return str(await _client_root(ctx))
+        """,
+        **MR2,
+    )
+    assert codes(findings) == ["MR211"]
+
+
+@pytest.mark.parametrize(
+    ("definition", "before"),
+    [
+        ("_root = Path.cwd()", ""),  # not a literal: the start value is computed once, at import
+        ("_root = None", "print(_root)\n        "),  # read before the guard: the global's value
+    ],
+)
+def test_noop_cache_filled_inside_the_guard_without_a_literal_start_or_read_before_it(
+    tmp_path, definition, before
+):
+    root = helpers._layout(tmp_path, _SEEDED.format(definition=definition, before=before), None, True)
+    findings = [f for r in helpers.run_engine(root, write=False, **MR2) for f in r.findings]
+    assert codes(findings) == ["MR211", "MR211"]  # the two globals, marked
+    assert all(f.action.value == "marked" for f in findings)

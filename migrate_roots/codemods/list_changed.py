@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -620,6 +620,19 @@ class _Plumbing:
                 return True
         return False
 
+    def literal_default(self, name: str) -> cst.SimpleStatementLine | None:
+        """`_root: Path | None = None`: the one module-level definition of `name`, when its value is a literal."""
+        defined = self.top_assigns.get(name, [])
+        if len(defined) != 1 or len(defined[0].body) != 1:
+            return None
+        small = defined[0].body[0]
+        value = getattr(small, "value", None)
+        if isinstance(small, cst.AnnAssign) and not isinstance(small.target, cst.Name):
+            return None
+        if isinstance(small, cst.Assign) and len(small.targets) != 1:
+            return None
+        return defined[0] if value is not None and _is_literal(value) else None
+
     def _cache_blocker(
         self,
         name: str,
@@ -656,7 +669,8 @@ class _Plumbing:
                 kind = "a tool" if self.funcs[func].tool else "a function"
                 return f"read by `{label}`, {kind} that does not fetch it"
             guard = fetchers[func]
-            if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state):
+            seeded = self.literal_default(name) is not None
+            if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state, seeded):
                 return f"used in `{self.state.qualname(func)}` outside its fetch guard"
         where = self.used_elsewhere(name)
         return f"named in `{where}`, which this run does not rewrite" if where else None
@@ -681,6 +695,14 @@ class _Plumbing:
             if len(stmt.body) == 1 and _assigns_flag(stmt.body[0], flags & removable):
                 self.removed.add(stmt)
                 state.edit(stmt, _remove)
+        # A cache not assigned at the top of the guard starts from its module value, as a local.
+        seeds: list[cst.SimpleStatementLine] = []
+        for name in sorted(self.funcs[func].globals_declared & removable - flags):
+            seed = None if _assigned_at_top(guard, name) else self.literal_default(name)
+            if seed is not None:
+                seeds.append(seed.with_changes(leading_lines=[]))
+        if seeds:
+            state.edit(guard, _prepend_body(seeds))
         # The guard's body takes its place.
         state.edit(guard, _unwrap_if)
         self.removed.add(guard.test)
@@ -1570,9 +1592,17 @@ def _guard(func: cst.FunctionDef, caches: set[str], sites: list[cst.Call], state
 
 
 def _fetcher_use_ok(
-    func: cst.FunctionDef, guard: cst.If, node: cst.CSTNode, name: str, flag: bool, state: FileState
+    func: cst.FunctionDef,
+    guard: cst.If,
+    node: cst.CSTNode,
+    name: str,
+    flag: bool,
+    state: FileState,
+    seeded: bool = False,
 ) -> bool:
-    """A use of a cache name inside a fetching function that the rewrite keeps correct."""
+    """A use of a cache name inside a fetching function that the rewrite keeps correct. `seeded`: the module
+    gives the cache a literal start value, which the rewrite puts where the guard was, so any use from the
+    guard on reads a bound local (`_root = None`, then `if roots: _root = ...` deeper down)."""
     if _contains(guard.test, node, state):
         return True
     if isinstance(state.parent(node), cst.Global) or isinstance(
@@ -1594,7 +1624,7 @@ def _fetcher_use_ok(
         and any(isinstance(t.target, cst.Name) and t.target.value == name for t in s.body[0].targets)
     ]
     if not assigned:
-        return False
+        return seeded and state.pos(node) >= state.pos(guard)
     first = state.pos(assigned[0])[0]
     return state.pos(node)[0] >= first
 
@@ -1816,6 +1846,34 @@ def _without_blank_lines(node: cst.CSTNode) -> cst.CSTNode:
     while lines and lines[0].comment is None:
         lines.pop(0)
     return node.with_changes(leading_lines=lines) if hasattr(node, "leading_lines") else node
+
+
+def _is_literal(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    if isinstance(value, (cst.Integer, cst.SimpleString)):
+        return True
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        return not value.elements
+    return isinstance(value, cst.Dict) and not value.elements
+
+
+def _assigned_at_top(guard: cst.If, name: str) -> bool:
+    return any(
+        isinstance(s, cst.SimpleStatementLine)
+        and len(s.body) == 1
+        and isinstance(s.body[0], cst.Assign)
+        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in s.body[0].targets)
+        for s in guard.body.body
+    )
+
+
+def _prepend_body(statements: Sequence[cst.BaseStatement]) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.If) and isinstance(node.body, cst.IndentedBlock)
+        return node.with_changes(body=node.body.with_changes(body=[*statements, *node.body.body]))
+
+    return change
 
 
 def _unwrap_if(node: cst.CSTNode) -> Any:

@@ -5,7 +5,8 @@ Codes MR211-MR218 run as one rule (`RootsCache`), on the analysis shared with `l
 
 - MR211: module-level caches and stale / once-per-process flags around a roots read. When every function that
   touches them is the function that fetches (a single `if <cache/flag test>:` guard holding the read), the
-  guard is unwrapped, the flags and `global` names go and the cache becomes a local: roots are read per call.
+  guard is unwrapped, the flags and `global` names go and the cache becomes a local: roots are read per call
+  (a cache filled deeper in the guard starts from its literal module value, put where the guard was).
   Otherwise the cache's definition is marked with what still reads it.
 - MR212: roots stored on an attribute (class attribute, instance, lifespan field): marked.
 - MR213: eager roots fetches in an `initialized` handler: removed when the result is unused and nothing
