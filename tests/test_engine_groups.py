@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate_roots import engine
+from migrate_roots import engine, engine_plan
 from migrate_roots.spill import Spill
 from tests.helpers import run_engine
 
@@ -26,7 +26,7 @@ def _results(folder: Path, jobs: int = 1) -> list[tuple]:
 
 
 def _as_one_group(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "_groups", lambda entries: [entries] if entries else [])
+    monkeypatch.setattr(engine_plan, "_groups", lambda entries: [entries] if entries else [])
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -79,7 +79,7 @@ def test_groups_split_unrelated_packages_and_join_linked_ones(tmp_path):
         engine.Entry(tmp_path / "loose/a.py", module="a"),
         engine.Entry(tmp_path / "loose/b.py", module="b"),
     ]
-    groups = [[e.path.relative_to(tmp_path).as_posix() for e in g] for g in engine._groups(entries)]
+    groups = [[e.path.relative_to(tmp_path).as_posix() for e in g] for g in engine_plan._groups(entries)]
     assert groups == [
         ["lib/workspace.py", "app/server.py"],
         ["other/server.py", "other/helpers.py"],

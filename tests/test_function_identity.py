@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate_roots import codemods, engine
+from migrate_roots import codemods, engine, engine_plan
 from migrate_roots.codemods.roots_call import plan_package
 from migrate_roots.config import Settings
 from tests import helpers
@@ -345,7 +345,7 @@ def test_same_named_modules_group_apart(tmp_path):
         engine.Entry(tmp_path / "c/src/app/x.py", module="app.x", package_root=str(tmp_path / "c/src/app")),
         engine.Entry(tmp_path / "d/src/app/x.py", module="app.x", package_root=str(tmp_path / "d/src/app")),
     ]
-    assert [[e.path for e in g] for g in engine._groups(entries)] == [[e.path] for e in entries]
+    assert [[e.path for e in g] for g in engine_plan._groups(entries)] == [[e.path] for e in entries]
 
 
 # --- the plan is a pure function of the summaries ---------------------------------------------------------

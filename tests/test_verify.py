@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from migrate_roots.engine import _verify
+from migrate_roots.engine_output import _verify
 
 PATH = Path("pkg/server.py")
 OLD = "def tool(ctx):\n    return 1\n"

@@ -1,0 +1,324 @@
+"""The low-level index, second half: the `call_tool` handlers (mcp 1.x decorator, mcp 2.x `on_call_tool` /
+`add_request_handler`) and how each dispatches on the tool name (if/elif, `match`, a dict of functions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._lowlevel_model import Handler, Index, _code
+from migrate_roots.codemods._lowlevel_schemas import _statements, _ToolIndexer
+from migrate_roots.codemods.base import FileState
+
+
+class _Indexer(_ToolIndexer):
+    """The whole index: what the module declares (`_ToolIndexer`), then its handlers and their branches."""
+
+    def run(self, module: cst.Module) -> Index:
+        for statement in module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                        target = small.targets[0].target
+                        if isinstance(target, cst.Name):
+                            self.constants[target.value] = small.value
+                    elif (
+                        isinstance(small, cst.AnnAssign)
+                        and isinstance(small.target, cst.Name)
+                        and small.value
+                    ):
+                        self.constants[small.target.value] = small.value
+            elif isinstance(statement, cst.ClassDef):
+                self.classes[statement.name.value] = statement
+        outer = self
+
+        class Collect(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                outer.calls.append(node)
+                if outer.state.qnames(node.func) & _sdk.TOOL_TYPES:
+                    outer.tool_calls.append(node)
+
+            def visit_Dict(self, node: cst.Dict) -> None:
+                outer.dicts.append(node)
+
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                outer.functions.append(node)
+
+        self.state.walk(module, Collect())
+        self._tools()
+        self._handlers()
+        return self.index
+
+    # --- handlers --------------------------------------------------------------------------------------
+    def _handlers(self) -> None:
+        found: dict[cst.FunctionDef, str] = {}
+        for func in self.functions:
+            for decorator in func.decorators:
+                call = decorator.decorator
+                target = call.func if isinstance(call, cst.Call) else call
+                if (
+                    isinstance(target, cst.Attribute)
+                    and target.attr.value in _sdk.CALL_TOOL_DECORATORS
+                    and _sdk.expr_kind(self.state, target.value) == _sdk.LL_SERVER
+                ):
+                    found.setdefault(func, "v1")
+        for call in self.calls:
+            ref: cst.BaseExpression | None = None
+            if _sdk.call_kind(self.state, call) == _sdk.LL_SERVER:
+                for arg in call.args:
+                    if arg.keyword is not None and arg.keyword.value in _sdk.CALL_TOOL_KEYWORDS:
+                        ref = arg.value
+            elif (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "add_request_handler"
+                and _sdk.expr_kind(self.state, call.func.value) == _sdk.LL_SERVER
+                and len(call.args) >= 3
+                and isinstance(call.args[0].value, cst.SimpleString)
+                and call.args[0].value.evaluated_value == _sdk.CALL_TOOL_METHOD
+            ):
+                ref = call.args[2].value
+            if ref is not None:
+                resolved = self.resolve(ref)
+                if resolved is not None:
+                    found.setdefault(resolved, "v2")
+        for func, form in found.items():
+            handler = self._handler(func, form)
+            if handler is not None:
+                self.index.handlers.append(handler)
+
+    def resolve(self, ref: cst.BaseExpression) -> cst.FunctionDef | None:
+        """The function a reference names: a module/enclosing-scope function, or `self.method`."""
+        if isinstance(ref, cst.Name):
+            scope = self.state.scope(ref)
+            if scope is not None and ref.value in scope:
+                for assignment in scope[ref.value]:
+                    node = getattr(assignment, "node", None)
+                    if isinstance(node, cst.FunctionDef):
+                        return node
+            return None
+        if isinstance(ref, cst.Attribute) and isinstance(ref.value, cst.Name) and ref.value.value == "self":
+            node = self.state.parent(ref)
+            while node is not None and not isinstance(node, cst.ClassDef):
+                node = self.state.parent(node)
+            if isinstance(node, cst.ClassDef):
+                for statement in node.body.body:
+                    if isinstance(statement, cst.FunctionDef) and statement.name.value == ref.attr.value:
+                        return statement
+        return None
+
+    def _handler(self, func: cst.FunctionDef, form: str) -> Handler | None:
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if params and params[0] in ("self", "cls"):
+            params = params[1:]
+        if len(params) < 2:
+            return None
+        param = self.state.settings.param_name
+        qualname = self.state.qualname(func)
+        if form == "v1":
+            name, args = params[0], params[1]
+            handler = Handler(func, qualname, form, f'{args}.get("{param}")', {name}, {args})
+        else:
+            p = params[1]
+            handler = Handler(
+                func,
+                qualname,
+                form,
+                f'({p}.arguments or {{}}).get("{param}")',
+                {f"{p}.name"},
+                {f"{p}.arguments", f"({p}.arguments or {{}})", f"{p}.arguments or {{}}"},
+                params_name=p,
+            )
+        # Simple aliases at the top of the handler: `name = params.name`, `args = params.arguments or {}`.
+        for statement in _statements(func.body):
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                        target = small.targets[0].target
+                        if isinstance(target, cst.Name):
+                            text = _code(small.value).strip()
+                            if text in handler.names:
+                                handler.names.add(target.value)
+                            elif text in handler.args:
+                                handler.args.add(target.value)
+        self._branches(func.body, handler, [0])
+        self._tables(handler)
+        return handler
+
+    def _is_name(self, expr: cst.BaseExpression, handler: Handler) -> bool:
+        return _code(expr).strip() in handler.names
+
+    def _test_keys(self, test: cst.BaseExpression, handler: Handler) -> list[str] | None:
+        """Tool keys a branch test selects (`name == "x"`, `name in ("x", "y")`, joined by `or`)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+            one, two = self._test_keys(test.left, handler), self._test_keys(test.right, handler)
+            return one + two if one is not None and two is not None else None
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        op, other = test.comparisons[0].operator, test.comparisons[0].comparator
+        left = test.left
+        if isinstance(op, cst.Equal):
+            if self._is_name(left, handler):
+                found = self.key(other)
+            elif self._is_name(other, handler):
+                found = self.key(left)
+            else:
+                return None
+            return [found[0]] if found else None
+        if isinstance(op, cst.In) and isinstance(other, cst.Name):
+            other = self.constants.get(other.value, other)  # `name in WRITE_TOOLS`, a module constant
+        if (
+            isinstance(op, cst.In)
+            and self._is_name(left, handler)
+            and isinstance(other, (cst.Tuple, cst.List, cst.Set))
+        ):
+            keys = [self.key(e.value) for e in other.elements if isinstance(e, cst.Element)]
+            if keys and all(keys):
+                return [k[0] for k in keys if k]
+        return None
+
+    def _pattern_keys(self, pattern: cst.MatchPattern) -> list[str] | None:
+        if isinstance(pattern, cst.MatchValue):
+            found = self.key(pattern.value)
+            return [found[0]] if found else None
+        if isinstance(pattern, cst.MatchOr):
+            keys: list[str] = []
+            for element in pattern.patterns:
+                sub = self._pattern_keys(element.pattern)
+                if sub is None:
+                    return None
+                keys += sub
+            return keys
+        if isinstance(pattern, cst.MatchAs) and pattern.pattern is not None:
+            return self._pattern_keys(pattern.pattern)
+        return None
+
+    def _branches(self, block: cst.BaseSuite, handler: Handler, counter: list[int]) -> None:
+        for statement in _statements(block):
+            if isinstance(statement, cst.If):
+                self._if(statement, handler, counter)
+            elif isinstance(statement, cst.Match) and self._is_name(statement.subject, handler):
+                for case in statement.cases:
+                    keys = self._pattern_keys(case.pattern)
+                    if keys and case.guard is None:
+                        self._branch(case.body, keys, handler, counter)
+            elif isinstance(statement, (cst.Try, cst.TryStar, cst.With, cst.For, cst.While)):
+                self._branches(statement.body, handler, counter)
+                for extra in _extra_blocks(statement):
+                    self._branches(extra, handler, counter)
+
+    def _if(self, node: cst.If, handler: Handler, counter: list[int]) -> None:
+        keys = self._test_keys(node.test, handler)
+        if keys:
+            self._branch(node.body, keys, handler, counter)
+        else:
+            self._branches(node.body, handler, counter)
+        if isinstance(node.orelse, cst.If):
+            self._if(node.orelse, handler, counter)
+        elif isinstance(node.orelse, cst.Else):
+            self._branches(node.orelse.body, handler, counter)
+
+    def _branch(self, block: cst.BaseSuite, keys: list[str], handler: Handler, counter: list[int]) -> None:
+        counter[0] += 1
+        qualname = f"{handler.qualname}[{counter[0]}:{'|'.join(k[2:] for k in keys)}]"
+        handler.branches.append((block, keys, qualname))
+
+    def _tables(self, handler: Handler) -> None:
+        """Dicts of functions keyed by tool name, used by the handler (`TOOLS[name](arguments)`)."""
+        handler_text = _code(handler.func)
+        for node in self.dicts:
+            entries: list[tuple[str, cst.FunctionDef]] = []
+            for element in node.elements:
+                if not isinstance(element, cst.DictElement):
+                    continue
+                found = self.key(element.key)
+                func = self.resolve(element.value)
+                if found and found[0] in self.index.tools and func is not None:
+                    entries.append((found[0], func))
+            if not entries:
+                continue
+            holder = _holder_name(node, self.state)
+            if holder is None or holder not in handler_text and not _inside(node, handler.func, self.state):
+                continue
+            position = self._dispatch_position(handler, holder)
+            by_func: dict[cst.FunctionDef, list[str]] = {}
+            for key, func in entries:
+                by_func.setdefault(func, []).append(key)
+            for func, keys in by_func.items():
+                value, why = self._table_value(func, handler, position)
+                handler.tables.append((func, keys, value, why))
+
+    def _dispatch_position(self, handler: Handler, holder: str) -> list[str] | None:
+        """Source texts of the arguments passed to `holder[name](...)` / `holder.get(name)(...)`."""
+
+        class Find(cst.CSTVisitor):
+            found: list[str] | None = None
+
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if isinstance(func, cst.Subscript):
+                    base = func.value
+                elif isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
+                    base = func.func.value
+                else:
+                    return
+                if _code(base).strip() == holder and Find.found is None:
+                    Find.found = [_code(a.value).strip() for a in node.args if a.keyword is None]
+
+        handler.func.body.visit(Find())
+        return Find.found
+
+    def _table_value(
+        self, func: cst.FunctionDef, handler: Handler, position: list[str] | None
+    ) -> tuple[str, str | None]:
+        param = self.state.settings.param_name
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if params and params[0] in ("self", "cls"):
+            params = params[1:]
+        if position is not None:
+            for i, text in enumerate(position):
+                if i >= len(params):
+                    break
+                if text in handler.args:
+                    guard = handler.form == "v2" and "or {}" not in text
+                    p = params[i]
+                    return (f'({p} or {{}}).get("{param}")' if guard else f'{p}.get("{param}")'), None
+                if handler.form == "v2" and text == handler.params_name:
+                    return f'({params[i]}.arguments or {{}}).get("{param}")', None
+        if len(params) == 1 and handler.form == "v1":
+            return f'{params[0]}.get("{param}")', None
+        return "", "cannot tell which parameter of this dispatched function receives the tool arguments"
+
+
+def _extra_blocks(statement: cst.CSTNode) -> Iterator[cst.BaseSuite]:
+    for name in ("handlers", "orelse", "finalbody"):
+        value = getattr(statement, name, None)
+        if value is None:
+            continue
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            body = getattr(item, "body", None)
+            if isinstance(body, cst.BaseSuite):
+                yield body
+
+
+def _holder_name(node: cst.Dict, state: FileState) -> str | None:
+    """The source text a dict is bound to (`TOOLS`, `self._tools`), or '' for a dict used in place."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        return _code(parent.targets[0].target).strip()
+    if isinstance(parent, cst.AnnAssign):
+        return _code(parent.target).strip()
+    if isinstance(parent, cst.Subscript):
+        return ""
+    return None
+
+
+def _inside(node: cst.CSTNode, ancestor: cst.CSTNode, state: FileState) -> bool:
+    current = state.parent(node)
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = state.parent(current)
+    return False

@@ -1,0 +1,80 @@
+"""What the low-level index finds in one file (MR15x): the codes, the tools with their schemas, the handlers.
+
+CST nodes: an `Index` lives for one walk only and is never pickled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+CODE = "MR151"
+DYNAMIC = "MR152"
+UNKNOWN = "MR153"
+
+_MODULE = cst.Module([])
+
+
+def _code(node: cst.CSTNode) -> str:
+    return _MODULE.code_for_node(node)
+
+
+@dataclass
+class Schema:
+    """Where a tool's input schema lives and how it can be edited."""
+
+    kind: str  # "literal" (dict in the Tool call), "constant" (module dict), "model" (pydantic class)
+    expr: cst.BaseExpression  # the inputSchema argument
+    target: cst.CSTNode  # the dict literal to edit, or the ClassDef
+    props: cst.Dict | None = None  # the "properties" dict literal, when there is one
+    has_param: bool = False  # already has a property/field with the parameter's name
+
+
+@dataclass
+class ToolDecl:
+    key: str
+    display: str
+    call: cst.Call
+    schema: Schema | None = None
+    refusal: tuple[str, str] | None = None
+
+
+@dataclass
+class Handler:
+    func: cst.FunctionDef
+    qualname: str
+    form: str  # "v1": (name, arguments); "v2": (ctx, params)
+    value: str  # expression of the path value in the handler's own body
+    names: set[str]  # source texts that hold the tool name
+    args: set[str]  # source texts that hold the arguments dict
+    params_name: str = ""  # v2: the params parameter
+    branches: list[tuple[cst.CSTNode, list[str], str]] = field(
+        default_factory=list
+    )  # (block, keys, qualname)
+    tables: list[tuple[cst.FunctionDef, list[str], str, str | None]] = field(default_factory=list)
+    # (function, keys, value expression, refusal)
+
+
+@dataclass
+class Index:
+    tools: dict[str, ToolDecl] = field(default_factory=dict)
+    dynamic_tools: list[cst.Call] = field(default_factory=list)  # Tool(...) whose name is not a literal
+    handlers: list[Handler] = field(default_factory=list)
+
+
+def _first_refusal(index: Index, keys: list[str]) -> tuple[str, str] | None:
+    for key in keys:
+        decl = index.tools.get(key)
+        if decl is None:
+            return (UNKNOWN, f"no `types.Tool(name={key[2:]!r}, ...)` found in this module for this branch")
+        if decl.refusal is not None:
+            return decl.refusal
+    return None
+
+
+def _handler_tools(index: Index) -> list[str]:
+    """The tools a handler serves: every tool described in its module (none when listed at runtime)."""
+    if index.dynamic_tools:
+        return []
+    return list(index.tools)

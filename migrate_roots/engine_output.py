@@ -1,0 +1,171 @@
+"""What a rewrite produces and writes: the new text (refused when it does not parse), its diff, the write
+itself (never over a read-only file, the shim first), and the compatibility module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from migrate_roots import sourcefile, writer
+from migrate_roots.config import Settings
+from migrate_roots.engine_types import Options, _failure
+from migrate_roots.model import FileResult, Finding, Severity, Status
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from migrate_roots.codemods.base import FileState
+
+
+class _ReadOnly(Exception):
+    pass
+
+
+def _write(path: Path, new: bytes, old: bytes, result: FileResult, options: Options) -> None:
+    """Write one rewritten file: never a read-only one, and the shim it imports first (a run killed
+    between the two leaves a package that works, and the next run finds nothing left to do)."""
+    if not stat.S_IMODE(path.stat().st_mode) & 0o222:
+        raise _ReadOnly(str(path))
+    if result.shim:
+        shim = Path(result.shim)
+        if not shim.exists():
+            with contextlib.suppress(FileExistsError):
+                writer.write_new(shim, render_shim(options.settings).encode("utf-8"))
+    writer.write_atomic(path, new, old)
+    result.written = True
+
+
+def _rewritten(
+    path: Path, source: sourcefile.Source, module: cst.Module, state: FileState, options: Options
+) -> tuple[FileResult, bytes | None]:
+    """The result of the rewrite walk recorded in `state`, and the new bytes (None: unchanged)."""
+    from migrate_roots.codemods.base import ApplyEdits
+
+    findings = sorted(state.findings, key=Finding.sort_key)
+    tools = list(state.extra.get("tools", []))
+    shim = state.extra.get("shim")
+    new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
+    new_text = new_module.code
+    if new_text == source.text:
+        return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None
+    # The re-parse guards what is written or shown; a scan shows no code.
+    if options.write or options.want_diff:
+        _verify(new_text, source.text, path)
+    result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
+    if options.want_diff:
+        result.diff = unified_diff(str(path), source.text, new_text)
+    return result, source.encode(new_text)
+
+
+def _cpython_problem(text: str) -> str | None:
+    """Why CPython's parser refuses `text`, or None."""
+    import ast
+
+    try:
+        ast.parse(text)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}" if exc.lineno else exc.msg
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte (before 3.12); nesting too deep
+        return str(exc)
+    return None
+
+
+def _verify(text: str, old: str, path: Path) -> None:
+    """Refuse (a bug of ours) a rewrite that is not valid Python: nothing is written or shown.
+
+    CPython's own parser first: ten times faster than libcst's (a dry run's re-parse was an eighth of its time,
+    benchmark 3). A file CPython parsed before must parse after. A file with syntax newer than this
+    interpreter fails it before the rewrite too; for such a file libcst's parser decides, as it did for the
+    input.
+    """
+    problem = _cpython_problem(text)
+    if problem is None:
+        return
+    if _cpython_problem(old) is None:
+        raise RuntimeError(f"rewrite of {path} does not parse ({problem}); file left alone")
+    import libcst as cst
+
+    try:
+        cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        raise RuntimeError(f"rewrite of {path} does not parse ({exc.message}); file left alone") from None
+
+
+def unified_diff(name: str, old: str, new: str) -> str:
+    import difflib
+
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+        )
+    )
+
+
+def _shim_result(path: Path, options: Options, since: int) -> FileResult:
+    """`write_shim`, except that a shim written during this run (by the worker that wrote the first file
+    importing it) is reported as the new file it is."""
+    if options.write and path.exists():
+        try:
+            info = path.stat()
+            same = path.read_bytes() == render_shim(options.settings).encode("utf-8")
+        except OSError:
+            same = False
+        if same and info.st_mtime_ns >= since - 10_000_000:
+            result = FileResult(path=str(path), status=Status.CHANGED, written=True)
+            if options.want_diff:
+                name = str(path)
+                text = render_shim(options.settings)
+                result.diff = unified_diff(name, "", text).replace(f"--- a/{name}", "--- /dev/null", 1)
+            return result
+    return write_shim(path, options)
+
+
+def render_shim(settings: Settings) -> str:
+    from importlib.resources import files
+
+    text = (files("migrate_roots.templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
+    default = 'ALLOWLIST_ENV = "MCP_ROOTS_ALLOWED_PATHS"'
+    return text.replace(default, f"ALLOWLIST_ENV = {settings.allowlist_env!r}".replace("'", '"'), 1)
+
+
+def write_shim(path: Path, options: Options) -> FileResult:
+    """The compatibility module, written once per package; an existing different file is left alone."""
+    text = render_shim(options.settings)
+    name = str(path)
+    if path.exists():
+        try:
+            same = path.read_bytes() == text.encode("utf-8")
+        except OSError as exc:
+            return _failure(name, "MR901", f"cannot read: {exc.strerror or exc}")
+        if same:
+            return FileResult(path=name, status=Status.UNCHANGED)
+        finding = Finding(
+            path=name,
+            line=1,
+            col=1,
+            code="MR906",
+            message="the compatibility module exists and differs from this version's; left as it is",
+            severity=Severity.INFO,
+        )
+        return FileResult(path=name, status=Status.UNCHANGED, findings=[finding])
+    result = FileResult(path=name, status=Status.CHANGED)
+    if options.want_diff:
+        result.diff = unified_diff(name, "", text).replace(f"--- a/{name}", "--- /dev/null", 1)
+    if options.write:
+        try:
+            writer.write_new(path, text.encode("utf-8"))
+        except OSError as exc:
+            return _failure(name, "MR901", f"cannot write: {exc.strerror or exc}")
+        result.written = True
+    return result
+
+
+def _display(path: Path) -> Path:
+    """A path relative to the working directory when it lies below it (as the user named the others)."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path

@@ -1,0 +1,132 @@
+"""One file's parse and walk (in the worker processes): its module name, the parse, and the single walk
+that hands each node to the rules that asked for its type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from migrate_roots import codemods, guards, sourcefile
+from migrate_roots.engine_types import Options
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from migrate_roots.codemods.base import FileState, Rule
+
+
+def package_info(path: Path) -> tuple[str, str, str]:
+    """(module, package, package_root) from the `__init__.py` files above `path`."""
+    folder = path.resolve().parent
+    parts = [] if path.stem == "__init__" else [path.stem]
+    top = folder
+    while (folder / "__init__.py").is_file():
+        parts.insert(0, folder.name)
+        top = folder
+        folder = folder.parent
+    if top == path.resolve().parent and not (top / "__init__.py").is_file():
+        return path.stem, "", str(top)
+    module = ".".join(parts)
+    package = module if path.stem == "__init__" else module.rpartition(".")[0]
+    return module, package, str(top)
+
+
+def _visit(module: cst.Module, state: FileState, rules: list[Rule]) -> None:
+    """Hand each node, in libcst's visiting order, to the rules that asked for its type.
+
+    libcst's own visitor rebuilds every node on the way (a third of a file's cost); the parent links that
+    the metadata already holds give the same children in the same order, so the walk is a plain loop.
+    """
+    handlers: dict[type, list[Rule]] = {}
+    for rule in rules:
+        for kind in rule.nodes:
+            handlers.setdefault(kind, []).append(rule)
+    import libcst as cst
+
+    children = state.children()
+    # Exact types, not isinstance: libcst's node classes are ABCs, and an isinstance that fails goes through
+    # ABCMeta.__instancecheck__ (a tenth of a file's cost over every node of every walk).
+    scopes = {cst.FunctionDef, cst.ClassDef}
+    leave = state.stack.pop
+    pending: list[Any] = [module]  # a node to visit, or None: leave the innermost function or class
+    while pending:
+        node = pending.pop()
+        if node is None:
+            leave()
+            continue
+        for rule in handlers.get(type(node), ()):
+            rule.visit(node, state)
+        if type(node) in scopes:
+            state.stack.append(node)
+            pending.append(None)
+        kids = children.get(node)
+        if kids:
+            pending.extend(reversed(kids))
+
+
+def _analyse(
+    path: Path, data: bytes, options: Options, phase: str, plan: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    source, module, wrapper = _parse(data)
+    state, rules = _walk(path, source, module, wrapper, options, phase, plan)
+    return source, module, state, rules
+
+
+def _parse(data: bytes) -> tuple[sourcefile.Source, cst.Module, cst.MetadataWrapper]:
+    import libcst as cst
+
+    source = sourcefile.decode(data)
+    if guards.looks_deep(source.text) and not guards.parser_survives(source.text):
+        raise _ParseFailure("cannot parse: nested too deeply (libcst's parser crashes on it)", 1)
+    try:
+        module = cst.parse_module(source.text)
+    except cst.ParserSyntaxError as exc:
+        raise _ParseFailure(
+            f"cannot parse: {exc.message.removeprefix('parser error: ')}", exc.raw_line
+        ) from None
+    except RecursionError:
+        raise _ParseFailure("cannot parse: nesting too deep", 1) from None
+    return source, module, cst.MetadataWrapper(module, unsafe_skip_copy=True)
+
+
+def _walk(
+    path: Path,
+    source: sourcefile.Source,
+    module: cst.Module,
+    wrapper: cst.MetadataWrapper,
+    options: Options,
+    phase: str,
+    plan: Mapping[str, Any],
+    meta: Mapping[Any, Any] | None = None,
+) -> tuple[FileState, list[Rule]]:
+    from migrate_roots.codemods.base import FileState
+
+    codemods.load()
+    mod_name, package, package_root = package_info(path)
+    state = FileState(
+        path=str(path),
+        module=mod_name,
+        package=package,
+        package_root=package_root,
+        settings=options.settings,
+        wrapper=wrapper,
+        lines=source.text.splitlines(),
+        enabled=options.enabled,
+        phase=phase,
+        plan=plan,
+        meta=meta or {},
+    )
+    runners = {codemods.REGISTRY[c].runner or codemods.REGISTRY[c] for c in options.enabled}
+    rules = [cls() for cls in sorted(runners, key=lambda r: r.code) if cls.nodes]
+    _visit(module, state, rules)
+    for rule in rules:
+        rule.leave(state)
+    return state, rules
+
+
+class _ParseFailure(Exception):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
