@@ -523,12 +523,7 @@ MR903 | line | unparsable | reported | = = await | error at 7:
 MR906 | shim | shim | reported | file=_mcp_roots_compat.py | the compatibility module exists and differs
 MR907 | too-large | too_large | reported | | file too large | over the 2 MB limit
 """
-HANDLER = (
-    "is no server object, yet is called a handler registration (any decorator on an imported name is one)"
-)
 XFAIL = {
-    "MR103-click": f"`@click.command()` {HANDLER}",
-    "MR104-functools.wraps": f"`@functools.wraps(fn)` {HANDLER}; `@wraps(fn)` gives MR104",
     "MR108-lambda": "a lambda written in this very file is told it 'is not a function defined in this file'",
     "MR152-branch": "tools listed by a comprehension (MR152's case): it is marked MR153, 'no Tool(name='tree') found'",
     "MR202-partial": "the registered `functools.partial(on_call, 'tag')` is named `...`: no handler is named",

@@ -983,3 +983,39 @@ def test_context_type_alias_is_a_context(tmp_path, alias):
         write=False,
     )
     assert codes(f for r in findings for f in r.findings) == ["MR101"]
+
+
+@pytest.mark.parametrize(
+    ("imports", "decorator", "code", "words"),
+    [
+        ("import click", "@click.command()", "MR103", "decorated by `@click.command()`"),
+        ("import click as c", "@c.group()", "MR103", "decorated by `@c.group()`"),
+        ("import functools", "@functools.wraps(fn)", "MR104", "the wrapper a decorator puts around"),
+        ("import functools as ft", "@ft.wraps(fn)", "MR104", "the wrapper a decorator puts around"),
+    ],
+)
+def test_a_decorator_of_another_library_is_no_handler_registration(tmp_path, imports, decorator, code, words):
+    """`@click.command()` and `@functools.wraps(fn)` decorate an imported module's way: no server object, so
+    no 'handler registered by' (a marker said so). What stays is the decorator migrate-roots does not know."""
+    source = f"""\
+        {imports}
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def first_root(ctx: Context) -> str:
+            return str((await ctx.session.list_roots()).roots[0].uri)
+
+
+        def deco(fn):
+            {decorator}
+            async def inner(ctx: Context):
+                return await fn(await first_root(ctx))
+
+            return inner
+        """
+    root = helpers._layout(tmp_path, source, None, True)
+    found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [f.code for f in found] == [code], found
+    assert words in found[0].message and "registered by" not in found[0].message, found[0].message

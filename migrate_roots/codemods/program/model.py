@@ -7,11 +7,15 @@ the calls they make); a pure function of them: nothing here writes into a summar
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration
+
+# `@wraps(fn)`, `@functools.wraps(fn)`, `@ft.wraps(fn)`: the wrapper is what the decorated function becomes.
+_WRAPS = re.compile(r"@(?:\w+\.)*wraps\(")
 
 
 @dataclass
@@ -145,7 +149,7 @@ class ProgramModel:
         wrapped = [(c, self.decorated[c]) for c, _, _ in chain if c in self.decorated and "test" not in c]
         if wrapped:
             caller, (decorator, path, line) = wrapped[0]
-            if decorator.startswith(("@wraps(", "@functools.wraps(")):
+            if _WRAPS.match(decorator):
                 return "MR104", (
                     f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), the "
                     f"wrapper a decorator puts around functions (`{decorator}`): give each tool it wraps a "

@@ -8,6 +8,7 @@ registration is recorded with the names the object may have, and the model decid
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -17,6 +18,8 @@ from libcst.metadata import QualifiedNameSource
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration, importable
+
+_STDLIB = frozenset(sys.stdlib_module_names)
 
 # Methods that register a tool: `@x.tool`, `x.tool(fn)`, `x.add_tool(fn)`; `Tool.from_function(fn)`.
 TOOL_DECORATORS = frozenset({"tool"})
@@ -129,9 +132,35 @@ def handler(state: FileState, node: cst.BaseExpression) -> str | None:
     if not isinstance(target, cst.Attribute) or target.attr.value in TOOL_DECORATORS:
         return None
     kind = _sdk.expr_kind(state, target.value)
-    if kind in (_sdk.HL_SERVER, _sdk.LL_SERVER) or receiver(state, target.value) is not None:
+    if kind in (_sdk.HL_SERVER, _sdk.LL_SERVER) or _may_be_server(state, target.value):
         return f"@{_code(state, target)}"
     return None
+
+
+def _module_import(state: FileState, expr: cst.BaseExpression) -> bool:
+    """`click` bound by `import click` (or `import click as c`): a module, not an object in it."""
+    scope = state.scope(expr) if isinstance(expr, cst.Name) else None
+    if scope is None or not isinstance(expr, cst.Name) or expr.value not in scope:
+        return False
+    return all(isinstance(getattr(a, "node", None), cst.Import) for a in scope[expr.value])
+
+
+def _may_be_server(state: FileState, expr: cst.BaseExpression) -> bool:
+    """Could `expr`, which the file does not construct, be a server object? Not a standard-library module or
+    object (`@functools.wraps(fn)`), nor another distribution's module imported as itself (`import click`,
+    then `@click.command()`): those decorate for their own purposes."""
+    names = receiver(state, expr)
+    if names is None:
+        return False
+    own = importable(state.module).split(".")[0]
+    for name in names:
+        top = name.split(".")[0]
+        if not name or top == own:
+            return True  # a parameter, `self._mcp`, or a first-party import
+        if top in _STDLIB or _module_import(state, expr):
+            continue
+        return True  # an object imported from elsewhere (`from .app import mcp` made absolute)
+    return False
 
 
 def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, Found] | None:
