@@ -29,9 +29,11 @@ import libcst as cst
 
 from migrate_roots.codemods import _schema_text, _sdk
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._roots_edits import _extra, _wrap_at
+from migrate_roots.codemods._roots_model import Plan
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.roots_call import Plan, RootsCall, _extra, _wrap_at
+from migrate_roots.codemods.roots_call import RootsCall
 from migrate_roots.model import Action, Severity, ToolChange
 
 CODE = "MR151"
