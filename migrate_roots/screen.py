@@ -2,7 +2,7 @@
 
 A roots token (`list_roots`) no longer needs the word `mcp` in its file: a helper module with
 `async def project_dir(ctx): return await ctx.session.list_roots()` and no SDK import is MCP code when a tool
-reaches it, and only the plan can tell (`roots_call.Site.maybe`). But libcst costs a quarter of a second to
+reaches it, and only the plan can tell (`_roots_model.Site.maybe`). But libcst costs a quarter of a second to
 import and about 20 ms per kilobyte-dense file, and the three moto files of benchmark 1's library tree (AWS
 Organizations `list_roots`) would have made a no-hit scan five times slower. So such a file is first parsed
 with CPython's own parser (`ast`, in C: a few milliseconds), and goes on to libcst only when some `list_roots`

@@ -446,7 +446,7 @@ MR106 | clash | helper | marked | # clash | already has a parameter named 'root'
 MR107 | helper | helper | rewritten | | `roots_of` now takes `root=None`
 MR108 | fake | helper | rewritten | def fake_roots | test double `test_where.fake_roots` of `roots_of` | `root=None`
 MR108 | shadowing | helper | rewritten | def shadowing | `test_where.shadowing` of `roots_of` | `**kwargs` | would shadow
-MR108 | imported | helper | reported | imported_fake) | double of `roots_of` is not a function defined in this file
+MR108 | imported | helper | reported | imported_fake) | double of `roots_of` (`imported_fake`) is not a function defined in this file
 MR108 | lambda | helper | reported | lambda ctx | lambda | of `roots_of`
 MR109 | prefix | bounds | marked | # prefix | a prefix test on a resolved path in `view` | MCP_ROOTS_ALLOWED_PATHS
 MR109 | helper | bounds | marked | # commonpath | `commonpath` in `inside`
@@ -524,9 +524,8 @@ MR906 | shim | shim | reported | file=_mcp_roots_compat.py | the compatibility m
 MR907 | too-large | too_large | reported | | file too large | over the 2 MB limit
 """
 XFAIL = {
-    "MR108-lambda": "a lambda written in this very file is told it 'is not a function defined in this file'",
     "MR152-branch": "tools listed by a comprehension (MR152's case): it is marked MR153, 'no Tool(name='tree') found'",
-    "MR202-partial": "the registered `functools.partial(on_call, 'tag')` is named `...`: no handler is named",
+
     "MR903-line": "libcst's raw_line is the line after the error: the finding is at :8, its own text says 7:15",
 }
 
@@ -582,8 +581,8 @@ def test_each_finding_names_its_case(findings_of, code, scenario, action, at, wo
         assert word in mine[0].message, (word, mine[0].message)
 
 
-SHARED = "MR101, MR102 and MR151 (at the read) all say 'roots/list from the server fails ... now reads the `root` argument'"
-SHARING = {"MR101", "MR102", "MR151"}
+SHARED = "MR151 (at the read) says what MR101 says: 'roots/list ... fails ... now reads the `root` argument'"
+SHARING: set[str] = set()  # codes whose text another code shares (none today)
 CODES = sorted({p.values[0] for p in ROWS})
 
 

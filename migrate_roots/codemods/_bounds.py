@@ -386,8 +386,9 @@ def refuse(
 ) -> dict[tuple[str, Pos], tuple[str, str]]:
     """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
     the read's result in the function holding it, or the result of a call into the way in a function on the way
-    up. `by_fq`: fully qualified name -> (path, roots_call.Func); returns (function, site position) -> refusal,
-    writing nothing (the plan is a pure function of the summaries). Run before the plan computes its reach."""
+    up. `by_fq`: fully qualified name -> (path, _roots_model.Func); returns (function, site position) ->
+    refusal, writing nothing (the plan is a pure function of the summaries). Run before the plan computes its
+    reach."""
     out: dict[tuple[str, Pos], tuple[str, str]] = {}
     callers: dict[str, set[str]] = {}
     calls_of: dict[str, dict[Pos, list[str]]] = {}

@@ -20,9 +20,10 @@ from migrate_roots.codemods._lowlevel_edits import (
     _replace_with,
 )
 from migrate_roots.codemods._lowlevel_model import CODE, Handler, Index, Schema, _code, _handler_tools
+from migrate_roots.codemods._roots_edits import _extra, _wrap_at
+from migrate_roots.codemods._roots_model import Plan
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.roots_call import Plan, _extra, _wrap_at
 from migrate_roots.model import Action, Severity, ToolChange
 
 

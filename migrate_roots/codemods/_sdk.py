@@ -502,7 +502,7 @@ def loosely_typed(state: Any, expr: cst.BaseExpression) -> bool:
 
 
 # -----------------------------------------------------------------------------------------------------
-# Names used by list_changed.py (MR20x), roots_cache.py (MR21x) and client_roots.py (MR3xx).
+# Names used by _plumbing*.py (MR20x), roots_cache.py (MR21x) and client_roots.py (MR3xx).
 # Added as a separate block; the code above is unchanged.
 
 # The client -> server roots change notification type (mcp 1.x `mcp.types`, mcp 2.x re-exports `mcp_types`).

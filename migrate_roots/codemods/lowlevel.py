@@ -41,8 +41,9 @@ from migrate_roots.codemods._lowlevel_model import (
     _handler_tools,
 )
 from migrate_roots.codemods._lowlevel_rewrite import _Rewrite
+from migrate_roots.codemods._roots_model import Plan
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.roots_call import Plan, RootsCall
+from migrate_roots.codemods.roots_call import RootsCall
 from migrate_roots.model import Severity
 
 __all__ = [

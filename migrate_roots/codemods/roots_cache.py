@@ -1,7 +1,7 @@
 """Roots state that outlives a request, and roots code that no longer does anything: removed or marked.
 
 Codes MR211-MR218 run as one rule (`RootsCache`), on the analysis shared with `list_changed.py`
-(`codemods.list_changed.analyse`), so that a stale flag and the handler that sets it go together.
+(`codemods._plumbing.analyse`), so that a stale flag and the handler that sets it go together.
 
 - MR211: module-level caches and stale / once-per-process flags around a roots read. When every function that
   touches them is the function that fetches (a single `if <cache/flag test>:` guard holding the read), the

@@ -43,7 +43,7 @@ def guarded_helpers(
     path_like: Callable[[str], bool],
 ) -> dict[K, Reused]:
     """Helper -> its parameter that already carries the tools' path argument. `by_key`: function identity ->
-    (path, roots_call.Func); `calls`: its calls, resolved to identities."""
+    (path, _roots_model.Func); `calls`: its calls, resolved to identities."""
     callers: dict[K, list[tuple[K, Pos]]] = {}
     for key in reach:
         for callee, pos in calls[key]:

@@ -1,0 +1,235 @@
+"""The roots-plumbing analysis shared by list_changed.py (MR201-MR202) and roots_cache.py (MR211-MR218): one
+pass over a file (`analyse`) decides every piece of roots plumbing that goes and every piece that is marked,
+so that removals that depend on each other (a handler and the stale flag it sets) are decided together.
+
+The steps live beside it: `_plumbing_collect.py` (the walk that finds registrations, handlers and reads),
+`_plumbing_caches.py` (caches and stale flags, to a fixed point, and the registrations they keep),
+`_plumbing_fetches.py` (eager fetches, tasks, dead helpers, discarded reads), `_plumbing_leftovers.py`
+(leftover references, wording, imports, spacing), `_plumbing_queries.py` and `_plumbing_edits.py`.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import GlobalScope
+
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._plumbing_base import ANALYSIS, CANDIDATES, Registration
+from migrate_roots.codemods._plumbing_caches import _Caches
+from migrate_roots.codemods._plumbing_collect import _Collector
+from migrate_roots.codemods._plumbing_fetches import _Fetches
+from migrate_roots.codemods._plumbing_leftovers import _Leftovers
+from migrate_roots.codemods._plumbing_queries import (
+    _LOG_METHODS,
+    _READ_ONLY_METHODS,
+    _first,
+    _first_party_import,
+    _names,
+    _names_global,
+    _relays,
+    _state_write,
+    _strings_in,
+)
+from migrate_roots.codemods.base import FileState
+
+_LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
+
+
+def analyse(state: FileState) -> None:
+    """Run the plumbing analysis once per walk and record its edits, findings and markers."""
+    if ANALYSIS in state.extra:
+        return
+    state.extra[ANALYSIS] = None
+    if not state.extra.get("imports_sdk"):
+        return
+    state.extra[ANALYSIS] = plumbing = _Plumbing(state)  # `kept_caches` reads it
+    plumbing.run()
+
+
+def kept_caches(state: FileState) -> frozenset[str]:
+    """The module-level roots caches of this file that stay (MR211 marks them instead of removing them)."""
+    analyse(state)
+    plumbing = state.extra.get(ANALYSIS)
+    if plumbing is None:
+        return frozenset()
+    return frozenset(plumbing.caches - plumbing.removable_caches)
+
+
+class _Plumbing(_Caches, _Fetches, _Leftovers):
+    """The analysis of one file: collect, then decide (`_decide`), in an order the steps depend on."""
+
+    # --- collection ----------------------------------------------------------------------------------
+    def run(self) -> None:
+        state = self.state
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.FunctionDef):
+                self.top[stmt.name.value] = stmt
+            scope = state.scope(stmt)
+            if isinstance(scope, GlobalScope):
+                self.globalscope = scope
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+                small = stmt.body[0]
+                target = None
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target = small.targets[0].target
+                elif isinstance(small, cst.AnnAssign):
+                    target = small.target
+                if isinstance(target, cst.Name):
+                    self.top_assigns.setdefault(target.value, []).append(stmt)
+                    if target.value == "__all__":
+                        self.exported |= _strings_in(small)
+        self.state.walk(self.module, _Collector(self))
+        self._roots_related()
+        self._decide()
+        # Names whose fate depends on other modules (see PackageRefs).
+        handlers = {r.handler_name for r in self.registrations if r.handler_name}
+        state.extra[CANDIDATES] = frozenset(self.related | handlers | self.caches)
+
+    # --- roots-related functions ----------------------------------------------------------------------
+    def _roots_related(self) -> None:
+        related = {name for name, f in self.top.items() if self.funcs[f].sites}
+        changed = True
+        while changed:
+            changed = False
+            for name, f in self.top.items():
+                if name not in related and self.funcs[f].calls & related:
+                    related.add(name)
+                    changed = True
+        self.related = related
+
+    # --- decisions -----------------------------------------------------------------------------------
+    def _decide(self) -> None:
+        regs = self.registrations
+        # 1. Registrations and their handlers.
+        for reg in regs:
+            if not self.allowed(reg.node, "MR201"):
+                reg.ignored = True
+                reg.refusal = "ignored"
+            if reg.refusal is None and reg.handler is not None:
+                info = self.funcs[reg.handler]
+                if info.relays:
+                    reg.refusal = (
+                        f"handler `{reg.handler_name}` relays the change to downstream servers (a proxy): "
+                        "they may still cache roots; remove this once they take explicit paths"
+                    )
+            if reg.refusal is None and reg.branch is not None and _relays(reg.branch):
+                reg.refusal = (
+                    "this branch relays the change to downstream servers (a proxy): they may still cache "
+                    "roots; remove it once they take explicit paths"
+                )
+            if reg.refusal is None:
+                reg.refusal = self._state_refusal(reg)
+        # Registrations that go do not keep their handler alive.
+        self.reg_nodes = [r.node for r in regs if r.refusal is None]
+        # 2. Caches (module globals) and the handlers that invalidate them, to a fixed point.
+        self._caches()
+        # 3. Final registrations: remove, or mark.
+        for reg in regs:
+            self._record_registration(reg)
+        # 4. Eager fetches in initialized handlers, background tasks, resources/list_changed.
+        self._eager()
+        # 5. Dead helpers and discarded results.
+        self._dead()
+        # 6. Leftover references, class/attribute caches, wording.
+        self._leftovers()
+        self._attribute_caches()
+        self._wording()
+        self._prune_imports()
+        self._keep_spacing()
+        self._drop_findings()
+
+    def _state_refusal(self, reg: Registration) -> str | None:
+        """A handler that changes state other than module globals (which MR211 follows) stays: marked."""
+        body: cst.CSTNode | None = reg.handler or reg.branch
+        if body is None:
+            value = reg.handler_expr
+            if value is None:
+                return None
+            if not isinstance(value, cst.Lambda):
+                spelled = self.state.wrapper.module.code_for_node(value)
+                spelled = spelled if len(spelled) <= 60 and "\n" not in spelled else f"{spelled[:57]}..."
+                return (
+                    f"the handler `{spelled}` is not a module-level function of this file (a method, a "
+                    "local function, an import, a wrapper): check what it invalidates, then remove the "
+                    "registration and the handler by hand"
+                )
+            called = _names(value) & set(self.top)
+            if called:
+                return (
+                    f"the handler (not a plain function) calls `{_first(called)}`: check what it invalidates, "
+                    "then remove the registration by hand"
+                )
+            effect = self._global_method_call(value)
+            if effect is not None:
+                return f"the handler calls `{effect}` on module state: remove it by hand"
+            return None
+        target = _state_write(body) or self._global_method_call(body)
+        if target is not None:
+            return (
+                f"the handler changes `{target}`, which something may still read: remove it by hand once the "
+                f"readers take the `{self.param}` argument"
+            )
+        seen: set[str] = set()
+        todo = sorted(self._calls_of(body) & set(self.top))
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            info = self.funcs[self.top[name]]
+            changed = _state_write(info.node) or self._global_method_call(info.node)
+            if info.globals_declared or changed is not None:
+                what = f" (`{changed}`)" if changed else ""
+                return (
+                    f"the handler calls `{name}`, which changes module state{what}: remove both by hand once "
+                    f"the readers take the `{self.param}` argument"
+                )
+            todo.extend(sorted(info.calls & set(self.top)))
+        return None
+
+    def _global_method_call(self, node: cst.CSTNode) -> str | None:
+        """`G.method(...)` on a module-level value (an Event, a list, a dict), other than a logger."""
+        state = self.state
+        found: list[str] = []
+        top_assigns = self.top_assigns
+
+        class Calls(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                func = n.func
+                if found or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+                    return
+                name = func.value.value
+                scope = state.scope(func.value)
+                if scope is None or name not in scope or not _names_global(scope, name):
+                    return  # unknown, or a local of the same name
+                if name not in top_assigns and not _first_party_import(scope, name):
+                    return
+                if _sdk.expr_kind(state, func.value) in (_sdk.HL_SERVER, _sdk.LL_SERVER):
+                    return  # the server object itself (get_context(), ...)
+                if name in top_assigns:
+                    small = top_assigns[name][0].body[0]
+                    value = getattr(small, "value", None)
+                    if isinstance(value, cst.Call) and state.qnames(value.func) & _LOGGERS:
+                        return
+                if func.attr.value in _READ_ONLY_METHODS:
+                    return  # `_active_session.get()` reads
+                if func.attr.value in _LOG_METHODS and "log" in name.lower():
+                    return  # `logger = setup_logger()`, then `logger.warning(...)`
+                found.append(f"{name}.{func.attr.value}()")
+
+        node.visit(Calls())
+        return found[0] if found else None
+
+    def _calls_of(self, node: cst.CSTNode) -> set[str]:
+        if isinstance(node, cst.FunctionDef):
+            return set(self.funcs[node].calls)
+        found: set[str] = set()
+
+        class Calls(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                if isinstance(n.func, cst.Name):
+                    found.add(n.func.value)
+
+        node.visit(Calls())
+        return found

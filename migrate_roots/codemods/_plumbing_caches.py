@@ -1,0 +1,327 @@
+"""Roots caches in the plumbing analysis (MR211): module globals that keep roots or their staleness, the
+fetching functions whose guard can be unwrapped, what blocks a removal (to a fixed point), and the
+registrations (MR201/MR202) whose handler invalidates a cache.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate_roots.codemods._edits import drop_keyword
+from migrate_roots.codemods._plumbing_base import Registration, _PlumbingBase
+from migrate_roots.codemods._plumbing_edits import _keep_global, _prepend_body, _remove, _unwrap_if
+from migrate_roots.codemods._plumbing_queries import (
+    _all_simple_lines,
+    _assigned_at_top,
+    _assigned_names,
+    _assigns_flag,
+    _contains,
+    _fetcher_use_ok,
+    _first,
+    _guard,
+    _is_flag,
+    _is_literal,
+    _names,
+    _sends_resource_changed,
+    _top_statements,
+)
+from migrate_roots.model import Action, Severity
+
+
+class _Caches(_PlumbingBase):
+    """Caches and stale flags, and the registrations they keep (a step of `_Plumbing`)."""
+
+    # ... caches ----------------------------------------------------------------------------------------
+    def _handler_units(self) -> list[tuple[Registration, cst.CSTNode]]:
+        units: list[tuple[Registration, cst.CSTNode]] = []
+        for reg in self.registrations:
+            if reg.handler is not None:
+                units.append((reg, reg.handler))
+            elif reg.branch is not None:
+                units.append((reg, reg.branch))
+        return units
+
+    def _handler_deletable(self, reg: Registration) -> bool:
+        if reg.refusal is not None or "MR201" not in self.enabled:
+            return False
+        if reg.handler is None or reg.handler_name is None:
+            return True  # nothing to delete but the registration
+        if reg.handler.decorators or not self.deletable_name(reg.handler_name):
+            return False
+        uses = self.live_uses(reg.handler_name, ignore=self.reg_nodes)
+        return not uses and self.used_elsewhere(reg.handler_name) is None
+
+    def _caches(self) -> None:
+        state = self.state
+        candidates: set[str] = set()
+        writers: dict[str, set[cst.CSTNode]] = {}
+        units = self._handler_units()
+        for name in self.top_assigns:
+            if name.startswith("__"):
+                continue
+            for node in self.assignments(name):
+                func = self.enclosing_function(node)
+                unit: cst.CSTNode | None = None
+                for _reg, u in units:
+                    if u is func or (isinstance(u, cst.If) and _contains(u, node, state)):
+                        unit = u
+                        break
+                if unit is not None:
+                    candidates.add(name)
+                    writers.setdefault(name, set()).add(unit)
+                elif (
+                    func is not None
+                    and func in self.funcs
+                    and self.funcs[func].sites
+                    and name in self.funcs[func].globals_declared
+                ):
+                    candidates.add(name)
+                    writers.setdefault(name, set()).add(func)
+        self.caches = candidates
+        if not candidates:
+            return
+        # Fetching functions: one top-level `if` guard that tests only cache names, with the fetch inside.
+        fetchers: dict[cst.FunctionDef, cst.If] = {}
+        for func, info in self.funcs.items():
+            if not info.sites or not (info.globals_declared & candidates):
+                continue
+            guard = _guard(func, candidates, info.sites, state)
+            if guard is not None:
+                fetchers[func] = guard
+        removable = set(candidates) if "MR211" in self.enabled else set()
+        flags = {n for n in candidates if _is_flag(n, self)}
+        reasons: dict[str, str] = {}
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(removable):
+                why = self._cache_blocker(name, fetchers, removable, flags, units)
+                if why is not None:
+                    removable.discard(name)
+                    reasons[name] = why
+                    changed = True
+            for func, guard in list(fetchers.items()):
+                if self._mr105(func) and self.funcs[func].globals_declared & removable:
+                    for name in self.funcs[func].globals_declared & removable:
+                        removable.discard(name)
+                        reasons[name] = (
+                            f"MR105 marks the roots read in `{state.qualname(func)}` because of the cache's "
+                            "`is None` test; remove the cache by hand, then run again"
+                        )
+                        changed = True
+                if not self.allowed(guard, "MR211"):
+                    for name in self.funcs[func].globals_declared & removable:
+                        removable.discard(name)
+                        reasons[name] = "ignored"
+                        changed = True
+                names = (self.funcs[func].globals_declared & candidates) | (_names(guard.test) & candidates)
+                if not names <= removable:
+                    for name in names & removable:
+                        removable.discard(name)
+                        reasons.setdefault(name, f"shares a guard with `{_first(names - removable)}`")
+                        changed = True
+            for reg, unit in units:
+                if isinstance(unit, cst.FunctionDef):
+                    written = self.funcs[unit].globals_declared & candidates
+                else:
+                    written = _assigned_names(unit) & candidates
+                if written and not self._handler_deletable(reg) and written & removable:
+                    for name in written & removable:
+                        removable.discard(name)
+                        reasons[name] = "the list_changed handler that invalidates it stays"
+                        changed = True
+        self.removable_caches = removable
+        self.fetchers = {f: g for f, g in fetchers.items() if self.funcs[f].globals_declared & removable}
+        self.flags = flags
+        # Edits: module-level definitions, global statements, guards, flag assignments.
+        for name in sorted(removable):
+            for stmt in self.top_assigns.get(name, []):
+                self.removed.add(stmt)
+                state.edit(stmt, _remove)
+        for func, guard in self.fetchers.items():
+            self._rewrite_fetcher(func, guard, removable, flags)
+        for name in sorted(candidates - removable):
+            if "MR211" not in self.enabled:
+                continue
+            defined = self.top_assigns.get(name)
+            if not defined or reasons.get(name) == "ignored":
+                continue
+            stmt = defined[0]
+            state.mark(
+                stmt,
+                "MR211",
+                f"`{name}` keeps roots (or their staleness) across requests, and cannot go yet: "
+                f"{reasons.get(name, 'not removable')}; read the `{self.param}` argument per request instead",
+                Severity.DEPRECATED,
+            )
+
+    def _mr105(self, func: cst.FunctionDef) -> bool:
+        """Does MR101's plan refuse a roots read of `func` as MR105 (None versus empty)?"""
+        plan = self.state.plan.get("MR101")
+        sites = getattr(plan, "sites", None)
+        if not isinstance(sites, dict) or "MR101" not in self.enabled:
+            return False
+        for call in self.funcs[func].sites:
+            decision = sites.get(self.state.pos(call))
+            if isinstance(decision, tuple) and decision and decision[0] == "MR105":
+                return True
+        return False
+
+    def literal_default(self, name: str) -> cst.SimpleStatementLine | None:
+        """`_root: Path | None = None`: the one module-level definition of `name`, when its value is a literal."""
+        defined = self.top_assigns.get(name, [])
+        if len(defined) != 1 or len(defined[0].body) != 1:
+            return None
+        small = defined[0].body[0]
+        value = getattr(small, "value", None)
+        if isinstance(small, cst.AnnAssign) and not isinstance(small.target, cst.Name):
+            return None
+        if isinstance(small, cst.Assign) and len(small.targets) != 1:
+            return None
+        return defined[0] if value is not None and _is_literal(value) else None
+
+    def _cache_blocker(
+        self,
+        name: str,
+        fetchers: dict[cst.FunctionDef, cst.If],
+        removable: set[str],
+        flags: set[str],
+        units: list[tuple[Registration, cst.CSTNode]],
+    ) -> str | None:
+        if not self.deletable_name(name):
+            return "used from another module or exported"
+        if len(self.top_assigns.get(name, [])) != 1:
+            return "defined more than once at module level"
+        unit_nodes = [u for _, u in units]
+        for node in [*self.accesses(name), *self.assignments(name)]:
+            if any(
+                node is s.body[0].targets[0].target if isinstance(s.body[0], cst.Assign) else False
+                for s in self.top_assigns.get(name, [])
+            ):
+                continue
+            if any(_contains(stmt, node, self.state) for stmt in self.top_assigns.get(name, [])):
+                continue
+            if any(_contains(u, node, self.state) for u in unit_nodes):
+                continue
+            func = self.enclosing_function(node)
+            if func is None:
+                return "used at module level"
+            if func not in fetchers:
+                label = self.state.qualname(func)
+                if self.funcs[func].sites:  # it fetches, but not inside one `if <not cached>:` block
+                    return (
+                        f"read by `{label}`, which reads roots behind a guard migrate-roots does not "
+                        "unwrap (an early `return`, or more than one test)"
+                    )
+                kind = "a tool" if self.funcs[func].tool else "a function"
+                return f"read by `{label}`, {kind} that does not fetch it"
+            guard = fetchers[func]
+            seeded = self.literal_default(name) is not None
+            if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state, seeded):
+                return f"used in `{self.state.qualname(func)}` outside its fetch guard"
+        where = self.used_elsewhere(name)
+        return f"named in `{where}`, which this run does not rewrite" if where else None
+
+    def _rewrite_fetcher(
+        self, func: cst.FunctionDef, guard: cst.If, removable: set[str], flags: set[str]
+    ) -> None:
+        state = self.state
+        # `global` statements lose the removed names.
+        for stmt in _top_statements(func):
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+                small = stmt.body[0]
+                if isinstance(small, cst.Global):
+                    keep = [n.name.value for n in small.names if n.name.value not in removable]
+                    if not keep:
+                        self.removed.add(stmt)
+                        state.edit(stmt, _remove)
+                    elif len(keep) != len(small.names):
+                        state.edit(small, _keep_global(keep))
+        # Flag assignments anywhere in the function go.
+        for stmt in _all_simple_lines(func):
+            if len(stmt.body) == 1 and _assigns_flag(stmt.body[0], flags & removable):
+                self.removed.add(stmt)
+                state.edit(stmt, _remove)
+        # A cache not assigned at the top of the guard starts from its module value, as a local.
+        seeds: list[cst.SimpleStatementLine] = []
+        for name in sorted(self.funcs[func].globals_declared & removable - flags):
+            seed = None if _assigned_at_top(guard, name) else self.literal_default(name)
+            if seed is not None:
+                seeds.append(seed.with_changes(leading_lines=[]))
+        if seeds:
+            state.edit(guard, _prepend_body(seeds))
+        # The guard's body takes its place.
+        state.edit(guard, _unwrap_if)
+        self.removed.add(guard.test)
+        name = state.qualname(func)
+        state.report(
+            guard,
+            "MR211",
+            f"roots cache removed: `{name}` now reads roots on every call (the per-request value); "
+            "removed globals: "
+            + ", ".join(f"`{n}`" for n in sorted(self.funcs[func].globals_declared & removable)),
+            Severity.DEPRECATED,
+            Action.REWRITTEN,
+        )
+
+    # ... registrations ---------------------------------------------------------------------------------
+    def _record_registration(self, reg: Registration) -> None:
+        state = self.state
+        if "MR201" not in self.enabled or reg.ignored:
+            self.handled.add(reg.node)
+            return
+        if reg.refusal is not None:
+            state.mark(reg.node, "MR202", reg.refusal, Severity.DEPRECATED)
+            self.handled.add(reg.node)
+            return
+        units: list[cst.CSTNode] = []
+        if reg.handler is not None:
+            units = [reg.handler]
+        elif reg.branch is not None:
+            units = [reg.branch]
+        for unit in units:
+            if isinstance(unit, cst.FunctionDef):
+                written = self.funcs[unit].globals_declared & self.caches
+            else:
+                written = _assigned_names(unit) & self.caches
+            blocked = written - self.removable_caches
+            if blocked:
+                reg.refusal = (
+                    "the handler invalidates "
+                    + ", ".join(f"`{n}`" for n in sorted(blocked))
+                    + " which is still read (see MR211): remove both once the readers take the "
+                    f"`{self.param}` argument"
+                )
+                state.mark(reg.node, "MR202", reg.refusal, Severity.DEPRECATED)
+                self.handled.add(reg.node)
+                return
+        extra = ""
+        if reg.remove is not None:
+            self.removed.add(reg.remove)
+            state.edit(reg.remove, _remove)
+        elif reg.kwarg is not None:
+            call, arg = reg.kwarg
+            self.removed.add(arg)
+            state.edit(call, drop_keyword(arg.keyword.value if arg.keyword else ""))
+        self.handled.add(reg.node)
+        if reg.handler is not None and reg.handler_name is not None:
+            if reg.handler in self.removed:
+                extra = f"; handler `{reg.handler_name}` removed (nothing else in the package uses it)"
+            elif self._handler_deletable(reg):
+                self.removed.add(reg.handler)
+                state.edit(reg.handler, _remove)
+                extra = f"; handler `{reg.handler_name}` removed (nothing else in the package uses it)"
+                if self.funcs[reg.handler].resource_changed:
+                    extra += ", with the resources/list_changed it sent"
+            else:
+                extra = f"; handler `{reg.handler_name}` kept (still used elsewhere)"
+        elif reg.branch is not None and _sends_resource_changed(reg.branch):
+            extra = ", with the resources/list_changed it sent"
+        state.report(
+            reg.node,
+            "MR201",
+            f"roots list_changed registration ({reg.spelling}) removed: the notification does not exist in "
+            f"MCP 2026-07-28 and tools now take the `{self.param}` argument{extra}",
+            Severity.DEPRECATED,
+            Action.REWRITTEN,
+        )

@@ -1,0 +1,264 @@
+"""The collector of the plumbing analysis: one walk that records the list_changed registrations (all four
+spellings), the handlers, the functions with their roots reads, calls and globals, tasks, attribute writes,
+leftover references and roots wording.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._plumbing_base import FuncInfo, Registration
+from migrate_roots.codemods._plumbing_queries import (
+    _branch_kind,
+    _calls_in,
+    _docstring_owner,
+    _handler_arg,
+    _in_import,
+    _is_local,
+    _is_site,
+    _is_tool,
+    _mentions_site,
+    _names_global,
+    _our_description,
+    _pattern_argument,
+    _statement_of_call,
+)
+
+if TYPE_CHECKING:
+    from migrate_roots.codemods._plumbing import _Plumbing
+
+
+# Wording in user-facing strings that tells people to set up roots (MR218).
+_ROOTS_WORDING = re.compile(
+    r"\b(configur\w*|set\s*up|provid\w*|add|declar\w*|expos\w*|shar\w*|enabl\w*|support\w*|grant\w*)"
+    r"\s+(\w+\s+){0,2}?roots?\b"
+    r"|\broots?\s+(capabilit\w*|support|are\s+(not|configured|set|provided)|is\s+(not|configured|set))"
+    r"|\bno\s+(\w+\s+)?roots?\b|\bwithout\s+(\w+\s+)?roots?\b",
+    re.IGNORECASE,
+)
+
+
+class _Collector(cst.CSTVisitor):
+    def __init__(self, owner: _Plumbing) -> None:
+        super().__init__()
+        self.o = owner
+        self.state = owner.state
+        self.stack: list[cst.FunctionDef] = []
+        self.classes: list[cst.ClassDef] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append(node)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        top = not self.stack and not self.classes
+        info = FuncInfo(node, top)
+        info.tool = any(_is_tool(self.state, d.decorator) for d in node.decorators)
+        self.o.funcs[node] = info
+        self.stack.append(node)
+        if (
+            node.name.value == "on_notification"
+            and self.classes
+            and any(self.state.qnames(b.value) & _sdk.FASTMCP_MIDDLEWARE for b in self.classes[-1].bases)
+        ):
+            node.body.visit(_MiddlewareBranches(self.o))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+    def visit_Global(self, node: cst.Global) -> None:
+        if self.stack:
+            self.o.funcs[self.stack[-1]].globals_declared |= {n.name.value for n in node.names}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if len(node.targets) == 1:
+            target = node.targets[0].target
+            if (
+                isinstance(target, cst.Subscript)
+                and isinstance(target.value, cst.Attribute)
+                and target.value.attr.value == "notification_handlers"
+                and len(target.slice) == 1
+            ):
+                key = target.slice[0].slice
+                if isinstance(key, cst.Index):
+                    self._handlers_key(node, key.value)
+        self._attr_write(node, [t.target for t in node.targets])
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._attr_write(node, [node.target])
+
+    def _attr_write(self, node: cst.Assign | cst.AnnAssign, targets: list[cst.BaseExpression]) -> None:
+        if not self.stack or node.value is None:
+            return
+        func = self.stack[-1]
+        info = self.o.funcs[func]
+        if not info.sites and not any(_is_site(c, self.state) for c in _calls_in(node.value, self.state)):
+            return  # no roots read so far in this function (the walk goes in order), none in the value
+        for target in targets:
+            if isinstance(target, cst.Attribute) and _mentions_site(node.value, func, self.o):
+                base = target.value
+                while isinstance(base, cst.Attribute):
+                    base = base.value
+                if isinstance(base, cst.Name) and _is_local(base, func, self.state):
+                    continue
+                self.o.attr_writes.append((func, node, target))
+
+    def _handlers_key(self, assign: cst.Assign, key: cst.BaseExpression) -> None:
+        names = self.state.qnames(key)
+        stmt = self.state.parent(assign)
+        single = isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+        if names & _sdk.ROOTS_LIST_CHANGED_NOTIFICATIONS:
+            reg = Registration(assign, "notification_handlers[RootsListChangedNotification]")
+            self.o.handled.add(key)
+            if single:
+                reg.remove = stmt
+            else:
+                reg.refusal = "registration shares its line with other statements"
+            self._handler(reg, assign.value)
+            self.o.registrations.append(reg)
+        elif names & _sdk.INITIALIZED_NOTIFICATIONS:
+            self._init_handler(assign.value)
+
+    def _handler(self, reg: Registration, value: cst.BaseExpression) -> None:
+        reg.handler_expr = value
+        if isinstance(value, cst.Name):
+            func = self.o.top.get(value.value)
+            scope = self.state.scope(value)
+            # The module's function, also when registered from inside a function (`install_handlers()`).
+            if func is not None and scope is not None and _names_global(scope, value.value):
+                reg.handler = func
+                reg.handler_name = value.value
+
+    def _init_handler(self, value: cst.BaseExpression) -> None:
+        if isinstance(value, cst.Name) and value.value in self.o.top:
+            self.o.init_handlers.append(self.o.top[value.value])
+
+    def visit_Call(self, node: cst.Call) -> None:
+        state = self.state
+        func = node.func
+        if self.stack:
+            info = self.o.funcs[self.stack[-1]]
+            if isinstance(func, cst.Name):
+                info.calls.add(func.value)
+            if _is_site(node, state):
+                info.sites.append(node)
+            if isinstance(func, cst.Attribute):
+                if func.attr.value == "send_roots_list_changed":
+                    info.relays.append(node)
+                elif func.attr.value == "send_resource_list_changed":
+                    info.resource_changed.append(node)
+        names = state.qnames(func)
+        if names & _sdk.LOW_LEVEL_SERVERS:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == "on_roots_list_changed":
+                    reg = Registration(arg, "Server(on_roots_list_changed=...)", kwarg=(node, arg))
+                    self._handler(reg, arg.value)
+                    self.o.registrations.append(reg)
+                    self.o.handled.add(arg)
+                elif arg.keyword is not None and arg.keyword.value == "on_initialized":
+                    self._init_handler(arg.value)
+        if isinstance(func, cst.Attribute) and func.attr.value == "add_notification_handler" and node.args:
+            method = node.args[0].value
+            value = method.evaluated_value if isinstance(method, cst.SimpleString) else None
+            kind = _sdk.expr_kind(state, func.value)
+            if kind == _sdk.FOREIGN:
+                self.o.handled.add(node)  # a user's own event bus that happens to use the same string
+            elif value in (_sdk.ROOTS_LIST_CHANGED_METHOD, _sdk.INITIALIZED_METHOD):
+                handler = _handler_arg(node)
+                if value == _sdk.INITIALIZED_METHOD:
+                    if handler is not None:
+                        self._init_handler(handler)
+                    return
+                reg = Registration(node, 'add_notification_handler("notifications/roots/list_changed")')
+                stmt = _statement_of_call(node, state)
+                if stmt is None:
+                    reg.refusal = "registration is not a statement of its own"
+                else:
+                    reg.remove = stmt
+                if handler is not None:
+                    self._handler(reg, handler)
+                self.o.registrations.append(reg)
+                self.o.handled.add(node)
+        if isinstance(func, (cst.Attribute, cst.Name)):
+            attr = func.attr.value if isinstance(func, cst.Attribute) else func.value
+            tasks = ("create_task", "ensure_future", "start_soon", "start", "run_coroutine_threadsafe")
+            if attr in tasks and node.args:
+                target = node.args[0].value
+                if isinstance(target, cst.Call):
+                    target = target.func
+                if isinstance(target, cst.Name) and target.value in self.o.top:
+                    self.o.tasks.append((node, target.value))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if self.state.qnames(node) & _sdk.ROOTS_LIST_CHANGED_NOTIFICATIONS:
+            parent = self.state.parent(node)
+            in_attribute = isinstance(parent, cst.Attribute) and parent.attr is node
+            if not in_attribute and not _in_import(node, self.state):
+                self.o.type_refs.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.state.qnames(node) & _sdk.ROOTS_LIST_CHANGED_NOTIFICATIONS and not _in_import(
+            node, self.state
+        ):
+            self.o.type_refs.append(node)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = node.evaluated_value
+        if not isinstance(value, str):
+            return
+        if value == _sdk.ROOTS_LIST_CHANGED_METHOD:
+            self.o.method_strings.append(node)
+        elif (
+            _ROOTS_WORDING.search(value)
+            and self._user_facing(node)
+            and not _our_description(node, self.state)
+        ):
+            self.o.wording.append(node)
+
+    def _user_facing(self, node: cst.SimpleString) -> bool:
+        """Not a docstring, unless it is a tool's (the tool description a model reads); not a pattern."""
+        if _pattern_argument(node, self.state):
+            return False
+        owner = _docstring_owner(node, self.state)
+        if owner is None:
+            return True
+        return isinstance(owner, cst.FunctionDef) and owner in self.o.funcs and self.o.funcs[owner].tool
+
+    def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
+        if _ROOTS_WORDING.search(node.value):
+            current: cst.CSTNode | None = node
+            while current is not None and not isinstance(current, cst.FormattedString):
+                current = self.state.parent(current)
+            if current is not None and current not in self.o.wording:
+                self.o.wording.append(current)
+
+
+class _MiddlewareBranches(cst.CSTVisitor):
+    def __init__(self, owner: _Plumbing) -> None:
+        super().__init__()
+        self.o = owner
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # nested functions are not the hook's branches
+
+    def visit_If(self, node: cst.If) -> None:
+        state = self.o.state
+        kind = _branch_kind(node.test, state)
+        if kind is None:
+            return
+        self.o.handled.add(node.test)
+        if kind == _sdk.INITIALIZED_METHOD:
+            return
+        reg = Registration(node, "fastmcp Middleware.on_notification branch", branch=node)
+        if node.orelse is not None:
+            reg.refusal = "the branch has an else/elif: remove the roots branch by hand"
+        else:
+            reg.remove = node
+        self.o.registrations.append(reg)

@@ -1,0 +1,148 @@
+"""The last steps of the plumbing analysis: leftover list_changed references (MR202), roots kept on attributes
+(MR212), wording that tells users to set up roots (MR218), then the imports, blank lines and other rules'
+findings that removed code leaves behind.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate_roots.codemods._plumbing_base import _PlumbingBase
+from migrate_roots.codemods._plumbing_edits import (
+    _blank_lines,
+    _drop_aliases,
+    _remove,
+    _with_blank_lines,
+    _without_blank_lines,
+)
+from migrate_roots.codemods._plumbing_queries import _bound_name, _contains, _dotted, _inside
+from migrate_roots.model import Severity
+
+
+class _Leftovers(_PlumbingBase):
+    """What is left once the plumbing's removals are decided (a step of `_Plumbing`)."""
+
+    # ... leftovers ------------------------------------------------------------------------------------
+    def _leftovers(self) -> None:
+        state = self.state
+        if "MR202" not in self.enabled:
+            return
+        owned = [*self.handled, *(r.handler for r in self.registrations if r.handler and r.refusal is None)]
+        kept = [r for r in self.registrations if r.handler is not None and r.refusal is not None]
+        for node in [*self.type_refs, *self.method_strings]:
+            if self.inside_removed(node) or any(_contains(h, node, state) for h in owned):
+                continue  # a handler that goes takes its own annotation with it
+            reg = next((r for r in kept if r.handler and _contains(r.handler, node, state)), None)
+            if reg is not None:
+                if state.markers.get(state.statement_of(node)):
+                    continue  # the handler already says why it stays (MR211)
+                # No line number: the marker above the registration would shift it on a second run.
+                state.mark(
+                    node,
+                    "MR202",
+                    f"a roots list_changed handler, kept with its registration (`{reg.spelling}`{_inside(reg.node, state)},"
+                    " see its marker): the notification does not exist in MCP 2026-07-28",
+                    Severity.DEPRECATED,
+                )
+                continue
+            state.mark(
+                node,
+                "MR202",
+                "roots list_changed referenced in a form migrate-roots does not remove: the notification does "
+                f"not exist in MCP 2026-07-28; tools now take the `{self.param}` argument",
+                Severity.DEPRECATED,
+            )
+
+    def _attribute_caches(self) -> None:
+        state = self.state
+        if "MR212" not in self.enabled:
+            return
+        for _func, assign, target in self.attr_writes:
+            if self.inside_removed(assign):
+                continue
+            state.mark(
+                assign,
+                "MR212",
+                f"roots kept on `{_dotted(target)}` outlive the request (class attribute, instance or "
+                f"lifespan field): read the `{self.param}` argument per request instead",
+                Severity.DEPRECATED,
+            )
+
+    def _wording(self) -> None:
+        state = self.state
+        if "MR218" not in self.enabled:
+            return
+        # A hint about text, not about code: in the report only, unless `select` names MR218 itself.
+        selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
+        for node in self.wording:
+            if self.inside_removed(node):
+                continue
+            (state.mark if selected else state.report)(
+                node,
+                "MR218",
+                f"this text tells users to set up roots: tell them to pass the `{self.param}` argument "
+                "(or configure the server) instead",
+                Severity.INFO,
+            )
+
+    # ... imports and other rules' findings ------------------------------------------------------------
+    def _prune_imports(self) -> None:
+        if not self.removed:
+            return
+        state = self.state
+        for stmt in self.module.body:
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+                continue
+            small = stmt.body[0]
+            if not isinstance(small, (cst.Import, cst.ImportFrom)) or isinstance(small.names, cst.ImportStar):
+                continue
+            drop: list[str] = []
+            for alias in small.names:
+                bound = _bound_name(alias)
+                if bound is None:
+                    continue
+                uses = self.accesses(bound)
+                if uses and all(self.inside_removed(u) for u in uses):
+                    drop.append(bound)
+            if not drop:
+                continue
+            if len(drop) == len(small.names):
+                self.removed.add(stmt)
+                state.edit(stmt, _remove)
+            else:
+                state.edit(small, _drop_aliases(set(drop)))
+
+    def _keep_spacing(self) -> None:
+        """A removed statement's blank lines above it go to the next statement that stays."""
+        state = self.state
+        for node in list(self.removed):
+            parent = state.parent(node)
+            body = getattr(parent, "body", None)
+            if not isinstance(body, (list, tuple)) or node not in body:
+                continue
+            blank = _blank_lines(node)
+            index = body.index(node) + 1
+            while index < len(body) and body[index] in self.removed:
+                index += 1
+            if index < len(body) and blank > _blank_lines(body[index]):
+                state.edit(body[index], _with_blank_lines(blank))
+            elif index < len(body) and parent is self.module and all(s in self.removed for s in body[:index]):
+                state.edit(body[index], _without_blank_lines)  # it is now the module's first statement
+
+    def _drop_findings(self) -> None:
+        """Other rules' findings inside code that is removed describe nothing the user will see."""
+        state = self.state
+        spans = []
+        for node in self.removed:
+            if isinstance(node, (cst.FunctionDef, cst.SimpleStatementLine, cst.If)):
+                start = state.pos(node)[0]
+                end = state.end_line(node)
+                spans.append((start, end))
+        if not spans:
+            return
+        mine = ("MR20", "MR21")
+        state.findings[:] = [
+            f
+            for f in state.findings
+            if f.code.startswith(mine) or not any(a <= f.line <= b for a, b in spans)
+        ]

@@ -1,0 +1,231 @@
+"""The edits of the roots-call family, as pure functions of a node: the shim call in place of a roots read, the
+annotation aliases, a parameter or keyword appended in the list's own layout, and where a line must wrap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from migrate_roots.codemods import _schema_text
+from migrate_roots.codemods._roots_model import SHIM_FUNCTION
+from migrate_roots.codemods._signature import fit
+from migrate_roots.codemods._style import style_of
+from migrate_roots.codemods.base import FileState
+
+
+def _replace_site(
+    call: cst.Call, value: str, shape: str, name: str, wrap: cst.ParenthesizedWhitespace | None = None
+) -> Any:
+    """The call to the shim in place of the roots call; `wrap`: its arguments on a line of their own, when the
+    call's line would overflow (`_wrap_at`)."""
+    func = call.func
+    assert isinstance(func, cst.Attribute)
+    receiver = func.value
+    if shape == "result" and isinstance(receiver, cst.Attribute) and receiver.attr.value == "session":
+        holder: cst.BaseExpression = receiver.value
+    else:
+        holder = receiver
+    args = [
+        cst.Arg(holder),
+        cst.Arg(cst.parse_expression(value)),
+        cst.Arg(cst.SimpleString(f'"{name}"'), keyword=cst.Name("name"), equal=_EQ),
+    ]
+    if shape == "list":
+        args.append(cst.Arg(cst.SimpleString('"list"'), keyword=cst.Name("shape"), equal=_EQ))
+
+    def change(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call)
+        new_holder = updated.func.value if isinstance(updated.func, cst.Attribute) else holder
+        if shape == "result" and isinstance(new_holder, cst.Attribute) and new_holder.attr.value == "session":
+            new_holder = new_holder.value
+        new_args = [args[0].with_changes(value=new_holder), *args[1:]]
+        if wrap is None:
+            return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args)
+        closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
+        new_args[-1] = new_args[-1].with_changes(whitespace_after_arg=closing)
+        return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args, whitespace_before_args=wrap)
+
+    return change
+
+
+_EQ = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+ALIASES = {"single": "RootPath", "list": "RootPaths"}
+_ALIAS_COMMENT = (
+    "# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28, SEP-2577)."
+)
+
+
+def _type_text(shape: str, settings: Any) -> str:
+    old = settings.target < (3, 10)
+    inner = ("List[str]" if old else "list[str]") if shape == "list" else "str"
+    return f"Optional[{inner}]" if old else f"{inner} | None"
+
+
+def _alias_statement(shape: str, settings: Any, width: int = 110) -> str:
+    """`RootPath = Annotated[str | None, Field(description=...)]`, laid out as ruff/black would, the
+    description in as many string pieces as the project's line length (`width`) needs."""
+    text = _schema_text.string_lines(_schema_text.description(shape), len("        description="), 8, width)
+    return (
+        f"{ALIASES[shape]} = Annotated[\n"
+        f"    {_type_text(shape, settings)},\n"
+        "    Field(\n"
+        f"        description={text}\n"
+        "    ),\n"
+        "]\n"
+    )
+
+
+def _insert_aliases(shapes: list[str], settings: Any, width: int = 110) -> Any:
+    """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
+    texts = [_alias_statement(shape, settings, width) for shape in shapes]
+    return _schema_text.insert_after_imports(texts, _ALIAS_COMMENT, width)
+
+
+def _fitted(width: int, column: int) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return fit(node, width, column)
+
+    return change
+
+
+def _add_tool_param(name: str, annotation_text: str) -> Any:
+    annotation = cst.Annotation(cst.parse_expression(annotation_text))
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        param = cst.Param(cst.Name(name), annotation=annotation, default=cst.Name("None"))
+        return node.with_changes(params=_append_param(node.params, param))
+
+    return change
+
+
+def _add_helper_param(name: str, annotation_text: str | None = None) -> Any:
+    """`name=None`, or `name: <type> = None` (a helper gets the type of what its tools pass down)."""
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        if annotation_text is None:
+            param = cst.Param(cst.Name(name), default=cst.Name("None"), equal=_EQ)
+        else:
+            annotation = cst.Annotation(cst.parse_expression(annotation_text))
+            param = cst.Param(cst.Name(name), annotation=annotation, default=cst.Name("None"))
+        return node.with_changes(params=_append_param(node.params, param))
+
+    return change
+
+
+def _helper_type(shapes: frozenset[str], settings: Any) -> str:
+    """The type of a threaded helper parameter: what the tools reaching it pass (their types, or both)."""
+    if len(shapes) == 1 and "any" not in shapes:
+        return _type_text(next(iter(shapes)), settings)
+    if settings.target < (3, 10):
+        return "Optional[Union[str, List[str]]]"
+    return "str | list[str] | None"
+
+
+def _add_star_kwargs(name: str) -> Any:
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.FunctionDef)
+        return node.with_changes(params=node.params.with_changes(star_kwarg=cst.Param(cst.Name(name))))
+
+    return change
+
+
+def _append_param(params: cst.Parameters, param: cst.Param) -> cst.Parameters:
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params:
+        return params.with_changes(kwonly_params=_append(params.kwonly_params, param))
+    if params.star_kwarg is not None and not params.params:
+        return params.with_changes(kwonly_params=[param], star_arg=cst.ParamStar())
+    return params.with_changes(params=_append(params.params, param))
+
+
+def _append(items: Any, new: Any) -> list[Any]:
+    """`items + [new]` in the list's own layout: one a line with a trailing comma stays so."""
+    out = list(items)
+    if not out:
+        return [new]
+    last = out[-1]
+    if isinstance(last.comma, cst.Comma) and isinstance(
+        last.comma.whitespace_after, cst.ParenthesizedWhitespace
+    ):
+        # Exploded, trailing comma: the new item takes the last one's comma (newline before the bracket) and the
+        # last one takes its neighbour's (newline and indent).
+        inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+        if inner is None:
+            indent = last.comma.whitespace_after.with_changes(
+                last_line=cst.SimpleWhitespace(_indent_of(last.comma.whitespace_after) + "    ")
+            )
+            inner = last.comma.with_changes(whitespace_after=indent)
+        out[-1] = last.with_changes(comma=inner)
+        return [*out, new.with_changes(comma=last.comma)]
+    space_field = "whitespace_after_param" if isinstance(last, cst.Param) else "whitespace_after_arg"
+    space = getattr(last, space_field, None)
+    if last.comma is cst.MaybeSentinel.DEFAULT and isinstance(space, cst.ParenthesizedWhitespace):
+        # Exploded, no trailing comma (the newline before the bracket is the last item's): the new item goes
+        # on a line of its own, indented like its siblings, and takes that newline.
+        inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+        if inner is None or not isinstance(inner.whitespace_after, cst.ParenthesizedWhitespace):
+            line = space.with_changes(last_line=cst.SimpleWhitespace(_indent_of(space) + "    "))
+            inner = cst.Comma(whitespace_after=line)
+        out[-1] = last.with_changes(comma=inner, **{space_field: cst.SimpleWhitespace("")})
+        return [*out, new.with_changes(**{space_field: space})]
+    if last.comma is cst.MaybeSentinel.DEFAULT:
+        out[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        # `(\n    a, b\n)`: the newline before the bracket follows the last item; it moves to the new one.
+        for attr in ("whitespace_after_param", "whitespace_after_arg"):
+            space = getattr(last, attr, None)
+            if isinstance(space, cst.ParenthesizedWhitespace):
+                out[-1] = out[-1].with_changes(**{attr: cst.SimpleWhitespace("")})
+                new = new.with_changes(**{attr: space})
+    return [*out, new]
+
+
+def _indent_of(space: cst.ParenthesizedWhitespace) -> str:
+    return space.last_line.value if isinstance(space.last_line, cst.SimpleWhitespace) else ""
+
+
+def _add_keyword(keyword: str, value: str, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
+    """`keyword=value` appended to a call's arguments, in their layout; `wrap`: the line break before it when
+    the call's one line would overflow (`_wrap_at`)."""
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Call)
+        if any(a.keyword is not None and a.keyword.value == keyword for a in node.args):
+            return node
+        arg = cst.Arg(cst.parse_expression(value), keyword=cst.Name(keyword), equal=_EQ)
+        if wrap is None:
+            return node.with_changes(args=_append(node.args, arg))
+        args = list(node.args)
+        if not args:
+            return node.with_changes(args=[arg], whitespace_before_args=wrap)
+        comma = args[-1].comma if isinstance(args[-1].comma, cst.Comma) else cst.Comma()
+        args[-1] = args[-1].with_changes(comma=comma.with_changes(whitespace_after=wrap))
+        return node.with_changes(args=[*args, arg])
+
+    return change
+
+
+def _wrap_at(state: FileState, node: cst.CSTNode, added: int) -> cst.ParenthesizedWhitespace | None:
+    """A line break, four columns in from its line, when `added` characters would make the one line `node`
+    sits on longer than the project's line length (a node over several lines keeps its own layout)."""
+    if "\n" in state.wrapper.module.code_for_node(node):
+        return None
+    line = state.lines[state.pos(node)[0] - 1]
+    if len(line) + added <= style_of(state.path).line_length:
+        return None
+    return cst.ParenthesizedWhitespace(
+        indent=True, last_line=cst.SimpleWhitespace(" " * (_extra(state, node) + 4))
+    )
+
+
+def _extra(state: FileState, node: cst.CSTNode) -> int:
+    """How far `node`'s line is indented beyond its statement's first line: a wrapped line is indented from the
+    statement's block (`indent=True`), which a later edit may move (a `try` the low-level rule adds)."""
+    line = state.lines[state.pos(node)[0] - 1]
+    first = state.lines[state.pos(state.statement_of(node))[0] - 1]
+    return max(0, (len(line) - len(line.lstrip())) - (len(first) - len(first.lstrip())))

@@ -1,0 +1,114 @@
+"""The data of the roots-call family (codemods/roots_call.py): what the index records per file (`Site`,
+`Func`, `Double`, `Summary`) and what the package plan decides for it (`Plan`). Plain data: it is pickled
+between processes and planned more than once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from migrate_roots.codemods.program.facts import ModuleFacts
+
+TOKENS = (b"list_roots",)
+
+SHIM_FUNCTION = "list_roots_compat"
+
+Pos = tuple[int, int]
+
+
+@dataclass
+class Site:
+    pos: Pos
+    shape: str  # "result": a ListRootsResult; "list": fastmcp's list[Root]
+    uses: str  # "first" (only roots[0]) or "list"
+    refusal: tuple[str, str] | None = None  # (code, message) when it must not be rewritten
+    existing: str | None = None  # an existing path parameter of the tool that guards this site
+    # Already `list_roots_compat(...)` (an earlier, interrupted run): counts for the plan, never rewritten.
+    done: bool = False
+    cached: tuple[str, ...] = ()  # globals the enclosing `if` tests (a fetch-once guard around the read)
+    # On an untyped parameter in a module that never imports the SDK (`ctx.session.list_roots()` in a helper
+    # module): an MCP call only when MCP code reaches it (the plan decides; otherwise no finding at all).
+    maybe: bool = False
+
+
+@dataclass
+class Func:
+    qualname: str
+    pos: Pos
+    params: tuple[str, ...]
+    tool: str | None = None  # MCP tool name when registered as a tool
+    sites: list[Site] = field(default_factory=list)
+    calls: list[tuple[str, Pos]] = field(default_factory=list)  # (callee fully qualified name, call position)
+    refusal: tuple[str, str] | None = None
+    # A low-level tool (a handler branch or a dispatched function, declared by codemods.lowlevel through
+    # `state.extra["tool_like"]`): the expression holding the path value there, and the code of its sites.
+    value: str | None = None
+    code: str | None = None
+    # Call position -> the caller's own parameters passed on as plain names (an existing path argument
+    # handed to the helper that reads roots is the sign to reuse it).
+    passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
+    kwargs: bool = False  # takes **kwargs
+    # Call or site position -> the parameter whose being set skips it (codemods/program/flow.py).
+    guards: dict[Pos, str] = field(default_factory=dict)
+    # Call position -> (callee parameter: keyword, or "#<index>" when positional; the name passed there).
+    bound: dict[Pos, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    returns: tuple[str, ...] = ()  # parameters it returns as they are (`return explicit`): a fallback value
+    handler: str | None = None  # registered by a decorator other than a tool's (`@server.list_tools()`)
+    decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
+    returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
+    # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
+    once: dict[Pos, str] = field(default_factory=dict)
+    # `hasattr(x, "list_roots")` / `getattr(x, "list_roots", ...)`: the method named in a string.
+    strings: list[Pos] = field(default_factory=list)
+    taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
+    bound_sign: Any = None  # _bounds.BoundFacts: where its body checks paths against a bound
+    # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
+    # name -> shape, so a rerun types the helpers as the first run did.
+    aliased: dict[str, str] = field(default_factory=dict)
+    # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
+    # parameter the plan gives it goes on each, so whichever is live takes what its callers pass.
+    defs: tuple[Pos, ...] = ()
+
+
+@dataclass
+class Double:
+    """A test double: `monkeypatch.setattr(mod, "helper", fake)`, `patch("pkg.mod.helper", fake)`, ..."""
+
+    target: str  # fully qualified name of what is replaced
+    pos: Pos  # the patching call
+    fake: str | None  # qualname of the replacing function defined in this file; None: anything else
+    params: tuple[str, ...] = ()
+    kwargs: bool = False
+    # Every name the fake's body mentions: a new parameter must not shadow one of them.
+    names: frozenset[str] = frozenset()
+
+
+@dataclass
+class Summary:
+    module: str
+    package_root: str
+    package: str
+    functions: dict[str, Func]
+    doubles: list[Double] = field(default_factory=list)
+    facts: ModuleFacts | None = None  # server objects, registrations, imports (codemods/program)
+    sdk: bool = True  # the file imports (spells) the SDK
+
+
+@dataclass
+class Plan:
+    tools: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # qualname -> (param, shape, new)
+    threaded: dict[str, str] = field(default_factory=dict)  # helper qualname -> param added
+    values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
+    calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
+    keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword, when not param-name
+    names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
+    # helper qualname -> shapes of the values the tools reaching it pass ("any": a type we did not write)
+    helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)
+    doubles: dict[str, tuple[str, str]] = field(default_factory=dict)  # fake qualname -> (param, helper)
+    double_shapes: dict[str, frozenset[str]] = field(default_factory=dict)  # fake -> its helper's shapes
+    double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
+    strings: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # `hasattr(x, "list_roots")` -> marker
+    sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
+    shim_import: str = ""
+    shim_path: str = ""

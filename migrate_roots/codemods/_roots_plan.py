@@ -1,0 +1,384 @@
+"""The package plan of the roots-call family: plain data in (the files' `Summary`), plain data out (a `Plan`
+per file). Which tools reach a roots site (through helpers, across files and import roots), what parameter
+each gets, which helpers receive the value, which sites are refused (MR106, MR109) and which test doubles
+follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from migrate_roots.codemods import _bounds, _names
+from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
+from migrate_roots.codemods.program import reuse
+from migrate_roots.codemods.program.model import ProgramModel
+
+Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
+
+
+def import_root(summary: Summary) -> str:
+    """The folder a module is imported from (its `sys.path` entry): the folder above its top-level package, or
+    a loose file's own folder. Two `server.py` in sibling folders are two modules (README, "How it works")."""
+    import os
+
+    return os.path.dirname(summary.package_root) if summary.package else summary.package_root
+
+
+class _Functions:
+    """Every summarized function by identity, with its calls resolved: a callee's dotted name is looked up in
+    the caller's own import root first, else in the one root that defines it (none when several do). A
+    function registered as a tool on a server object of another module (the model of its import root) is a
+    tool here; a call made once per process (behind a global flag) is no edge: it cannot carry a per-call
+    argument. The summaries stay as they are: a changed function is a copy."""
+
+    def __init__(self, summaries: Mapping[str, Summary], models: Mapping[str, ProgramModel]) -> None:
+        self.by_key: dict[Key, tuple[str, Func]] = {}
+        self.sdk: set[Key] = set()  # functions of files that import the SDK
+        roots_of: dict[str, list[str]] = {}
+        self.modules: set[tuple[str, str]] = set()
+        for path, summary in summaries.items():
+            root = import_root(summary)
+            self.modules.add((root, summary.module))
+            tools = models[root].tools
+            for qualname, func in summary.functions.items():
+                fq = f"{summary.module}.{qualname}"
+                if func.tool is None and fq in tools:
+                    func = replace(func, tool=tools[fq])
+                if func.once:
+                    func = replace(func, calls=[c for c in func.calls if c[1] not in func.once])
+                self.by_key[(root, fq)] = (path, func)
+                roots_of.setdefault(fq, []).append(root)
+                if summary.sdk:
+                    self.sdk.add((root, fq))
+        self.roots_of = roots_of
+        self.calls: dict[Key, list[tuple[Key, Pos]]] = {}
+        for key, (_, func) in self.by_key.items():
+            resolved = ((self.resolve(key[0], callee), pos) for callee, pos in func.calls)
+            self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
+
+    def resolve(self, root: str, fq: str) -> Key | None:
+        if (root, fq) in self.by_key:
+            return (root, fq)
+        # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not).
+        module = fq.rpartition(".")[0]
+        while module:
+            if (root, module) in self.modules:
+                return None
+            module = module.rpartition(".")[0]
+        roots = self.roots_of.get(fq, ())
+        return (roots[0], fq) if len(roots) == 1 else None
+
+    def closure(self, start: set[Key], within: set[Key] | None = None) -> set[Key]:
+        """`start` and what it calls, transitively (only through `within`, when given)."""
+        seen, todo = set(start), list(start)
+        while todo:
+            for callee, _ in self.calls[todo.pop()]:
+                if callee not in seen and (within is None or callee in within):
+                    seen.add(callee)
+                    todo.append(callee)
+        return seen
+
+    def refuse_sites(self, key: Key, refusals: Mapping[Pos, tuple[str, str]]) -> None:
+        path, func = self.by_key[key]
+        sites = [replace(s, refusal=refusals[s.pos]) if s.pos in refusals else s for s in func.sites]
+        self.by_key[key] = (path, replace(func, sites=sites))
+
+
+def _models(summaries: Mapping[str, Summary]) -> dict[str, ProgramModel]:
+    """The program model of each import root: its server objects, tools and callers (codemods/program)."""
+    by_root: dict[str, dict[str, Summary]] = {}
+    for path, summary in summaries.items():
+        by_root.setdefault(import_root(summary), {})[path] = summary
+    return {root: ProgramModel.build(group) for root, group in by_root.items()}
+
+
+def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
+    """The package plan. A pure function of the summaries: it reads them and never writes to them (the engine
+    plans the same summaries more than once: the local guess, then the group)."""
+    models = _models(summaries)
+    funcs = _Functions(summaries, models)
+    by_key, calls = funcs.by_key, funcs.calls
+    refused: dict[Key, tuple[str, str]] = {}  # refusals decided here (the summaries' own stay as they are)
+    param = settings.param_name
+
+    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds reads
+    # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
+    bounded: dict[Key, dict[Pos, tuple[str, str]]] = {}
+    for root in sorted({r for r, _ in by_key}):
+        view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
+        for (fq, pos), why in _bounds.refuse(view, settings.allowlist_env).items():
+            key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
+            bounded.setdefault(key, {})[pos] = why
+    for key, refusals in bounded.items():
+        funcs.refuse_sites(key, refusals)
+
+    def good_sites(func: Func) -> bool:
+        return func.refusal is None and any(s.refusal is None for s in func.sites)
+
+    # Functions that reach a rewritable site, through calls, to a fixed point (not through `excluded`); of
+    # those, the ones a tool reaches: only they can receive a path argument.
+    def reaching(excluded: Mapping[Key, Any]) -> set[Key]:
+        reach = {k for k, (_, f) in by_key.items() if good_sites(f) and k not in excluded}
+        changed = True
+        while changed:
+            changed = False
+            for key, (_, func) in by_key.items():
+                if key in reach or key in excluded or func.refusal is not None:
+                    continue
+                if any(c in reach for c, _ in calls[key]):
+                    reach.add(key)
+                    changed = True
+        tools = {key for key in reach if by_key[key][1].tool is not None}
+        return funcs.closure(tools, reach)
+
+    path_like = _path_like(settings)
+    # A helper on the way that already has a parameter of the configured name is refused (MR106), and nothing
+    # reaches roots through it: its callers must not pass the keyword a second time. A helper whose own path
+    # parameter the tools already pass (codemods/program/reuse.py) takes no new one.
+    first = reaching(refused)
+    guarded = reuse.guarded_helpers(by_key, calls, first, path_like)
+    for key in sorted(first):
+        func = by_key[key][1]
+        helper = func.tool is None and func.value is None and key not in guarded
+        name = _names.choose(param, func.taken, func.params) if helper else param
+        if helper and name in func.params and not _threaded_before(key, funcs, first):
+            refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
+    if refused:
+        reach = reaching(refused)
+        guarded = reuse.guarded_helpers(by_key, calls, reach, path_like)
+    else:
+        reach = first
+    # What code of a module that imports the SDK reaches: a roots call on an untyped value outside such code
+    # (moto's AWS `list_roots()`) is not an MCP call.
+    mcp_reached = funcs.closure(funcs.sdk)
+
+    # Shapes: a tool takes a list when any site it reaches uses more than the first root.
+    def shape_of(key: Key, seen: set[Key]) -> str:
+        if key in seen:
+            return "single"
+        seen.add(key)
+        _, func = by_key[key]
+        if any(s.uses == "list" for s in func.sites if s.refusal is None):
+            return "list"
+        if any(shape_of(c, seen) == "list" for c, _ in calls[key] if c in reach):
+            return "list"
+        return "single"
+
+    plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
+    # A helper's parameter: free in its body (callers pass it by this keyword).
+    helper_names = {
+        key: _names.choose(param, by_key[key][1].taken, by_key[key][1].params)
+        for key in reach
+        if by_key[key][1].tool is None and by_key[key][1].value is None and key not in guarded
+    }
+    for key in sorted(reach):
+        path, func = by_key[key]
+        plan = plans.setdefault(path, Plan())
+        if func.value is not None:  # a low-level tool: the handler reads its arguments
+            plan.tools[func.qualname] = (param, shape_of(key, set()), False)
+            plan.values[func.qualname] = func.value
+        elif func.tool is not None:
+            existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
+            calls_reach = any(c in reach for c, _ in calls[key])
+            # An existing path parameter the tool passes to a helper that reads roots only when it is unset:
+            # it is already the argument (codemods/program/reuse.py).
+            handed = {
+                n
+                for c, pos in calls[key]
+                if c in guarded
+                for n in [reuse.passed_at(func, pos, by_key[c][1], guarded[c].param)]
+                if n is not None and path_like(n)
+            }
+            if len(existing) == 1 and not calls_reach:
+                name, new = existing.pop(), False
+            elif len(handed) == 1 and not existing and param not in func.params:
+                name, new = handed.pop(), False
+            else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
+                name = _names.choose(param, func.taken, func.params)
+                new = name not in func.params
+            plan.tools[func.qualname] = (name, shape_of(key, set()), new)
+            plan.values[func.qualname] = name
+        elif key in guarded:
+            plan.values[func.qualname] = guarded[key].value
+        else:
+            name = helper_names[key]
+            if name not in func.params:
+                plan.threaded[func.qualname] = name
+            plan.values[func.qualname] = name
+        for callee, pos in calls[key]:
+            if callee in reach and by_key[callee][1].tool is None and callee not in guarded:
+                plan.calls[pos] = plan.values[func.qualname]
+                if helper_names.get(callee, param) != param:
+                    plan.keywords[pos] = helper_names[callee]
+
+    # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
+    for key in sorted(reach):
+        path, func = by_key[key]
+        if (
+            func.tool is None
+            and func.value is None
+            and (func.qualname in plans[path].threaded or key in guarded)
+        ):
+            names = {
+                plans[by_key[t][0]].tools[by_key[t][1].qualname][0]
+                for t in _tools_reaching(key, funcs, reach)
+            }
+            plans[path].names[func.qualname] = names.pop() if len(names) == 1 else param
+            tools = _tools_reaching(key, funcs, reach)
+            shapes = {
+                shape if new or by_key[t][1].aliased.get(name) == shape else "any"
+                for t in tools
+                for name, shape, new in (plans[by_key[t][0]].tools[by_key[t][1].qualname],)
+            }
+            plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
+
+    # Sites: rewrite where the enclosing function carries the value; otherwise say why not. An untyped
+    # `x.session.list_roots()` that no MCP code reaches is no MCP call, unless its own package imports the SDK
+    # elsewhere (a call through a value the plan cannot follow, `get_service().enrich(ctx=ctx)`): reported.
+    mcp_packages = {_package_of(s) for s in summaries.values() if s.sdk}
+    for path, summary in summaries.items():
+        root = import_root(summary)
+        for qualname in summary.functions:
+            key = (root, f"{summary.module}.{qualname}")
+            func = by_key[key][1]  # as the plan sees it (a tool the model found, a bound refused above)
+            for site in func.sites:
+                if (
+                    site.maybe
+                    and key not in reach
+                    and key not in mcp_reached
+                    and _package_of(summary) not in mcp_packages
+                ):
+                    continue
+                plan = plans.setdefault(path, Plan())
+                refusal = func.refusal or refused.get(key)
+                if refusal is not None:
+                    plan.sites[site.pos] = refusal
+                elif site.refusal is not None:
+                    plan.sites[site.pos] = site.refusal
+                elif key not in reach:
+                    plan.sites[site.pos] = models[root].why_unreached(key[1])
+                else:
+                    plan.sites[site.pos] = None
+            # `hasattr(session, "list_roots")` beside a read is its guard (rewritten with it, `_capability_guard`,
+            # or marked with its reason); alone, a method taken by name that the plan does not follow.
+            if func.strings and (summary.sdk or _package_of(summary) in mcp_packages):
+                decided = [plans[path].sites.get(site.pos) for site in func.sites if not site.done]
+                named = next((d for d in decided if d is not None), None if func.sites else _NAMED_ONLY)
+                for pos in func.strings:
+                    if named is not None:
+                        plans.setdefault(path, Plan()).strings[pos] = named
+    _plan_doubles(summaries, plans)
+    for path, plan in plans.items():
+        summary = summaries[path]
+        # A file that only passes the value on may widen an `except McpError` (codemods/_except_widen.py).
+        if any(v is None for v in plan.sites.values()) or plan.calls:
+            plan.shim_import, plan.shim_path = _shim_location(summary, settings)
+    return plans
+
+
+_NAMED_ONLY = (
+    "MR103",
+    'the roots method named in a string (`getattr`/`hasattr` with "list_roots"): migrate-roots does not '
+    "follow a method taken by name; review by hand where its result goes",
+)
+
+
+def _package_of(summary: Summary) -> tuple[str, str]:
+    """(import root, top-level package); a loose module's package is its folder."""
+    return import_root(summary), summary.module.split(".")[0] if summary.package else ""
+
+
+def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
+    """Test doubles of a helper that gains the parameter get it too, or a note when they are not plain functions."""
+    threaded: dict[Key, str] = {
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): param
+        for path, plan in plans.items()
+        for qualname, param in plan.threaded.items()
+    }
+    shapes: dict[Key, frozenset[str]] = {
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): plan.helper_shapes.get(
+            qualname, frozenset({"any"})
+        )
+        for path, plan in plans.items()
+        for qualname in plan.threaded
+    }
+    if not threaded:
+        return
+    for path, summary in summaries.items():
+        for double in summary.doubles:
+            helper = _patched(double.target, import_root(summary), threaded)
+            if helper is None:
+                continue
+            param, short = threaded[helper], helper[1].rpartition(".")[2]
+            if double.fake is None:
+                plans.setdefault(path, Plan()).double_notes[double.pos] = (param, short)
+            elif param not in double.params and not double.kwargs:
+                # `root=None` would shadow a `root` the fake reads from its enclosing scope: take **kwargs.
+                if param in double.names:
+                    param = "**_kwargs" if "kwargs" in double.names else "**kwargs"
+                plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
+                plans[path].double_shapes[double.fake] = shapes[helper]
+
+
+def _patched(target: str, root: str, threaded: Mapping[Key, str]) -> Key | None:
+    """The helper a patch target names: exactly, or where a module of the same package imported it; in the
+    patching file's own import root first, else in the one other root that has it."""
+    last, top = target.rpartition(".")[2], target.split(".")[0]
+    exact = [key for key in threaded if key[1] == target]
+    found = exact or sorted(
+        k for k in threaded if k[1].rpartition(".")[2] == last and k[1].split(".")[0] == top
+    )
+    mine = [k for k in found if k[0] == root]
+    if mine and (exact or len(mine) == 1):
+        return mine[0]
+    return found[0] if len(found) == 1 else None
+
+
+def _threaded_before(key: Key, funcs: _Functions, reach: set[Key]) -> bool:
+    """The helper got its parameter from an earlier run: a rewritten site in it, or a callee that has one."""
+    if any(s.done for s in funcs.by_key[key][1].sites):
+        return True
+    return any(c in reach and any(s.done for s in funcs.by_key[c][1].sites) for c, _ in funcs.calls[key])
+
+
+def _path_like(settings: Any) -> Any:
+    import re
+
+    words = re.compile(r"(^|_)(root|roots|path|dir|directory|folder|workspace|repo|cwd|project)(_|$)")
+    return lambda name: name in settings.path_params or bool(words.search(name))
+
+
+def _tools_reaching(key: Key, funcs: _Functions, reach: set[Key]) -> set[Key]:
+    callers: dict[Key, set[Key]] = {}
+    for caller in reach:
+        for callee, _ in funcs.calls[caller]:
+            callers.setdefault(callee, set()).add(caller)
+    seen, todo, tools = {key}, [key], set()
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller in seen:
+                continue
+            seen.add(caller)
+            if funcs.by_key[caller][1].tool is not None:
+                tools.add(caller)
+            else:
+                todo.append(caller)
+    return {t for t in tools if funcs.by_key[t][1].value is None}
+
+
+def _has_sites(summary: Summary) -> bool:
+    return any(f.sites for f in summary.functions.values())
+
+
+def _shim_location(summary: Summary, settings: Any) -> tuple[str, str]:
+    import os
+
+    module = settings.shim_module
+    shim_path = os.path.join(summary.package_root, f"{module}.py")
+    if not summary.package:
+        return module, shim_path
+    top = os.path.basename(summary.package_root)
+    depth = summary.package.count(".") + 1 if summary.package.startswith(top) else 1
+    return "." * depth + module, shim_path

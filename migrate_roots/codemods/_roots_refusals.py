@@ -1,0 +1,278 @@
+"""What a roots site's code does with the result, for the roots-call family: how much of it it uses
+(`_uses`: the first root or the list), which existing parameter guards it, and why it must not be rewritten
+(`_local_refusal`: a wrapper's read, MR104; None versus empty, or a capability check, MR105), with the small
+tree queries these need.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import libcst as cst
+
+from migrate_roots.codemods import _capability_guard, _except_widen
+from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program import flow
+
+
+def _climb(call: cst.CSTNode, state: FileState) -> cst.CSTNode:
+    """The expression whose value is the roots result: through `await` and timeout wrappers."""
+    node: cst.CSTNode = call
+    while True:
+        parent = state.parent(node)
+        if isinstance(parent, cst.Await):
+            node = parent
+        elif isinstance(parent, cst.Arg):
+            outer = state.parent(parent)
+            if isinstance(outer, cst.Call) and isinstance(outer.func, (cst.Attribute, cst.Name)):
+                name = outer.func.attr.value if isinstance(outer.func, cst.Attribute) else outer.func.value
+                if name in ("wait_for", "shield", "create_task", "ensure_future"):
+                    node = outer
+                    continue
+            return node
+        else:
+            return node
+
+
+def _bound_name(expr: cst.CSTNode, state: FileState) -> cst.Name | None:
+    parent = state.parent(expr)
+    if (
+        isinstance(parent, cst.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0].target, cst.Name)
+    ):
+        return parent.targets[0].target
+    if isinstance(parent, (cst.AnnAssign, cst.NamedExpr)) and isinstance(parent.target, cst.Name):
+        return parent.target
+    return None
+
+
+def _first_only(node: cst.CSTNode, state: FileState, shape: str) -> bool:
+    """Is this use `x.roots[0]` (result) or `x[0]` (list)?"""
+    parent = state.parent(node)
+    if shape == "result":
+        if not (isinstance(parent, cst.Attribute) and parent.attr.value == "roots"):
+            return False
+        node, parent = parent, state.parent(parent)
+    if isinstance(parent, cst.Subscript) and len(parent.slice) == 1:
+        index = parent.slice[0].slice
+        return (
+            isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.value == "0"
+        )
+    return False
+
+
+def _binding(call: cst.Call, state: FileState) -> tuple[cst.Name | None, cst.CSTNode, bool]:
+    """(name bound to the result, the result expression, whether the name holds `.roots` already)."""
+    result = _climb(call, state)
+    parent = state.parent(result)
+    if isinstance(parent, cst.Attribute) and parent.attr.value == "roots" and parent.value is result:
+        target = _bound_name(parent, state)
+        if target is not None:
+            return target, parent, True
+    return _bound_name(result, state), result, False
+
+
+def _neutral_use(node: cst.CSTNode, state: FileState) -> bool:
+    """A use that says nothing about how many roots matter: `x is None`, `if x:`, `not x`."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Comparison):
+        return all(_is_none(c.comparator) for c in parent.comparisons)
+    if isinstance(parent, (cst.If, cst.While)) and parent.test is node:
+        return True
+    return isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not)
+
+
+def _uses(call: cst.Call, shape: str, state: FileState) -> str:
+    target, result, via_roots = _binding(call, state)
+    if via_roots:
+        shape = "list"
+    if target is None:
+        return "first" if _first_only(result, state, shape) else "list"
+    scope = state.scope(target)
+    if scope is None:
+        return "list"
+    accesses = [
+        a for a in scope.accesses if a.node is not target and getattr(a.node, "value", None) == target.value
+    ]
+    accesses = [a for a in accesses if not _neutral_use(a.node, state)]
+    if accesses and all(_first_only(a.node, state, shape) for a in accesses):
+        return "first"
+    return "list"
+
+
+def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
+    func = state.function
+    if func is None:
+        return None
+    # A wrapper returned by its enclosing function: a decorator that reads roots for every tool it wraps.
+    outer = state.parent(func)
+    while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.Module)):
+        outer = state.parent(outer)
+    if (
+        isinstance(outer, cst.FunctionDef)
+        and _returns_name(outer, func.name.value)
+        and _calls_param(func, outer)
+    ):
+        return ("MR104", "roots read in a decorator that wraps tools; give each wrapped tool a path argument")
+    # `except McpError as e: ... e.error.code`: the shim's error cannot be handed to that handler.
+    reads_error = _except_widen.refusal(call, state)
+    if reads_error is not None:
+        return reads_error
+    # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
+    target = _binding(call, state)[0]
+    params = {
+        p.name.value for p in (*func.params.params, *func.params.kwonly_params, *func.params.posonly_params)
+    }
+    # A roots-capability check in front of the call would keep an explicit argument from ever being read:
+    # the rewrite widens it to "argument given, or the old condition" (_capability_guard), else it is marked.
+    if _capability_guard.has_check(func) and _capability_guard.guards(call, func, state) is None:
+        return (
+            "MR105",
+            "a roots-capability check guards this call: with a path argument the check must go; decide what "
+            "a client without roots and without the argument gets",
+        )
+    # Parameters (an existing path argument) and globals (a cache's "not fetched yet") are not roots states.
+    not_roots = params | _declared_global(func, state)
+    if target is not None and _compares_none(func, _derived_names(func, target.value) - not_roots):
+        derived = _derived_names(func, target.value) - not_roots
+        if flow.none_on_failure(func, target.value) and not flow.tests_truth(func, derived):
+            return (
+                "MR105",
+                f"when the call fails this code sets `{target.value} = None` and goes on without the client's "
+                "roots; with a path argument a request that passes none would fail instead: decide which an "
+                "absent argument should get",
+            )
+        return (
+            "MR105",
+            "this code treats 'client has no roots' (None) differently from 'empty list': decide what "
+            "an absent path argument means here",
+        )
+    return None
+
+
+def _calls_param(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
+    """A decorator's wrapper calls the function it wraps: a parameter of the enclosing function."""
+    params = {
+        p.name.value
+        for p in (*outer.params.posonly_params, *outer.params.params, *outer.params.kwonly_params)
+    }
+    called: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name):
+                called.add(node.func.value)
+
+    inner.body.visit(Calls())
+    return bool(called & params)
+
+
+def _declared_global(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
+    """The names `func` declares global or nonlocal (once per function: every call in it asks)."""
+    cache = state.extra.setdefault("declared_globals", {})
+    if func in cache:
+        return cast(frozenset[str], cache[func])
+    names: set[str] = set()
+
+    class Declared(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            names.update(item.name.value for item in node.names)
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            names.update(item.name.value for item in node.names)
+
+    state.walk(func.body, Declared())
+    cache[func] = found = frozenset(names)
+    return found
+
+
+def _returns_name(func: cst.FunctionDef, name: str) -> bool:
+    found = False
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            if isinstance(node.value, cst.Name) and node.value.value == name:
+                found = True
+
+    func.body.visit(Returns())
+    return found
+
+
+# Calls whose result still is (part of) the roots value they are given.
+_PASS_THROUGH = frozenset({"list", "tuple", "set", "sorted", "reversed", "iter", "next", "getattr", "len"})
+
+
+def _derived_names(func: cst.FunctionDef, seed: str) -> set[str]:
+    names = {seed}
+
+    class Assigns(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            value = node.value
+            call = value if isinstance(value, cst.Call) else None
+            if call is not None and isinstance(call.func, cst.Name) and call.func.value not in _PASS_THROUGH:
+                return  # `path = _uri_to_path(roots[0].uri)`: its None is that function's answer
+            used = {n.value for n in _names_in(value)}
+            if used & names:
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        names.add(target.target.value)
+
+    for _ in range(2):
+        func.body.visit(Assigns())
+    return names
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    node.visit(Names())
+    return found
+
+
+def _compares_none(func: cst.FunctionDef, names: set[str]) -> bool:
+    hit = False
+
+    class Compare(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            nonlocal hit
+            if isinstance(node.left, cst.Name) and node.left.value in names:
+                for target in node.comparisons:
+                    if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
+                        hit = True
+
+    func.body.visit(Compare())
+    return hit
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _guarding_param(call: cst.Call, state: FileState) -> str | None:
+    """An existing path parameter whose emptiness guards this site (`if not repo_path: ...roots...`)."""
+    func = state.function
+    if func is None:
+        return None
+    params = {p.name.value for p in (*func.params.params, *func.params.kwonly_params)}
+    candidates = params & set(state.settings.path_params)
+    if not candidates:
+        return None
+    node: cst.CSTNode | None = state.parent(call)
+    while node is not None and node is not func:
+        test = getattr(node, "test", None)
+        if isinstance(node, (cst.If, cst.IfExp, cst.While)) and test is not None:
+            mentioned = {n.value for n in _names_in(test)} & candidates
+            if mentioned:
+                return sorted(mentioned)[0]
+        if isinstance(node, cst.BooleanOperation):
+            mentioned = {n.value for n in _names_in(node.left)} & candidates
+            if mentioned:
+                return sorted(mentioned)[0]
+        node = state.parent(node)
+    return None

@@ -1,0 +1,253 @@
+"""The rewrite walk of the roots-call family: turn a file's `Plan` into edits and findings (the sites, the
+tools' and helpers' parameters, the calls on the way, the test doubles, the imports).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from migrate_roots.codemods import _capability_guard, _except_widen
+from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._roots_edits import (
+    ALIASES,
+    _add_helper_param,
+    _add_keyword,
+    _add_star_kwargs,
+    _add_tool_param,
+    _fitted,
+    _helper_type,
+    _insert_aliases,
+    _replace_site,
+    _type_text,
+    _wrap_at,
+)
+from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Plan, Pos
+from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
+from migrate_roots.codemods._style import style_of
+from migrate_roots.codemods.base import FileState
+from migrate_roots.model import Action, Severity, ToolChange
+
+if TYPE_CHECKING:
+    from migrate_roots.codemods.roots_call import RootsCall
+
+
+class _Rewriter:
+    def __init__(self, rule: RootsCall, state: FileState) -> None:
+        self.rule = rule
+        self.state = state
+        self.plan: Plan = state.plan.get(rule.code) or Plan()
+        self.finder = _NodeFinder(state)
+
+    def record(self) -> None:
+        state, plan, finder = self.state, self.plan, self.finder
+        state.walk(state.wrapper.module, finder)
+        rewritten = widened = False
+        for func in self.rule.functions.values():
+            for site in func.sites:
+                call = finder.calls.get(site.pos)
+                if call is None or site.done or (site.maybe and site.pos not in plan.sites):
+                    continue
+                decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
+                code = func.code or ("MR101" if site.shape == "result" else "MR102")
+                tool = func.tool
+                if decision is not None:
+                    state.mark(call, decision[0], decision[1], Severity.BROKEN, tool)
+                    continue
+                if code not in state.enabled:
+                    continue
+                value = plan.values.get(func.qualname, state.settings.param_name)
+                name = plan.names.get(func.qualname) or (
+                    value if value.isidentifier() else state.settings.param_name
+                )
+                param = state.settings.param_name
+                clash = param in func.taken and param not in func.params and value != param
+                note = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
+                render = state.wrapper.module.code_for_node
+                spelled = f"{render(call.func)}()"
+                kind = "`ListRootsResult`" if site.shape == "result" else "list of `Root`"
+                state.report(
+                    call,
+                    code,
+                    f"`{spelled}` asks the client for roots/list, which fails on MCP 2026-07-28 requests: now "
+                    f"reads the `{name}` argument{note} into the same {kind}, falling back to roots for "
+                    "legacy clients",
+                    Severity.BROKEN,
+                    Action.REWRITTEN,
+                    tool,
+                )
+                grown = len(render(_replace_site(call, value, site.shape, name)(call))) - len(render(call))
+                state.edit(call, _replace_site(call, value, site.shape, name, _wrap_at(state, call, grown)))
+                _capability_guard.widen_around(call, value, state)
+                widened = self._widen_handler(call) or widened
+                rewritten = True
+        for func in self.rule.functions.values():
+            for pos in func.strings:
+                decision = plan.strings.get(pos)
+                call = finder.calls.get(pos)
+                if decision is not None and call is not None:
+                    state.mark(call, decision[0], decision[1], Severity.BROKEN, func.tool)
+        self._doubles()
+        if not (rewritten or plan.tools or plan.threaded or plan.calls or plan.doubles):
+            return
+        # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
+        shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
+        taken: Any = state.scope(state.wrapper.module) or {}
+        aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in taken}
+        if aliases:
+            width = style_of(state.path).line_length
+            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width))
+        for qualname, (name, shape, new) in plan.tools.items():
+            info = self.rule.functions.get(qualname)
+            nodes = finder.defs(info, qualname)
+            if not nodes or info is None or info.value is not None:
+                continue
+            for node in nodes if new else ():
+                state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
+            state.extra.setdefault("tools", []).append(
+                ToolChange(
+                    tool=info.tool or qualname,
+                    path=state.path,
+                    line=info.pos[0],
+                    parameter=name,
+                    shape=shape,
+                    reused_existing=not new,
+                )
+            )
+        for qualname, name in plan.threaded.items():
+            for node in finder.defs(self.rule.functions.get(qualname), qualname):
+                helper_shapes = plan.helper_shapes.get(qualname, frozenset({"any"}))
+                state.edit(node, _add_helper_param(name, _helper_type(helper_shapes, state.settings)))
+                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
+                state.report(
+                    node.name,
+                    "MR107",
+                    f"`{qualname}` now takes `{name}=None` (the tool's path argument, passed down): update test "
+                    "doubles and callers outside this package",
+                    Severity.INFO,
+                    Action.REWRITTEN,
+                )
+        for pos, value in plan.calls.items():
+            call = finder.calls.get(pos)
+            if call is not None:
+                keyword = plan.keywords.get(pos, state.settings.param_name)
+                wrap = _wrap_at(state, call, len(f", {keyword}={value}"))
+                state.edit(call, _add_keyword(keyword, value, wrap))
+                _capability_guard.widen_around(call, value, state)
+                widened = self._widen_handler(call) or widened
+        needs = _annotation_imports(plan, state.settings.target)
+        shim = own_style(state.wrapper.module, plan.shim_import, state.package)
+        if rewritten:
+            needs.append((shim, SHIM_FUNCTION))
+            state.extra["shim"] = plan.shim_path
+        if widened and plan.shim_import:
+            needs.append((shim, _except_widen.NAME))
+        if needs:
+            state.edit(
+                state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package, shim))
+            )
+
+    def _widen_handler(self, call: cst.Call) -> bool:
+        """`except McpError:` around the read, or around a call on the way to it, also catches the shim's
+        error (codemods/_except_widen.py)."""
+        handler, _ = _except_widen.handler_for(call, self.state)
+        if handler is None or not self.plan.shim_import:
+            return False
+        self.state.edit(handler, _except_widen.widen)
+        return True
+
+    def _doubles(self) -> None:
+        state, plan, finder = self.state, self.plan, self.finder
+        for qualname, (name, helper) in plan.doubles.items():
+            node = finder.functions.get(qualname)
+            if node is not None and "MR108" in state.enabled:
+                star = name.startswith("**")
+                typed = _helper_type(plan.double_shapes.get(qualname, frozenset({"any"})), state.settings)
+                state.edit(node, _add_star_kwargs(name[2:]) if star else _add_helper_param(name, typed))
+                given = f"`{name}` (a `{state.settings.param_name}` parameter would shadow the name it reads)"
+                state.report(
+                    node.name,
+                    "MR108",
+                    f"test double `{qualname}` of `{helper}` now takes "
+                    + (given if star else f"`{name}=None`, like the helper"),
+                    Severity.INFO,
+                    Action.REWRITTEN,
+                )
+        for pos, (name, helper) in plan.double_notes.items():
+            call = finder.calls.get(pos)
+            if call is not None:
+                state.report(call, "MR108", _double_note(call, name, helper, state), Severity.INFO)
+
+
+def _double_note(call: cst.Call, name: str, helper: str, state: FileState) -> str:
+    """What MR108 says of a test double migrate-roots cannot edit: a lambda, or a name from elsewhere."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    keyword = [
+        a.value for a in call.args if a.keyword is not None and a.keyword.value in ("new", "side_effect")
+    ]
+    fake = keyword[0] if keyword else positional[-1] if len(positional) >= 2 else None
+    accept = f"make it accept `{name}=None` (or **kwargs), as the helper now does"
+    if isinstance(fake, cst.Lambda):
+        return f"this test double of `{helper}` is a lambda, which migrate-roots does not edit: {accept}"
+    spelled = f" (`{_code_of(fake, state)}`)" if fake is not None else ""
+    return f"this test double of `{helper}`{spelled} is not a function defined in this file: {accept}"
+
+
+def _code_of(node: cst.CSTNode, state: FileState) -> str:
+    return state.wrapper.module.code_for_node(node)
+
+
+def _inline(shape: str, settings: Any) -> str:
+    description = DESCRIPTION_MANY if shape == "list" else DESCRIPTION_ONE
+    return f"Annotated[{_type_text(shape, settings)}, Field(description={description!r})]".replace("'", '"')
+
+
+def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, str]]:
+    shapes = {shape for _, shape, new in plan.tools.values() if new}
+    helpers = [plan.helper_shapes.get(q, frozenset({"any"})) for q in plan.threaded]
+    helpers += [
+        plan.double_shapes.get(q, frozenset({"any"})) for q, (n, _) in plan.doubles.items() if n[:2] != "**"
+    ]
+    needs: list[tuple[str, str]] = []
+    if helpers and target < (3, 10):  # the helpers' `Optional[...]` annotations
+        needs.append(("typing", "Optional"))
+        if any(len(h) > 1 or "any" in h for h in helpers):
+            needs += [("typing", "Union"), ("typing", "List")]
+        elif any("list" in h for h in helpers):
+            needs.append(("typing", "List"))
+    if not shapes:
+        return needs
+    # typing.Annotated is 3.9+; typing_extensions (a pydantic dependency) has it for 3.8.
+    needs += [("typing" if target >= (3, 9) else "typing_extensions", "Annotated"), ("pydantic", "Field")]
+    if target < (3, 10):
+        needs.append(("typing", "Optional"))
+        if "list" in shapes:
+            needs.append(("typing", "List"))
+    return needs
+
+
+class _NodeFinder(cst.CSTVisitor):
+    """Position -> node, for the calls and functions the plan names."""
+
+    def __init__(self, state: FileState) -> None:
+        super().__init__()
+        self.state = state
+        self.calls: dict[Pos, cst.Call] = {}
+        self.functions: dict[str, cst.FunctionDef] = {}
+        self.by_pos: dict[Pos, cst.FunctionDef] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.setdefault(self.state.pos(node), node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.setdefault(self.state.qualname(node), node)
+        self.by_pos[self.state.pos(node)] = node
+
+    def defs(self, func: Func | None, qualname: str) -> list[cst.FunctionDef]:
+        """Every definition of the function the plan names `qualname` (`Func.defs`), or the first by name."""
+        if func is None:
+            node = self.functions.get(qualname)
+            return [node] if node is not None else []
+        return [self.by_pos[p] for p in (func.defs or (func.pos,)) if p in self.by_pos]

@@ -1,0 +1,414 @@
+"""Site discovery for the roots-call family: the walk (`SiteIndex`, the index half of `RootsCall`) that records
+each function (`Func`), the roots sites in it, the calls it makes, its tool and handler registrations and the
+test doubles; and the small tree queries it needs (which call is a roots site, a test's patch, a callee's
+fully qualified names).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import QualifiedNameSource
+
+from migrate_roots.codemods import _bounds, _names, _sdk
+from migrate_roots.codemods._roots_edits import ALIASES
+from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
+from migrate_roots.codemods._roots_refusals import (
+    _declared_global,
+    _guarding_param,
+    _local_refusal,
+    _names_in,
+    _returns_name,
+    _uses,
+)
+from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program import flow, recognise
+from migrate_roots.codemods.program.facts import Registration, importable
+
+
+def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
+    """Fully qualified names of a callee: imports made absolute, local names prefixed with the module."""
+    out = set()
+    for q in state.qualified_names(node):
+        if q.source is QualifiedNameSource.LOCAL:
+            out.add(f"{importable(state.module)}.{q.name}".replace(".<locals>", ""))
+        elif q.source is QualifiedNameSource.IMPORT:
+            out.add(state._absolute(q.name))
+    return out
+
+
+class SiteIndex:
+    """The index walk of `RootsCall`: per file, the functions, their roots sites, calls and registrations."""
+
+    def __init__(self) -> None:
+        self.functions: dict[str, Func] = {}
+        self.signatures: set[str] = set()  # functions given a synthesized __signature__
+        # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written).
+        self.added_tools: list[tuple[str, str | None, str, Pos, str]] = []
+        # Patches seen: (target, patch call position, replacement, qualnames the fake's name may have).
+        self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
+        self.defs: dict[str, cst.FunctionDef] = {}
+        self.registrations: list[Registration] = []  # on server objects the model resolves
+
+    # --- the walk ------------------------------------------------------------------------------------
+    def visit(self, node: cst.CSTNode, state: FileState) -> None:
+        if isinstance(node, cst.Module):
+            _sdk.note_sdk_imports(state)
+            recognise.note_module(state)
+        elif isinstance(node, cst.FunctionDef):
+            self._function(node, state)
+        elif isinstance(node, cst.Call):
+            self._call(node, state)
+        elif isinstance(node, cst.Assign):
+            for target in node.targets:
+                t = target.target
+                if (
+                    isinstance(t, cst.Attribute)
+                    and t.attr.value == "__signature__"
+                    and isinstance(t.value, cst.Name)
+                ):
+                    self.signatures.add(t.value.value)
+
+    def _function(self, node: cst.FunctionDef, state: FileState) -> None:
+        params = node.params
+        names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+        func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
+        func.kwargs = isinstance(params.star_kwarg, cst.Param)
+        func.returns = flow.returned_params(node, frozenset(names), state.walk)
+        func.taken = _names.taken(node, state.settings.param_name, state.walk)
+        func.bound_sign = _bounds.facts(node, state.pos, state.walk)
+        for decorator in node.decorators:
+            found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
+            if found is not None and found.pending is None:
+                func.tool = found.name or node.name.value
+            elif found is not None and found.pending is not None:
+                self.registrations.append(found.pending)
+            else:
+                func.handler = func.handler or recognise.handler(state, decorator.decorator)
+                if func.handler is None and func.decorator is None:
+                    func.decorator = "@" + state.wrapper.module.code_for_node(decorator.decorator)
+        outer = state.parent(node)
+        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            outer = state.parent(outer)
+        if isinstance(outer, cst.FunctionDef) and _returns_name(outer, node.name.value):
+            func.returned_by = state.qualname(outer)
+        shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+            note = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(note, cst.Name) and note.value in shape_of_alias:
+                func.aliased[p.name.value] = shape_of_alias[note.value]
+        like = state.extra.get("tool_like", {}).get(node)
+        if like is not None:
+            func.tool, func.value, func.code, func.refusal = like[1:]
+        earlier = self.functions.get(func.qualname)
+        if (
+            earlier is not None
+            and earlier.tool is not None
+            and earlier.value is None
+            and func.tool != earlier.tool
+        ):
+            # A registered tool whose name is rebound later (`@mcp.prompt def login()` after the tool `login`):
+            # the server holds the first function, the module name the second; each keeps its own identity.
+            renamed = f"{earlier.qualname}@{earlier.pos[0]}"
+            earlier.qualname = renamed
+            self.functions[renamed], self.defs[renamed] = earlier, self.defs[func.qualname]
+        elif earlier is not None:
+            # A redefinition (conditional, or a plain rebinding): one function for the plan, with every
+            # definition's sites and calls, and the parameters of all.
+            func.sites, func.calls, func.passed = earlier.sites, earlier.calls, earlier.passed
+            func.params = tuple(dict.fromkeys((*earlier.params, *func.params)))
+            func.kwargs = func.kwargs and earlier.kwargs
+            func.tool = func.tool if func.tool is not None else earlier.tool
+            func.defs = (*(earlier.defs or (earlier.pos,)), func.pos)
+            # The parameter's name must be free in every body, and a bound checked in any of them holds.
+            func.taken = earlier.taken | func.taken
+            func.aliased = {**earlier.aliased, **func.aliased}
+            func.bound_sign = _bounds.merged(earlier.bound_sign, func.bound_sign)
+        self.functions[func.qualname] = func
+        self.defs[func.qualname] = node
+
+    def _call(self, node: cst.Call, state: FileState) -> None:
+        func_node = state.function
+        caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        if caller is not None and func_node is not None and state.extra.get("tool_like"):
+            caller = self._branch(node, func_node, state) or caller
+        target = node.func
+        if caller is not None and _is_compat_call(node, state):
+            # A site an earlier run rewrote: the function still reaches roots, so a run that was interrupted
+            # between files finishes the package (tools that call it get their parameter) instead of stopping.
+            shape = "list" if any(a.keyword and a.keyword.value == "shape" for a in node.args) else "result"
+            done = Site(state.pos(node), shape, _uses(node, shape, state), done=True)
+            value = node.args[1].value if len(node.args) > 1 else None
+            if isinstance(value, cst.Name) and value.value in caller.params:
+                done.existing = value.value  # the parameter this tool (or helper) already passes
+                caller.guards[done.pos] = value.value  # the value there, as when it guarded the first run
+            elif func_node is not None:
+                self._guard(node, done.pos, caller, state)  # `list_roots_compat(ctx, None)` behind its guard
+            caller.sites.append(done)
+            return
+        if _names_roots_method(node):
+            owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+            owner.strings.append(state.pos(node))
+        if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
+            site = self._site(node, target.value, state)
+            if site is not None and caller is not None and func_node is not None:
+                caller = self._closure_owner(caller, func_node, state)
+            if site is not None:
+                if caller is not None and func_node is not None:
+                    self._guard(node, site.pos, caller, state)
+                if caller is None:
+                    site.refusal = ("MR103", "roots read at import time, outside any request")
+                    self.functions.setdefault("<module>", Func("<module>", (1, 1), ())).sites.append(site)
+                else:
+                    caller.sites.append(site)
+            return
+        registered = recognise.call(state, node, state.pos(node))
+        if registered is not None:
+            qualname, found = registered
+            if found.pending is None:
+                scope = state.qualname(func_node) if func_node is not None else ""
+                code = state.wrapper.module.code_for_node
+                spelling = f"{code(node.func)}({code(node.args[0].value)})"
+                self.added_tools.append((qualname, found.name or None, scope, state.pos(node), spelling))
+            else:
+                self.registrations.append(found.pending)
+            return
+        patched = _patch(node, state)
+        if patched is not None:
+            scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]
+            self.patches.append((patched[0], state.pos(node), patched[1], (*reversed(scopes), "")))
+        if caller is not None:
+            position = state.pos(node)
+            for name in _self_method(state, target) or _fq(state, target) or _starred(state, target):
+                caller.calls.append((name, position))
+            handed = tuple(a.value.value for a in node.args if isinstance(a.value, cst.Name))
+            handed = tuple(n for n in handed if n in caller.params)
+            if handed:
+                caller.passed[position] = handed
+            bound = tuple(
+                (a.keyword.value if a.keyword is not None else f"#{i}", a.value.value)
+                for i, a in enumerate(node.args)
+                if isinstance(a.value, cst.Name) and not a.star
+            )
+            if bound:
+                caller.bound[position] = bound
+            self._guard(node, position, caller, state)
+
+    def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:
+        """A plain nested function (`async def _call(): return await ctx.list_roots()`, handed to
+        `anyio.from_thread.run` or a thread) reads its enclosing function's names: its roots read is the
+        enclosing function's, which then carries the path value (the closure sees the new parameter)."""
+        outer = state.parent(func_node)
+        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
+            outer = state.parent(outer)
+        if not isinstance(outer, cst.FunctionDef) or func_node.decorators or caller.tool is not None:
+            return caller
+        if _returns_name(outer, func_node.name.value):
+            return caller  # a wrapper the enclosing function returns (MR104)
+        param = state.settings.param_name
+        if param in caller.params or param in {n.value for n in _names_in(func_node.body)}:
+            return caller
+        return self.functions.get(state.qualname(outer), caller)
+
+    def _guard(self, node: cst.CSTNode, position: Pos, caller: Func, state: FileState) -> None:
+        if caller.params and caller.value is None:
+            found = flow.guard(node, state, frozenset(caller.params))
+            if found is not None:
+                caller.guards[position] = found
+        flags = _declared_global(state.function, state) if state.function is not None else frozenset()
+        if flags and caller.value is None:
+            flag = flow.guard(node, state, frozenset(flags)) or next(
+                iter(flow.guarding_globals(node, state, frozenset(flags))), None
+            )
+            if flag is not None:
+                caller.once[position] = flag
+
+    def _branch(self, node: cst.CSTNode, func_node: cst.CSTNode, state: FileState) -> Func | None:
+        """The declared tool branch (a statement block of a low-level handler) holding `node`, if any."""
+        current = state.parent(node)
+        while current is not None and current is not func_node:
+            like = state.extra["tool_like"].get(current)
+            if like is not None:
+                qualname, tool, value, code, refusal = like
+                func = Func(qualname, state.pos(current), (), tool, refusal=refusal, value=value, code=code)
+                return self.functions.setdefault(qualname, func)
+            current = state.parent(current)
+        return None
+
+    def _site(self, call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+        kind = _sdk.expr_kind(state, receiver)
+        if kind == _sdk.SESSION:
+            shape = "result"
+        elif kind == _sdk.FASTMCP_CONTEXT:
+            shape = "list"
+        elif kind == _sdk.CAPTURED:
+            site = Site(state.pos(call), "result", "list")
+            site.refusal = ("MR103", "roots read through a session held outside the current request")
+            return site
+        elif kind is None and not state.extra.get("imports_sdk"):
+            return _maybe_site(call, receiver, state)
+        else:
+            return None  # not an MCP object: a user's own list_roots()
+        site = Site(state.pos(call), shape, _uses(call, shape, state))
+        site.refusal = _local_refusal(call, state)
+        site.existing = _guarding_param(call, state)
+        if state.function is not None:
+            site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
+        return site
+
+
+def _names_roots_method(call: cst.Call) -> bool:
+    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
+    if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
+        return False
+    if len(call.args) < 2 or not isinstance(call.args[1].value, cst.SimpleString):
+        return False
+    return call.args[1].value.evaluated_value == "list_roots"
+
+
+def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+    """A roots call in a module that never imports the SDK, on an untyped parameter spelled the SDK's way:
+    `ctx.session.list_roots()`, `ctx.request_context.session.list_roots()` or `session.list_roots()` (a
+    ListRootsResult), or a bare `ctx.list_roots()` (a fastmcp Context's list, or a session's result: which one
+    cannot be told here, so it is marked when MCP code reaches it). `self.backend.list_roots()` and values
+    built in the module (moto's AWS Organizations client) are not."""
+    holder: cst.BaseExpression = receiver
+    chain: list[str] = []
+    while isinstance(holder, cst.Attribute):
+        chain.insert(0, holder.attr.value)
+        holder = holder.value
+    if not (isinstance(holder, cst.Name) and holder.value not in ("self", "cls")):
+        return None
+    if not _sdk.loosely_typed(state, holder) and not chain:
+        # `session = getattr(ctx, "session", None)` (or `= ctx.session`), then `session.list_roots()`.
+        found, chain = _session_of(state, holder)
+        if found is None:
+            return None
+        holder = found
+    if not _sdk.loosely_typed(state, holder):
+        return None
+    if chain in (["session"], ["request_context", "session"]) or (
+        not chain and "session" in holder.value.lower()
+    ):
+        site = Site(state.pos(call), "result", _uses(call, "result", state), maybe=True)
+        site.refusal = _local_refusal(call, state)
+        site.existing = _guarding_param(call, state)
+        return site
+    if not chain:
+        site = Site(state.pos(call), "result", "list", maybe=True)
+        site.refusal = (
+            "MR102",
+            f"`{holder.value}.list_roots()` on an untyped value in a module that never imports the SDK: a fastmcp "
+            "Context (a list) or a session (a ListRootsResult)? annotate it and run again",
+        )
+        return site
+    return None
+
+
+def _session_of(state: FileState, name: cst.Name) -> tuple[cst.Name | None, list[str]]:
+    """The parameter and attribute chain a local is assigned once from: `getattr(ctx, "session", None)`,
+    `ctx.session`, `ctx.request_context.session`."""
+    scope = state.scope(name)
+    assignments = list(scope[name.value]) if scope is not None and name.value in scope else []
+    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
+    if not isinstance(target, cst.Name):
+        return None, []
+    value = _sdk._assigned_value(state, target)
+    chain: list[str] = []
+    if isinstance(value, cst.Call) and _sdk._getattr_name(state, value) == "session":
+        chain, value = ["session"], value.args[0].value
+    while isinstance(value, cst.Attribute):
+        chain.insert(0, value.attr.value)
+        value = value.value
+    if isinstance(value, cst.Name) and chain in (["session"], ["request_context", "session"]):
+        return value, chain
+    return None, []
+
+
+def _is_compat_call(call: cst.Call, state: FileState) -> bool:
+    names = _fq(state, call.func)
+    suffix = f"{state.settings.shim_module}.{SHIM_FUNCTION}"
+    return any(n == suffix or n.endswith("." + suffix) for n in names)
+
+
+def _string(node: cst.BaseExpression | None) -> str | None:
+    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
+
+
+def _patch(call: cst.Call, state: FileState) -> tuple[str, cst.BaseExpression] | None:
+    """(what is replaced, by what) for the usual ways tests swap a function:
+    `monkeypatch.setattr(obj, "name", fake)` (and builtin `setattr`), `monkeypatch.setattr("pkg.mod.name", fake)`,
+    `[mock.|mocker.]patch("pkg.mod.name", fake | new=fake | side_effect=fake)`, `patch.object(obj, "name", ...)`."""
+    func = call.func
+    called = _last_name(func)
+    if called not in ("setattr", "patch", "object"):
+        return None
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    by_keyword = keywords.get("new") or keywords.get("side_effect")
+    if called == "object":
+        if not (isinstance(func, cst.Attribute) and _last_name(func.value) == "patch"):
+            return None
+        called = "setattr"
+    if called == "setattr" and len(args) >= 2 and _string(args[1]) is not None:
+        owner = _owner(args[0], state)
+        value = args[2] if len(args) > 2 else by_keyword
+        return (f"{owner}.{_string(args[1])}", value) if owner and value is not None else None
+    dotted = _string(args[0]) if args else None
+    value = args[1] if len(args) > 1 else by_keyword
+    if dotted is None or "." not in dotted or value is None:
+        return None
+    return dotted, value
+
+
+def _last_name(node: cst.BaseExpression) -> str:
+    return (
+        node.attr.value
+        if isinstance(node, cst.Attribute)
+        else node.value
+        if isinstance(node, cst.Name)
+        else ""
+    )
+
+
+def _owner(node: cst.BaseExpression, state: FileState) -> str | None:
+    """The dotted name of a module or class object (`sys.modules[__name__]` is this module)."""
+    if isinstance(node, cst.Subscript) and _last_name(node.value) == "modules":
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        if (
+            isinstance(index, cst.Index)
+            and isinstance(index.value, cst.Name)
+            and index.value.value == "__name__"
+        ):
+            return state.module
+    names = _fq(state, node)
+    return min(names) if names else None
+
+
+def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | None:
+    """'' for `@server.tool` / `@server.tool()`, the name for `@server.tool(name="x")`, None otherwise
+    (also for a server object of another module: `codemods.program.recognise` decides)."""
+    found = recognise.decorator(state, decorator, "", (0, 0))
+    return None if found is None else found.name
+
+
+def _starred(state: FileState, target: cst.BaseExpression) -> set[str]:
+    """A plain name no assignment binds in a module with star imports: one candidate per star module."""
+    if not isinstance(target, cst.Name):
+        return set()
+    scope = state.scope(target)
+    if scope is None or target.value in scope:
+        return set()
+    return {f"{module}.{target.value}" for module in state.extra.get("star_imports", ())}
+
+
+def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
+    if (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+    ):
+        for item in reversed(state.stack):
+            if isinstance(item, cst.ClassDef):
+                return {f"{importable(state.module)}.{state.qualname(item)}.{target.attr.value}"}
+    return set()
