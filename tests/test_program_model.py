@@ -1019,3 +1019,32 @@ def test_a_decorator_of_another_library_is_no_handler_registration(tmp_path, imp
     found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
     assert [f.code for f in found] == [code], found
     assert words in found[0].message and "registered by" not in found[0].message, found[0].message
+
+
+@pytest.mark.parametrize("param", ["prompt", "text"])
+def test_a_returned_parameter_that_is_no_path_is_not_reused(tmp_path, param):
+    """`except Exception: return prompt` returns the prompt in place of the roots: not the tools' path
+    argument (reuse.py took it for one and passed `prompt or None` to the shim as the directory)."""
+    source = f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def enrich({param}: str, ctx: Context) -> str:
+            try:
+                result = await ctx.session.list_roots()
+                return f"{{{param}}} {{result.roots[0].uri}}"
+            except Exception:
+                return {param}
+
+
+        @mcp.tool()
+        async def optimize({param}: str, ctx: Context) -> str:
+            return await enrich({param}, ctx)
+        """
+    root = helpers._layout(tmp_path, source, None, True)
+    helpers.run_engine(root)
+    text = (root / "pkg" / "server.py").read_text()
+    assert f"{param} or None" not in text
+    assert "list_roots_compat(ctx, root, " in text and "root: RootPath = None" in text

@@ -69,6 +69,9 @@ class Func:
     # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
     # parameter the plan gives it goes on each, so whichever is live takes what its callers pass.
     defs: tuple[Pos, ...] = ()
+    gives: str = (
+        ""  # the package class its return annotation names (`get_service() -> Service`): program/typed
+    )
 
 
 @dataclass

@@ -12,7 +12,7 @@ from typing import Any
 
 from migrate_roots.codemods import _bounds, _names
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
-from migrate_roots.codemods.program import reuse
+from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
 
 Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
@@ -59,6 +59,11 @@ class _Functions:
             self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
 
     def resolve(self, root: str, fq: str) -> Key | None:
+        if typed.RETURNED in fq:  # `pkg.mod.get_service().enrich`: the method of the class the getter gives
+            getter, _, method = fq.partition(typed.RETURNED)
+            key = self.resolve(root, getter)
+            gives = self.by_key[key][1].gives if key is not None else ""
+            return self.resolve(key[0], f"{gives}.{method}") if key is not None and gives else None
         if (root, fq) in self.by_key:
             return (root, fq)
         # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not).

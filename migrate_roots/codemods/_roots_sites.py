@@ -21,7 +21,7 @@ from migrate_roots.codemods._roots_refusals import (
     _uses,
 )
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import flow, recognise
+from migrate_roots.codemods.program import flow, recognise, typed
 from migrate_roots.codemods.program.facts import Registration, importable
 
 
@@ -76,6 +76,7 @@ class SiteIndex:
         func.returns = flow.returned_params(node, frozenset(names), state.walk)
         func.taken = _names.taken(node, state.settings.param_name, state.walk)
         func.bound_sign = _bounds.facts(node, state.pos, state.walk)
+        func.gives = typed.returned_class(state, node, lambda n: _fq(state, n))
         for decorator in node.decorators:
             found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
             if found is not None and found.pending is None:
@@ -178,7 +179,8 @@ class SiteIndex:
             self.patches.append((patched[0], state.pos(node), patched[1], (*reversed(scopes), "")))
         if caller is not None:
             position = state.pos(node)
-            for name in _self_method(state, target) or _fq(state, target) or _starred(state, target):
+            names = _self_method(state, target) or typed.method_call(state, target, lambda n: _fq(state, n))
+            for name in names or _fq(state, target) or _starred(state, target):
                 caller.calls.append((name, position))
             handed = tuple(a.value.value for a in node.args if isinstance(a.value, cst.Name))
             handed = tuple(n for n in handed if n in caller.params)

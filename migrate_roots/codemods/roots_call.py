@@ -32,7 +32,7 @@ from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.program import recognise
+from migrate_roots.codemods.program import recognise, typed
 from migrate_roots.codemods.program.facts import importable
 from migrate_roots.model import Severity
 
@@ -116,7 +116,7 @@ class RootsCall(SiteIndex, Rule):
         wanted = {
             q: f
             for q, f in self.functions.items()
-            if f.sites or f.calls or f.tool or f.strings or (f.bound_sign and f.bound_sign.signs)
+            if f.sites or f.calls or f.tool or f.strings or f.gives or (f.bound_sign and f.bound_sign.signs)
         }
         doubles = self._doubles()
         facts = recognise.module_facts(state, self.registrations)
@@ -164,7 +164,9 @@ class RootsCall(SiteIndex, Rule):
                 # Tools too: a test that imports the tool's module may patch the helper where it is imported.
                 if func.qualname == "<module>":
                     continue
-                if func.sites or any(_calls_into(callee, reached) for callee, _ in func.calls):
+                # A getter of a class whose method reaches roots (`get_service() -> Service`) leads there too.
+                gives = bool(func.gives) and _calls_into(func.gives, reached)
+                if func.sites or gives or any(_calls_into(callee, reached) for callee, _ in func.calls):
                     # What an importer names: the module's top-level function or class.
                     out.add(f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}")
         return out
@@ -196,7 +198,9 @@ class RootsCall(SiteIndex, Rule):
 
 
 def _calls_into(callee: str, reached: set[str]) -> bool:
-    """`pkg.mod.helper` or `pkg.mod.Class.method` for a reached `pkg.mod.helper` / `pkg.mod.Class`."""
+    """`pkg.mod.helper` or `pkg.mod.Class.method` for a reached `pkg.mod.helper` / `pkg.mod.Class`; the method
+    of what a getter returns (`pkg.mod.get_service().enrich`) for a reached getter."""
+    callee = callee.replace(typed.RETURNED, ".")
     while callee:
         if callee in reached:
             return True

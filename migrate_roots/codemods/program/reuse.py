@@ -61,7 +61,10 @@ def guarded_helpers(
         guarding = [g for g in guards if g is not None] if len(guards) == 1 else []
         names = guarding + [n for n in func.returns if n not in guarding]
         for name in names:
-            if all(passed_at(by_key[c][1], pos, func, name) for c, pos in callers[fq]):
+            passed = [passed_at(by_key[c][1], pos, func, name) for c, pos in callers[fq]]
+            # The tools' own *path* parameter (`project_dir`, ...): a `prompt` the helper returns on failure
+            # is no path, and reusing it would send the prompt as a directory.
+            if all(n is not None and path_like(n) for n in passed):
                 out[fq] = Reused(name, name in guarding)
                 break
     return out

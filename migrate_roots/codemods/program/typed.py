@@ -1,0 +1,83 @@
+"""Calls through a typed value: `svc.enrich(...)` where `svc` is a parameter annotated with a class of the
+package, or the result of a function whose return annotation names one (`get_service() -> Service`).
+
+A service object handed out by a getter is a common shape of real servers (a tool calls
+`get_context_service().enrich(mcp_ctx=ctx)`, and the method reads roots). The index records such a call as
+`pkg.mod.Service.enrich` when the class is known in the file, or as `pkg.mod.get_service().enrich` when only
+the getter is; the plan (`_roots_plan._Functions.resolve`) looks the getter's return class up across modules.
+Names of the standard library and the SDKs are skipped; any other resolves only where the run summarized the
+class (a class of another distribution has no summary, so the call leads nowhere).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import libcst as cst
+
+from migrate_roots.codemods.base import FileState
+
+_STDLIB = frozenset(sys.stdlib_module_names) | {"typing_extensions", "builtins"}
+RETURNED = "()."  # `getter().method`: the method of what `getter` returns
+
+
+def returned_class(state: FileState, node: cst.FunctionDef, fq: Callable[[cst.CSTNode], set[str]]) -> str:
+    """The first-party class a function's return annotation names (`-> Service`, `-> "Service"`), or ""."""
+    annotation = node.returns.annotation if node.returns is not None else None
+    return _class_of(state, annotation, fq) if annotation is not None else ""
+
+
+def method_call(
+    state: FileState, target: cst.BaseExpression, fq: Callable[[cst.CSTNode], set[str]]
+) -> set[str]:
+    """Dotted callee names for `x.method` when `x` is typed: `{Class}.method` or `{getter}().method`."""
+    if not isinstance(target, cst.Attribute):
+        return set()
+    method, value = target.attr.value, target.value
+    if isinstance(value, cst.Call):
+        return {f"{name}{RETURNED}{method}" for name in _first_party(state, fq(value.func))}
+    if not isinstance(value, cst.Name) or value.value == "self":
+        return set()
+    binding = _binding(state, value)
+    if isinstance(binding, cst.Param) and binding.annotation is not None:
+        cls = _class_of(state, binding.annotation.annotation, fq)
+        return {f"{cls}.{method}"} if cls else set()
+    if isinstance(binding, cst.Call):
+        return {f"{name}{RETURNED}{method}" for name in _first_party(state, fq(binding.func))}
+    return set()
+
+
+def _binding(state: FileState, name: cst.Name) -> cst.CSTNode | None:
+    """The parameter that binds `name`, or the call it is assigned from once (`svc = get_service()`)."""
+    scope = state.scope(name)
+    if scope is None or name.value not in scope:
+        return None
+    assignments = list(scope[name.value])
+    if len(assignments) != 1:
+        return None
+    node = getattr(assignments[0], "node", None)
+    if isinstance(node, cst.Param):
+        return node
+    parent = state.parent(node) if node is not None else None
+    owner = state.parent(parent) if isinstance(parent, cst.AssignTarget) else parent
+    value = getattr(owner, "value", None)
+    if isinstance(owner, (cst.Assign, cst.AnnAssign)) and isinstance(value, cst.Await):
+        value = value.expression
+    return value if isinstance(owner, (cst.Assign, cst.AnnAssign)) and isinstance(value, cst.Call) else None
+
+
+def _class_of(state: FileState, annotation: cst.BaseExpression, fq: Callable[[cst.CSTNode], set[str]]) -> str:
+    """A plain class name; not a string (a `TYPE_CHECKING` import), a union or a generic."""
+    if isinstance(annotation, (cst.Name, cst.Attribute)):
+        return _one(state, fq(annotation))
+    return ""
+
+
+def _one(state: FileState, names: set[str]) -> str:
+    found = sorted(n for n in _first_party(state, names) if n.rpartition(".")[2][:1].isupper())
+    return found[0] if len(found) == 1 else ""
+
+
+def _first_party(state: FileState, names: set[str]) -> set[str]:
+    return {n for n in names if n.split(".")[0] not in _STDLIB and not n.startswith(("mcp.", "fastmcp."))}

@@ -1,0 +1,172 @@
+"""Calls through a typed value (codemods/program/typed.py): a tool reaches a roots read through a method of a
+service object that a getter hands out (`get_service() -> Service`, then `.enrich(...)`), or that a parameter
+annotation names. A shape of field servers (project-synthesis, promptforge): the read was marked MR103 ("no
+call migrate-roots can follow reaches it") while three tools reached it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+from tests.helpers import check_transformed, codes
+
+SERVICE = """\
+from typing import Any
+
+
+class Service:
+    async def enrich(self, prompt: str, mcp_ctx: Any | None = None) -> str:
+        if mcp_ctx:
+            try:
+                result = await mcp_ctx.session.list_roots()
+                return f"{prompt} {result.roots[0].uri}"
+            except Exception:
+                return prompt
+        return prompt
+"""
+
+SERVICE_AFTER = """\
+from typing import Any
+
+from pkg._mcp_roots_compat import list_roots_compat
+
+
+class Service:
+    async def enrich(
+        self, prompt: str, mcp_ctx: Any | None = None, root: str | None = None
+    ) -> str:
+        if mcp_ctx:
+            try:
+                result = await list_roots_compat(mcp_ctx, root, name="root")
+                return f"{prompt} {result.roots[0].uri}"
+            except Exception:
+                return prompt
+        return prompt
+"""
+
+DEPS = """\
+from pkg.service import Service
+
+_service: Service | None = None
+
+
+def get_service() -> Service:
+    if _service is None:
+        raise ValueError("not initialised")
+    return _service
+"""
+
+HEAD = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from pkg.deps import get_service
+from pkg.service import Service
+
+mcp = FastMCP("x")
+"""
+
+HEAD_AFTER = """\
+from typing import Annotated
+
+from mcp.server.fastmcp import Context, FastMCP
+from pydantic import Field
+
+from pkg.deps import get_service
+from pkg.service import Service
+
+# Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+# SEP-2577).
+RootPath = Annotated[
+    str | None,
+    Field(
+        description="Absolute path (or file:// URI) of the directory this tool works "
+        "in, usually the project or workspace root. Required when the MCP client does "
+        "not provide roots."
+    ),
+]
+
+mcp = FastMCP("x")
+"""
+
+CHAINED = (
+    """
+
+@mcp.tool()
+async def optimize(prompt: str, ctx: Context) -> str:
+    return await get_service().enrich(prompt, mcp_ctx=ctx)
+""",
+    """
+
+@mcp.tool()
+async def optimize(prompt: str, ctx: Context, root: RootPath = None) -> str:
+    return await get_service().enrich(prompt, mcp_ctx=ctx, root=root)
+""",
+)
+LOCAL = (
+    """
+
+@mcp.tool()
+async def refine(prompt: str, ctx: Context) -> str:
+    service = get_service()
+    return await service.enrich(prompt, mcp_ctx=ctx)
+""",
+    """
+
+@mcp.tool()
+async def refine(prompt: str, ctx: Context, root: RootPath = None) -> str:
+    service = get_service()
+    return await service.enrich(prompt, mcp_ctx=ctx, root=root)
+""",
+)
+PARAM = (
+    """
+
+async def run(service: Service, prompt: str, ctx: Context) -> str:
+    return await service.enrich(prompt, ctx)
+
+
+@mcp.tool()
+async def probe(prompt: str, ctx: Context) -> str:
+    return await run(get_service(), prompt, ctx)
+""",
+    """
+
+async def run(
+    service: Service, prompt: str, ctx: Context, root: str | None = None
+) -> str:
+    return await service.enrich(prompt, ctx, root=root)
+
+
+@mcp.tool()
+async def probe(prompt: str, ctx: Context, root: RootPath = None) -> str:
+    return await run(get_service(), prompt, ctx, root=root)
+""",
+)
+
+
+@pytest.mark.parametrize("spelling", [CHAINED, LOCAL, PARAM], ids=["getter-call", "getter-local", "annotated"])
+def test_a_tool_reaches_roots_through_a_method_of_a_typed_value(tmp_path, spelling):
+    before, after = spelling
+    findings = check_transformed(
+        tmp_path,
+        HEAD + before,
+        HEAD_AFTER + after,
+        extra={"service.py": SERVICE, "deps.py": DEPS},
+        extra_after={"service.py": SERVICE_AFTER, "deps.py": DEPS},
+    )
+    assert "MR101" in codes(findings) and "MR103" not in codes(findings)
+
+
+@pytest.mark.parametrize(
+    "getter",
+    [
+        "def get_service():\n    return _service\n",  # no return annotation: the value is not typed
+        "def get_service() -> 'Service':\n    return _service\n",  # a string: not followed
+    ],
+)
+def test_noop_a_getter_without_a_plain_return_class_is_not_followed(tmp_path, getter):
+    deps = DEPS.split("def get_service")[0] + getter
+    root = helpers._layout(tmp_path, HEAD + CHAINED[0], {"service.py": SERVICE, "deps.py": deps}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert codes(found) == ["MR103"], found
+    assert "no call migrate-roots can follow reaches" in found[0].message
