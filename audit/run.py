@@ -782,6 +782,9 @@ def main(argv: list[str] | None = None) -> int:
     field.add_argument("--compare", type=Path, metavar="OLD.json", help="field: per-site changes against OLD.json")
     field.add_argument("--new", type=Path, metavar="NEW.json", help="with --compare: compare two files, run nothing")
     field.add_argument("--verdicts", type=Path, default=AUDIT / "field-verdicts.toml", help="field: hand-kept verdicts")
+    field.add_argument("--lint", action=argparse.BooleanOptionalAction, default=None,
+                       help="field: ruff I/E501 and mypy on the source folders before and after, each project's own "
+                       "config (default: on; fieldcheck/lint.py)")
     opts = parser.parse_args(argv)
     if opts.repos or opts.quick or opts.compare:
         from fieldcheck import cli as field_cli

@@ -62,6 +62,7 @@ def run_field(opts: Any) -> int:
         "migrate_roots_version": version,
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
         "skipped_not_local": skipped,
+        "lint": any("lint" in r for r in results),
         "repos": results,
     }
     if opts.only and out.exists():  # a partial run updates its entries in the last full report
@@ -79,7 +80,14 @@ def run_field(opts: Any) -> int:
     audit.log(
         f"field: {t['sites']} sites, {t['rewritten']} rewritten, {t['marked']} marked, {t['silent']} silent, "
         f"{t['broken']} broken; {t['stopped_compiling']} stop compiling, {t['new_pyflakes']} new pyflakes; "
-        f"{t['non_idempotent']} non-idempotent; {t['errors']} errors -> {out}"
+        f"{t['non_idempotent']} non-idempotent; {t['errors']} errors; "
+        + (
+            f"lint: {t['new_ruff']} new ruff I/E501, {t['new_mypy']} new mypy, "
+            f"{t['lint_incomplete']} incomplete"
+            if report["lint"]
+            else "lint not run"
+        )
+        + f" -> {out}"
     )
     old = json.loads(Path(opts.compare).read_text(encoding="utf-8")) if opts.compare else previous
     if old is not None:
@@ -92,6 +100,8 @@ def run_field(opts: Any) -> int:
         or t["new_pyflakes"]
         or t["non_idempotent"]
         or t["silent"]
+        or t["new_ruff"]
+        or t["new_mypy"]
         else 0
     )
 

@@ -6,6 +6,8 @@ commits compares site for site. A changed commit shows up as sites gone and new 
 
 from __future__ import annotations
 
+from .lint import new_count, new_findings
+
 CATEGORIES = (
     "newly broken",
     "newly silent",
@@ -86,8 +88,27 @@ def _repo_changes(old: dict, new: dict) -> list[str]:
         notes.append("a second apply now changes something")
     if old.get("idempotent") is False and new.get("idempotent") is True:
         notes.append("a second apply is idle again")
+    notes += _lint_changes(old, new)
     if not old.get("error") and new.get("error"):
         notes.append(f"run error: {new['error'][:200]}")
+    return notes
+
+
+def _lint_changes(old: dict, new: dict) -> list[str]:
+    """A change in the number of new ruff/mypy findings (both runs linted), with the findings now new."""
+    notes = []
+    if not old.get("lint") or not new.get("lint"):
+        return notes
+    for tool, label in (("ruff", "ruff I/E501 findings"), ("mypy", "mypy errors")):
+        was, now = new_count(old["lint"], tool), new_count(new["lint"], tool)
+        if was == now:
+            continue
+        notes.append(f"new {label}: {'?' if was is None else was} -> {'?' if now is None else now}")
+        was_new, now_new = old["lint"][tool].get("new") or [], new["lint"][tool].get("new") or []
+        for f in new_findings(was_new, now_new):
+            notes.append(f"now new ({tool}): {f['file']}:{f['line']}: [{f['code']}] {f['message'][:160]}")
+        for f in new_findings(now_new, was_new):
+            notes.append(f"no longer new ({tool}): {f['file']}: [{f['code']}] {f['message'][:160]}")
     return notes
 
 

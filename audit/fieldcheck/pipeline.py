@@ -8,17 +8,36 @@ steps are the audit's own (``run.py``), so there is one harness.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import run as audit  # audit/run.py: this package is imported by it, with audit/ on sys.path
 
-from . import checks, classify, source
+from . import checks, classify, lint, source
 from .sites import Site, count_tree, python_files, site_keys
+
+#: whether the lint step (ruff I/E501 and mypy before and after, fieldcheck/lint.py) runs without --lint/--no-lint
+LINT_DEFAULT = True
+
+
+def work_root() -> Path:
+    """The field's scratch area: outside this checkout, one per checkout (worktrees run fields at once).
+
+    Not ``audit/.work/``: ruff and migrate-roots look upwards from a file for the style configuration, past
+    the repository root, and would find this repository's own ``pyproject.toml`` (``[tool.ruff]``,
+    line-length 110) above every exported tree that has none of its own."""
+    digest = hashlib.sha1(str(audit.REPO).encode()).hexdigest()[:8]
+    return Path(
+        os.environ.get("MIGRATE_ROOTS_FIELD_WORK")
+        or Path(tempfile.gettempdir()) / f"migrate-roots-field-{digest}"
+    )
 
 
 def _commit(tree: Path, env: dict, logs: Path, label: str, message: str) -> None:
@@ -110,7 +129,7 @@ def score(entry: dict, opts: Any) -> dict:
     """Everything the field check measures for one manifest entry (errors are recorded, never raised)."""
     started = time.monotonic()
     # quick and full runs may go on at once: separate scratch folders
-    base = audit.WORK / ("field" if opts.quick else "field-full") / entry["id"]
+    base = work_root() / ("field" if opts.quick else "field-full") / entry["id"]
     logs = base / "logs"
     if base.exists() and not getattr(opts, "reuse_venv", False):
         shutil.rmtree(base)
@@ -140,11 +159,19 @@ def score(entry: dict, opts: Any) -> dict:
     try:
         tree, facts = step("bring-in", bring_in, entry, opts, base, logs, env)
         result.update(facts)
+        result["configs_above_tree"] = lint.configs_above(tree)  # should be none: see work_root
         sites, untokenizable = count_tree(tree, entry["source"])
         files_before = [p.relative_to(tree).as_posix() for p in python_files(tree, entry["source"])]
         before = _read(tree, files_before)
         scan_before = step("scan-before", checks.scan, tree, files_before)
         full = None if opts.quick else step("full-before", _full_before, entry, tree, opts, base, logs, env)
+        linting = LINT_DEFAULT if getattr(opts, "lint", None) is None else opts.lint
+        # in full mode mypy resolves imports in the repository's own venv
+        python = str(full["venv"] / "bin" / "python") if full and full.get("venv") else None
+        if linting:
+            lint_before = step(
+                "lint-before", lint.run_side, tree, entry["source"], base, logs, env, "before", python
+            )
 
         mig = step("migrate", audit.migrate, entry, tree, opts.migrate_roots, env, logs)
         result["migrate"] = {k: v for k, v in mig.items() if k != "findings_list"}
@@ -173,6 +200,12 @@ def score(entry: dict, opts: Any) -> dict:
             },
         )
         _commit(tree, env, logs, "migrated", "migrate-roots apply")
+        if linting:
+            lint_after = step(
+                "lint-after", lint.run_side, tree, entry["source"], base, logs, env, "after", python
+            )
+            sdk_missing = python is None and not lint.sdk_installed()
+            result["lint"] = lint.compare_sides(lint_before, lint_after, sdk_missing=sdk_missing)
         second = step("second-apply", second_apply, entry, tree, opts, env, logs)
         result.update(idempotent=second["idempotent"], second_apply=second)
         if full is not None:
