@@ -256,3 +256,77 @@ def test_getattr_spelling_of_the_capabilities_with_early_return(tmp_path):
             return str(result.roots[0].uri)
         """),
     )
+
+
+def test_widened_check_whose_old_condition_overflows_its_own_line_is_split_inside_the_call(tmp_path):
+    """coco-search (the field check's lint step, audit/regressions/capability_guard_wrap_overflow.py): the
+    88-column `if session.check_client_capability(...):` became an `or` line of 91 columns (E501)."""
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.types import ClientCapabilities, RootsCapability
+
+        mcp = FastMCP("wrap")
+
+
+        async def detect_project(ctx: Context) -> str:
+            try:
+                session = ctx.session
+                if session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+                    result = await session.list_roots()
+                    return str(result.roots[0].uri)
+            except Exception:
+                pass
+            return ""
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            return await detect_project(ctx)
+        """,
+        """\
+        from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from mcp.types import ClientCapabilities, RootsCapability
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
+        RootPath = Annotated[
+            str | None,
+            Field(
+                description="Absolute path (or file:// URI) of the directory this tool works "
+                "in, usually the project or workspace root. Required when the MCP client does "
+                "not provide roots."
+            ),
+        ]
+
+        mcp = FastMCP("wrap")
+
+
+        async def detect_project(ctx: Context, root: str | None = None) -> str:
+            try:
+                session = ctx.session
+                if (
+                    root is not None
+                    or session.check_client_capability(
+                        ClientCapabilities(roots=RootsCapability())
+                    )
+                ):
+                    result = await list_roots_compat(session, root, name="root")
+                    return str(result.roots[0].uri)
+            except Exception:
+                pass
+            return ""
+
+
+        @mcp.tool()
+        async def where(ctx: Context, root: RootPath = None) -> str:
+            return await detect_project(ctx, root=root)
+        """,
+    )
+    assert "MR101" in codes(findings)

@@ -263,9 +263,11 @@ def _code(node: cst.CSTNode) -> str:
 _LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
 
 
-def widen(value: str, how: str, wrap: bool = False) -> Any:
+def widen(value: str, how: str, wrap: bool = False, room: int | None = None) -> Any:
     """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"; `wrap`: an `if`
-    whose line would overflow gets its test in parentheses, one operand a line."""
+    whose line would overflow gets its test in parentheses, one operand a line; `room`: the columns the old
+    condition has on its own line, beyond which a call in it is split inside its brackets (as ruff's
+    formatter does)."""
 
     given_text = f"{value} is not None" if how == OR else f"{value} is None"
 
@@ -284,6 +286,9 @@ def widen(value: str, how: str, wrap: bool = False) -> Any:
             new = cst.BooleanOperation(left=given, operator=cst.And(), right=test)
         if wrap and isinstance(node, cst.If):
             line = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace("    "))
+            right = new.right
+            if room is not None and len(_code(right)) > room and isinstance(right, cst.Call) and right.args:
+                new = new.with_changes(right=_exploded_call(right))
             operator = new.operator.with_changes(whitespace_before=line)
             new = new.with_changes(
                 operator=operator,
@@ -293,6 +298,16 @@ def widen(value: str, how: str, wrap: bool = False) -> Any:
         return node.with_changes(test=new)
 
     return change
+
+
+def _exploded_call(call: cst.Call) -> cst.Call:
+    """`f(a, b)` as `f(\n        a, b\n    )`: its arguments on a line of their own, one level in from the
+    operand's (which sits one level in from the `if`)."""
+    inner = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(" " * 8))
+    outer = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(" " * 4))
+    args = list(call.args)
+    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=outer)
+    return call.with_changes(whitespace_before_args=inner, args=args)
 
 
 def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
@@ -316,4 +331,5 @@ def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
     width = style_of(state.path).line_length
     for guard, how in found:
         line = state.lines[state.pos(guard)[0] - 1]
-        state.edit(guard, widen(value, how, len(line) + len(value) + 16 > width))
+        room = width - (len(line) - len(line.lstrip())) - 4 - len("and ")
+        state.edit(guard, widen(value, how, len(line) + len(value) + 16 > width, room))
