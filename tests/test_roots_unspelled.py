@@ -230,9 +230,10 @@ def test_screened_out_files_are_not_parsed(tmp_path):
 
 @pytest.mark.parametrize("annotation", ["", ": Any", ": Any | None", ": Optional[Any]", ": object"])
 def test_untyped_read_in_an_mcp_package_that_no_call_reaches_is_marked(tmp_path, annotation):
-    """A tool reaches the read through a method of an object a function returns (`get_service().guidance`),
-    which the plan cannot follow: in a package that imports the SDK the read is MCP's, so it is marked with
-    that reason, never dropped (issue 17: a field server's read went silent)."""
+    """A tool reaches the read through a method of an object an unannotated function returns
+    (`get_service().guidance`), which the plan cannot type (with `-> Service` it can: test_typed_calls.py): in a
+    package that imports the SDK the read is MCP's, so it is marked with that reason, never dropped (issue 17:
+    a field server's read went silent)."""
     service = f"""\
         from typing import Any, Optional
 
@@ -245,7 +246,7 @@ def test_untyped_read_in_an_mcp_package_that_no_call_reaches_is_marked(tmp_path,
                 return workspace
 
 
-        def get_service() -> Service:
+        def get_service():
             return Service()
         """
     tool = """\
