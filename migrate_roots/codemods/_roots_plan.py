@@ -38,9 +38,14 @@ class _Functions:
         self.sdk: set[Key] = set()  # functions of files that import the SDK
         roots_of: dict[str, list[str]] = {}
         self.modules: set[tuple[str, str]] = set()
+        # (root, module) -> its top-level `from x import name` (name -> x.name) and star-imported modules:
+        # a package's `__init__` re-exports what tools import (`from ..config import resolve_base_dir`).
+        self.reexports: dict[tuple[str, str], tuple[dict[str, str], tuple[str, ...]]] = {}
         for path, summary in summaries.items():
             root = import_root(summary)
             self.modules.add((root, summary.module))
+            if summary.facts is not None:
+                self.reexports[(root, summary.module)] = (dict(summary.facts.imports), summary.facts.stars)
             tools = models[root].tools
             for qualname, func in summary.functions.items():
                 fq = f"{summary.module}.{qualname}"
@@ -58,22 +63,34 @@ class _Functions:
             resolved = ((self.resolve(key[0], callee), pos) for callee, pos in func.calls)
             self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
 
-    def resolve(self, root: str, fq: str) -> Key | None:
+    def resolve(self, root: str, fq: str, depth: int = 0) -> Key | None:
+        if depth > 8:  # a cycle of re-exports
+            return None
         if typed.RETURNED in fq:  # `pkg.mod.get_service().enrich`: the method of the class the getter gives
             getter, _, method = fq.partition(typed.RETURNED)
-            key = self.resolve(root, getter)
+            key = self.resolve(root, getter, depth + 1)
             gives = self.by_key[key][1].gives if key is not None else ""
-            return self.resolve(key[0], f"{gives}.{method}") if key is not None and gives else None
+            return self.resolve(key[0], f"{gives}.{method}", depth + 1) if key is not None and gives else None
         if (root, fq) in self.by_key:
             return (root, fq)
-        # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not).
+        # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not),
+        # except for what it re-exports: the name it imported is followed to where it is defined.
         module = fq.rpartition(".")[0]
         while module:
             if (root, module) in self.modules:
-                return None
+                return self._reexported(root, module, fq[len(module) + 1 :], depth)
             module = module.rpartition(".")[0]
         roots = self.roots_of.get(fq, ())
         return (roots[0], fq) if len(roots) == 1 else None
+
+    def _reexported(self, root: str, module: str, rest: str, depth: int) -> Key | None:
+        """`module.rest` where `module` binds the first name of `rest` by an import (or a star import)."""
+        imports, stars = self.reexports.get((root, module), ({}, ()))
+        head, _, tail = rest.partition(".")
+        if head in imports:
+            return self.resolve(root, imports[head] + (f".{tail}" if tail else ""), depth + 1)
+        found = {k for star in stars if (k := self.resolve(root, f"{star}.{rest}", depth + 1)) is not None}
+        return found.pop() if len(found) == 1 else None
 
     def closure(self, start: set[Key], within: set[Key] | None = None) -> set[Key]:
         """`start` and what it calls, transitively (only through `within`, when given)."""

@@ -120,7 +120,11 @@ class RootsCall(SiteIndex, Rule):
         }
         doubles = self._doubles()
         facts = recognise.module_facts(state, self.registrations)
-        if not (wanted or doubles or facts):
+        # A module that only re-exports (a package's `__init__`) is summarized for its first-party imports.
+        top = importable(state.module).split(".")[0]
+        targets = [target for _, target in facts.imports] + list(facts.stars)
+        reexports = any(target.split(".")[0] == top for target in targets)
+        if not (wanted or doubles or facts or reexports):
             return None
         # A folder above the real top-level package that holds an `__init__.py` but no import can name
         # (`telegram-mcp/`): the package starts below it, and so does the shim's place.
@@ -169,6 +173,11 @@ class RootsCall(SiteIndex, Rule):
                 if func.sites or gives or any(_calls_into(callee, reached) for callee, _ in func.calls):
                     # What an importer names: the module's top-level function or class.
                     out.add(f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}")
+            # A re-export under another name (`from .base_dir import resolve as base_dir_of`): its importers
+            # name the module's own binding (the same name is already found: `follow.expand`).
+            for bound, target in summary.facts.imports if summary.facts is not None else ():
+                if bound != target.rpartition(".")[2] and _calls_into(target, reached):
+                    out.add(f"{summary.module}.{bound}")
         return out
 
     @classmethod
