@@ -119,6 +119,15 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     reads_error = _except_widen.refusal(call, state)
     if reads_error is not None:
         return reads_error
+    # A per-key cache in a module container, returned before the read: the argument would be ignored on a hit.
+    cache = flow.returned_cache(call, state)
+    if cache is not None:
+        return (
+            "MR211",
+            f"roots read behind `{cache[0]}`, a module-level cache returned from before the read (line "
+            f"{cache[1]}), which MR211 does not remove: a path argument here would be ignored while the "
+            "cache holds an entry; remove the cache (or key it by the argument) by hand, then run again",
+        )
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
     target = _binding(call, state)[0]
     params = {

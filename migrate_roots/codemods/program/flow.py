@@ -222,3 +222,100 @@ def tests_truth(func: cst.FunctionDef, names: set[str]) -> bool:
 
     func.visit(Truth())
     return found
+
+
+_CONTAINERS = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary"})
+_FILLS = frozenset({"setdefault", "update", "append", "add", "extend", "insert", "__setitem__"})
+
+
+def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """A module-level container the module fills (`_cache[key] = ...`, `_cache.setdefault(...)`) that an `if`
+    before `node` (or around it) tests and returns from: `if (hit := _cache.get(key)): return hit`, a cache
+    keyed by session or request that MR211 does not remove. (name, line of the `if`), or None."""
+    containers = _filled_containers(state)
+    if not containers:
+        return None
+    func = state.function
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and child is not func:
+        if isinstance(current, cst.If) and child is not current.test:
+            names = {n.value for n in _names(current.test)} & containers
+            if names:
+                return sorted(names)[0], state.pos(current)[0]
+        body = getattr(current, "body", None)
+        if isinstance(body, (list, tuple)) and child in body:
+            for stmt in body[: body.index(child)]:
+                if isinstance(stmt, cst.If) and _returns(stmt.body):
+                    names = {n.value for n in _names(stmt.test)} & containers
+                    if names:
+                        return sorted(names)[0], state.pos(stmt)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _returns(block: cst.CSTNode) -> bool:
+    found = False
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            found = True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    block.visit(Returns())
+    return found
+
+
+def _filled_containers(state: FileState) -> frozenset[str]:
+    """Names bound at module level to a container literal or constructor that some code of the module fills."""
+    cached = state.extra.get("filled_containers")
+    if cached is not None:
+        return cached
+    module = state.wrapper.module
+    bound: set[str] = set()
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                value, targets = small.value, [t.target for t in small.targets]
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                value, targets = small.value, [small.target]
+            else:
+                continue
+            if not _is_container(value):
+                continue
+            bound |= {t.value for t in targets if isinstance(t, cst.Name)}
+    filled: set[str] = set()
+    if bound:
+
+        class Fills(cst.CSTVisitor):
+            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+                target = node.target
+                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+                    filled.add(target.value.value)
+
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if (
+                    isinstance(func, cst.Attribute)
+                    and isinstance(func.value, cst.Name)
+                    and func.attr.value in _FILLS
+                ):
+                    filled.add(func.value.value)
+
+        module.visit(Fills())
+    result = frozenset(bound & filled)
+    state.extra["filled_containers"] = result
+    return result
+
+
+def _is_container(value: cst.BaseExpression) -> bool:
+    if isinstance(value, (cst.Dict, cst.List, cst.Set)):
+        return True
+    if isinstance(value, cst.Call):
+        func = value.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        return name in _CONTAINERS
+    return False
