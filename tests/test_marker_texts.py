@@ -454,8 +454,8 @@ MR151 | schema | ll | rewritten | types.Tool( | low-level tool `tree` | its inpu
 MR152 | runtime | ll_runtime | marked | | tool `tree` | its inputSchema is built at runtime
 MR152 | no-schema | ll_no_schema | marked | | tool `tree` has no inputSchema argument
 MR152 | imported | ll_imported | marked | | tool `tree` | its schema `TREE` is not defined in this module
-MR152 | listed | ll_listed_at_runtime | marked | | this server lists its tools at runtime
-MR152 | branch | ll_listed_then_branch | marked | | this server lists its tools at runtime
+MR152 | listed | ll_listed_at_runtime | marked | | this server lists its tools at runtime | in a comprehension in `list_tools`, line 8
+MR152 | branch | ll_listed_then_branch | marked | | tool `tree`: this server lists its tools at runtime | in a comprehension in `list_tools`, line 8
 MR153 | other-name | ll_other_name | marked | | no `types.Tool(name='tree', ...)` found | for this branch
 MR153 | twice | ll_twice | marked | | tool `tree` is described by several `Tool(...)` calls
 MR153 | no-tools | ll_no_tools | marked | | no `types.Tool(name=...)` found | for this handler's tools
@@ -524,8 +524,6 @@ MR906 | shim | shim | reported | file=_mcp_roots_compat.py | the compatibility m
 MR907 | too-large | too_large | reported | | file too large | over the 2 MB limit
 """
 XFAIL = {
-    "MR152-branch": "tools listed by a comprehension (MR152's case): it is marked MR153, 'no Tool(name='tree') found'",
-
     "MR903-line": "libcst's raw_line is the line after the error: the finding is at :8, its own text says 7:15",
 }
 
@@ -613,7 +611,6 @@ TOOL_FIELD = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="`tool` holds the index key 's:tree', or the handler `call_tool`")
 @pytest.mark.parametrize(("scenario", "code", "tool"), TOOL_FIELD)
 def test_a_low_level_finding_names_the_tool_the_client_calls(findings_of, scenario, code, tool):
     assert [f.tool for f in findings_of(scenario) if f.code == code] == [tool]

@@ -60,12 +60,25 @@ class Handler:
 class Index:
     tools: dict[str, ToolDecl] = field(default_factory=dict)
     dynamic_tools: list[cst.Call] = field(default_factory=list)  # Tool(...) whose name is not a literal
+    # Where the first of them is, for the marker: "`types.Tool(...)` in a comprehension in `list_tools`, line 8".
+    runtime: str = ""
     handlers: list[Handler] = field(default_factory=list)
+
+
+def _runtime_refusal(index: Index, key: str | None = None) -> tuple[str, str]:
+    """MR152 for a server whose tools are listed at runtime: the handler (no `key`), or a branch for `key`."""
+    listed = f"this server lists its tools at runtime ({index.runtime})"
+    if key is None:
+        return DYNAMIC, f"{listed}: add the path property to the schemas by hand"
+    how = "so its schema cannot be edited with certainty: add the path property by hand"
+    return DYNAMIC, f"tool `{key[2:]}`: {listed}, {how}"
 
 
 def _first_refusal(index: Index, keys: list[str]) -> tuple[str, str] | None:
     for key in keys:
         decl = index.tools.get(key)
+        if decl is None and index.dynamic_tools:
+            return _runtime_refusal(index, key)  # described by the runtime listing, most likely
         if decl is None:
             return (UNKNOWN, f"no `types.Tool(name={key[2:]!r}, ...)` found in this module for this branch")
         if decl.refusal is not None:

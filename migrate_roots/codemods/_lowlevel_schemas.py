@@ -53,7 +53,10 @@ class _ToolIndexer:
             name = _arg(call, "name", 0)
             schema = _arg(call, "inputSchema") or _arg(call, "input_schema")
             found = self.key(name) if name is not None else None
-            if found is None or _in_comprehension_or_loop(call, self.state):
+            form = _runtime_form(call, self.state)
+            if found is None or form:
+                if not self.index.dynamic_tools:
+                    self.index.runtime = self._runtime_place(call, form or "with a computed name")
                 self.index.dynamic_tools.append(call)
                 continue
             key, display = found
@@ -70,6 +73,15 @@ class _ToolIndexer:
             if count > 1:
                 decl = self.index.tools[key]
                 decl.refusal = (UNKNOWN, f"tool `{decl.display}` is described by several `Tool(...)` calls")
+
+    def _runtime_place(self, call: cst.Call, form: str) -> str:
+        """Where a tool listed at runtime is described, for the marker: "`types.Tool(...)` in a comprehension
+        in `list_tools`, line 8"."""
+        owner = self.state.parent(call)
+        while owner is not None and not isinstance(owner, (cst.FunctionDef, cst.Module)):
+            owner = self.state.parent(owner)
+        scope = f"`{self.state.qualname(owner)}`" if isinstance(owner, cst.FunctionDef) else "the module"
+        return f"`{_code(call.func)}(...)` {form} in {scope}, line {self.state.pos(call)[0]}"
 
     def _schema(self, expr: cst.BaseExpression) -> tuple[Schema | None, str]:
         param = self.state.settings.param_name
@@ -152,15 +164,16 @@ def _class_constant(cls: cst.ClassDef, name: str, annotated: bool = False) -> cs
     return None
 
 
-def _in_comprehension_or_loop(node: cst.CSTNode, state: FileState) -> bool:
+def _runtime_form(node: cst.CSTNode, state: FileState) -> str:
+    """How `node` repeats inside its function (or module): "in a comprehension", "in a loop", or "" (it does not)."""
     current = state.parent(node)
     while current is not None and not isinstance(current, (cst.FunctionDef, cst.Module)):
-        if isinstance(
-            current, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp, cst.For, cst.While)
-        ):
-            return True
+        if isinstance(current, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+            return "in a comprehension"
+        if isinstance(current, (cst.For, cst.While)):
+            return "in a loop"
         current = state.parent(current)
-    return False
+    return ""
 
 
 def _string_key(element: cst.BaseDictElement) -> str | None:

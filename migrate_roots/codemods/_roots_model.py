@@ -45,6 +45,9 @@ class Func:
     # `state.extra["tool_like"]`): the expression holding the path value there, and the code of its sites.
     value: str | None = None
     code: str | None = None
+    # ... and the tool the client calls there, for its findings (`tree` for the `name == "tree"` branch; None
+    # for the handler itself, whose reads before the dispatch belong to no one tool). `tool` is the plan's.
+    called: str | None = None
     # Call position -> the caller's own parameters passed on as plain names (an existing path argument
     # handed to the helper that reads roots is the sign to reuse it).
     passed: dict[Pos, tuple[str, ...]] = field(default_factory=dict)

@@ -51,7 +51,7 @@ class _Rewriter:
                     continue
                 decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
                 code = func.code or ("MR101" if site.shape == "result" else "MR102")
-                tool = func.tool
+                tool = _finding_tool(func)
                 if decision is not None:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, tool)
                     continue
@@ -87,7 +87,7 @@ class _Rewriter:
                 decision = plan.strings.get(pos)
                 call = finder.calls.get(pos)
                 if decision is not None and call is not None:
-                    state.mark(call, decision[0], decision[1], Severity.BROKEN, func.tool)
+                    state.mark(call, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
         self._doubles()
         if not (rewritten or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
@@ -179,6 +179,11 @@ class _Rewriter:
             call = finder.calls.get(pos)
             if call is not None:
                 state.report(call, "MR108", _double_note(call, name, helper, state), Severity.INFO)
+
+
+def _finding_tool(func: Func) -> str | None:
+    """The tool a finding in `func` names: the one the client calls (a low-level branch's, not its key)."""
+    return func.called if func.value is not None else func.tool
 
 
 def _double_note(call: cst.Call, name: str, helper: str, state: FileState) -> str:

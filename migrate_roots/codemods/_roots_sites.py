@@ -99,7 +99,7 @@ class SiteIndex:
                 func.aliased[p.name.value] = shape_of_alias[note.value]
         like = state.extra.get("tool_like", {}).get(node)
         if like is not None:
-            func.tool, func.value, func.code, func.refusal = like[1:]
+            func.tool, func.value, func.code, func.refusal, func.called = like[1:]
         earlier = self.functions.get(func.qualname)
         if (
             earlier is not None
@@ -230,8 +230,9 @@ class SiteIndex:
         while current is not None and current is not func_node:
             like = state.extra["tool_like"].get(current)
             if like is not None:
-                qualname, tool, value, code, refusal = like
+                qualname, tool, value, code, refusal, called = like
                 func = Func(qualname, state.pos(current), (), tool, refusal=refusal, value=value, code=code)
+                func.called = called
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None

@@ -39,6 +39,7 @@ from migrate_roots.codemods._lowlevel_model import (
     ToolDecl,
     _first_refusal,
     _handler_tools,
+    _runtime_refusal,
 )
 from migrate_roots.codemods._lowlevel_rewrite import _Rewrite
 from migrate_roots.codemods._roots_model import Plan
@@ -86,27 +87,29 @@ class LowLevelTools(Rule):
         _sdk.note_sdk_imports(state)
         self.index = _Indexer(state).run(node)
         like = state.extra.setdefault("tool_like", {})
+        # (qualname, tool: the plan's name for it, value, code, refusal, the tool the client calls: findings)
         for handler in self.index.handlers:
             tools = _handler_tools(self.index)
             if self.index.dynamic_tools:
-                refusal: tuple[str, str] | None = (
-                    DYNAMIC,
-                    "this server lists its tools at runtime (a loop, a comprehension or computed names): "
-                    "add the path property to the schemas by hand",
-                )
+                refusal: tuple[str, str] | None = _runtime_refusal(self.index)
             elif not tools:
                 refusal = (UNKNOWN, "no `types.Tool(name=...)` found in this module for this handler's tools")
             else:
                 refusal = _first_refusal(self.index, tools)
-            like[handler.func] = (handler.qualname, handler.func.name.value, handler.value, CODE, refusal)
+            # A read before the dispatch belongs to every tool of the handler, to no one of them: no tool.
+            name = handler.func.name.value
+            like[handler.func] = (handler.qualname, name, handler.value, CODE, refusal, None)
             for block, keys, qualname in handler.branches:
-                display = ", ".join(self.index.tools[k].display if k in self.index.tools else k for k in keys)
-                like[block] = (qualname, display, handler.value, CODE, _first_refusal(self.index, keys))
+                shown = self._shown(keys)
+                like[block] = (qualname, shown, handler.value, CODE, _first_refusal(self.index, keys), shown)
             for func, keys, value, why in handler.tables:
-                display = ", ".join(self.index.tools[k].display if k in self.index.tools else k for k in keys)
+                shown = self._shown(keys)
                 refusal = (UNKNOWN, why) if why else _first_refusal(self.index, keys)
-                qualname = state.qualname(func)
-                like[func] = (qualname, display, value or handler.value, CODE, refusal)
+                like[func] = (state.qualname(func), shown, value or handler.value, CODE, refusal, shown)
+
+    def _shown(self, keys: list[str]) -> str:
+        """The tools a branch serves as the client names them (`tree`), described in the module or not."""
+        return ", ".join(self.index.tools[k].display if k in self.index.tools else k[2:] for k in keys)
 
     def leave(self, state: FileState) -> None:
         if state.phase != "rewrite":
