@@ -4,6 +4,7 @@ that hands each node to the rules that asked for its type.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,11 +85,23 @@ def _parse(data: bytes) -> tuple[sourcefile.Source, cst.Module, cst.MetadataWrap
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as exc:
         raise _ParseFailure(
-            f"cannot parse: {exc.message.removeprefix('parser error: ')}", exc.raw_line
+            f"cannot parse: {exc.message.removeprefix('parser error: ')}", syntax_error_at(exc, source.text)
         ) from None
     except RecursionError:
         raise _ParseFailure("cannot parse: nesting too deep", 1) from None
     return source, module, cst.MetadataWrapper(module, unsafe_skip_copy=True)
+
+
+_ERROR_AT = re.compile(r"error at (\d+):\d+")
+
+
+def syntax_error_at(exc: Any, text: str) -> int:
+    """The line of a libcst syntax error. Its native parser's `raw_line` is the line after the error for some
+    errors (`x = = 1` reports the next line), while its message names the true one (`error at 6:15`): the
+    message wins, clamped to the file's last line (an unexpected end of file is reported one past it)."""
+    found = _ERROR_AT.search(exc.message)
+    line = int(found.group(1)) if found else exc.raw_line
+    return max(1, min(line, len(text.splitlines())))
 
 
 def _walk(

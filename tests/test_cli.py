@@ -188,6 +188,26 @@ def test_parse_error_is_isolated_exit_3(tmp_path):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("bad", "line"),
+    [
+        (b"import mcp\n\n\ndef f():\n    result = = mcp.list_roots()\n    return result\n", 5),
+        (b"import mcp\nx = (1,\n    2\ny = mcp.list_roots\n", 4),
+        (b"import mcp\nx = = mcp.list_roots", 2),
+        (b"import mcp  # list_roots\nx = (1,\n", 2),
+    ],
+    ids=["mid-file", "unclosed-bracket", "last-line-no-newline", "eof-in-bracket"],
+)
+def test_parse_error_names_the_line_of_the_error(tmp_path, bad, line):
+    # libcst's raw_line is the line after some errors; the finding names the line its own text does.
+    root = make_tree(tmp_path, {"bad.py": bad, "server.py": SERVER})
+    result = invoke("scan", str(root))
+    assert result.exit_code == 3
+    found = [text for text in result.output.splitlines() if " MR903 cannot parse" in text]
+    assert len(found) == 1 and f"bad.py:{line}:1: MR903" in found[0], found
+    assert "Traceback" not in result.output and "MR101" in result.output
+
+
 def test_undecodable_file_reported(tmp_path):
     root = make_tree(tmp_path, {"latin.py": b"x = '\xe9'  # mcp list_roots\n"})
     result = invoke("scan", str(root))

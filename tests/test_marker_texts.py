@@ -523,9 +523,7 @@ MR903 | line | unparsable | reported | = = await | error at 7:
 MR906 | shim | shim | reported | file=_mcp_roots_compat.py | the compatibility module exists and differs
 MR907 | too-large | too_large | reported | | file too large | over the 2 MB limit
 """
-XFAIL = {
-    "MR903-line": "libcst's raw_line is the line after the error: the finding is at :8, its own text says 7:15",
-}
+XFAIL: dict[str, str] = {}  # case -> why its text is false today (none)
 
 
 def _rows() -> list:
