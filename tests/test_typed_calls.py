@@ -170,3 +170,19 @@ def test_noop_a_getter_without_a_plain_return_class_is_not_followed(tmp_path, ge
     found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
     assert codes(found) == ["MR103"], found
     assert "no call migrate-roots can follow reaches" in found[0].message
+
+
+def test_a_getter_beside_its_class_leads_the_files_two_imports_away_in(tmp_path):
+    """`get_service() -> Service` in the module of `Service`: its importer (`mid.py`) joins the run, and the
+    tool that imports `mid` joins after it (measured: neither did, and the read was reported by no one)."""
+    service = SERVICE + "\n\ndef get_service() -> Service:\n    return Service()\n"
+    mid = (
+        "from pkg.service import get_service\n\n\n"
+        "async def run(prompt, ctx):\n    return await get_service().enrich(prompt, mcp_ctx=ctx)\n"
+    )
+    server = HEAD.replace("from pkg.deps import get_service\nfrom pkg.service import Service\n", "from pkg.mid import run\n")
+    server += "\n\n@mcp.tool()\nasync def optimize(prompt: str, ctx: Context) -> str:\n    return await run(prompt, ctx)\n"
+    root = helpers._layout(tmp_path, server, {"service.py": service, "mid.py": mid}, True)
+    found = [f for r in helpers.run_engine(root) for f in r.findings]
+    assert "MR101" in codes(found) and "MR103" not in codes(found), found
+    assert "async def optimize(prompt: str, ctx: Context, root: RootPath = None)" in (root / "pkg/server.py").read_text()

@@ -94,6 +94,12 @@ def _resolved_names(func: cst.FunctionDef) -> frozenset[str]:
     return frozenset(names)
 
 
+def _subject(call: cst.Call) -> frozenset[str]:
+    """The side a method-style check tests (`wp` of `str(wp).startswith(p)`); a function-style one: none."""
+    func = call.func
+    return _names_in(func.value) if isinstance(func, cst.Attribute) else frozenset()
+
+
 def _strings(node: cst.CSTNode) -> str:
     parts: list[str] = []
 
@@ -157,6 +163,9 @@ class BoundFacts:
     # call position -> per argument: (parameter it binds: keyword, or "#<index>" when positional; its names)
     args: tuple[tuple[Pos, tuple[tuple[str, frozenset[str]], ...]], ...]
     feeds: tuple[tuple[Pos, Pos], ...] = ()  # (a call, the call whose arguments hold it: `f(await g())`)
+    # The same signs by the side they check (`wp` of `str(wp).startswith(prefix)`), each with its position:
+    # a tool that checks its own path argument (codemods/_checked_params.py).
+    checks: tuple[tuple[str, frozenset[str], Pos], ...] = ()
 
 
 def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | None:
@@ -169,6 +178,7 @@ def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | 
         results=first.results + second.results,
         args=first.args + second.args,
         feeds=first.feeds + second.feeds,
+        checks=first.checks + second.checks,
     )
 
 
@@ -189,6 +199,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     results: list[tuple[Pos, frozenset[str]]] = []
     args: list[tuple[Pos, tuple[tuple[str, frozenset[str]], ...]]] = []
     feeds: list[tuple[Pos, Pos]] = []
+    checks: list[tuple[str, frozenset[str], Pos]] = []
     resolved = _resolved_names(func)
 
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
@@ -207,6 +218,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             super().__init__()
             self.tries = 0
             self.tests: list[frozenset[str]] = []
+            self.tested: list[frozenset[str]] = []  # every name each enclosing `if` mentions
 
         def visit_Try(self, node: cst.Try) -> None:
             self.tries += 1
@@ -216,9 +228,11 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_If(self, node: cst.If) -> None:
             self.tests.append(_bound_side(node.test))
+            self.tested.append(_names_in(node.test))
 
         def leave_If(self, original_node: cst.If) -> None:
             self.tests.pop()
+            self.tested.pop()
 
         def visit_Assign(self, node: cst.Assign) -> None:
             bind(frozenset().union(*(_targets(t.target) for t in node.targets)), node.value)
@@ -264,19 +278,29 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
                 for a in call.args:
                     _visit(a.value, Inner())
+            sign = None
             if name == "is_relative_to":
-                signs.append(("`is_relative_to`", mentioned))
+                sign = "`is_relative_to`"
             elif name == "relative_to" and self.tries:
-                signs.append(("`relative_to` under `try`", mentioned))
+                sign = "`relative_to` under `try`"
             elif name in ("commonpath", "commonprefix"):
-                signs.append((f"`{name}`", mentioned))
+                sign = f"`{name}`"
             elif name == "startswith" and _resolves(call, resolved):
-                signs.append(("a prefix test on a resolved path", mentioned))
+                sign = "a prefix test on a resolved path"
+            elif name == "startswith" and self.tested:
+                # `if path.startswith("/etc"): raise`: checks the path, bounds nothing (no resolved side).
+                checks.append(("a prefix test", _subject(call), pos(call)))
+            if sign is not None:
+                signs.append((sign, mentioned))
+                checked = mentioned if name in ("commonpath", "commonprefix") else _subject(call)
+                checks.append((sign, checked, pos(call)))
 
         def visit_Raise(self, node: cst.Raise) -> None:
             if node.exc is not None and _OUTSIDE.search(_strings(node.exc)):
                 tested = frozenset().union(*self.tests) if self.tests else frozenset()
                 signs.append(("a raise that says the path is outside", tested))
+                every = frozenset().union(*self.tested) if self.tested else frozenset()
+                checks.append(("a raise that says the path is outside", every, pos(node)))
 
         def visit_Return(self, node: cst.Return) -> None:
             # `return None, "Path is outside allowed roots."`: the refusal as a value.
@@ -293,14 +317,24 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                     and comparator.attr.value == "parents"
                 ):
                     signs.append(("a `parents` membership test", _names_in(node.left)))
+                    checks.append(("a `parents` membership test", _names_in(comparator.value), pos(node)))
+                # `if ".." in path: raise`: a traversal check on the path.
+                left = node.left
+                if (
+                    isinstance(target.operator, cst.In)
+                    and isinstance(left, cst.SimpleString)
+                    and left.evaluated_value == ".."
+                    and self.tested
+                ):
+                    checks.append(("a `..` test", _names_in(comparator), pos(node)))
 
     _visit(func.body, Find())
-    if not (signs or results or feeds):
+    if not (signs or results or feeds or checks):
         return None
-    return BoundFacts(tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds))
+    return BoundFacts(tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds), tuple(checks))
 
 
-def _taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
+def taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
     tainted = set(seeds)
     changed = True
     while changed:
@@ -325,7 +359,7 @@ def _sign_for(
         return None
     results = dict(here.results)
     seeds = frozenset().union(*(results.get(p, frozenset()) for p in positions))
-    tainted = _taint(here, seeds)
+    tainted = taint(here, seeds)
     where = fq.rpartition(".")[2]
     for sign, names in here.signs:
         if names & tainted:
@@ -364,7 +398,7 @@ def _bound_parameter_sign(
         params = params[1:]
     names = {params[int(k[1:])] if int(k[1:]) < len(params) else None for k in keys if k.startswith("#")}
     names |= {k for k in keys if not k.startswith("#") and k in params}
-    tainted = _taint(theirs, frozenset(n for n in names if n is not None))
+    tainted = taint(theirs, frozenset(n for n in names if n is not None))
     if not tainted:
         return None
     for sign, bound in theirs.signs:

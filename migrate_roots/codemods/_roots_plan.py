@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from migrate_roots.codemods import _bounds, _names
+from migrate_roots.codemods import _bounds, _checked_params, _names
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
@@ -167,7 +167,11 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         name = _names.choose(param, func.taken, func.params) if helper else param
         if helper and name in func.params and not _threaded_before(key, funcs, first):
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
-    if refused:
+    # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
+    checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)
+    for key, refusals in checked.items():
+        funcs.refuse_sites(key, refusals)
+    if refused or checked:
         reach = reaching(refused)
         guarded = reuse.guarded_helpers(by_key, calls, reach, path_like)
     else:

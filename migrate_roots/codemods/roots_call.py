@@ -116,7 +116,12 @@ class RootsCall(SiteIndex, Rule):
         wanted = {
             q: f
             for q, f in self.functions.items()
-            if f.sites or f.calls or f.tool or f.strings or f.gives or (f.bound_sign and f.bound_sign.signs)
+            if f.sites
+            or f.calls
+            or f.tool
+            or f.strings
+            or f.gives
+            or (f.bound_sign and (f.bound_sign.signs or f.bound_sign.checks))
         }
         doubles = self._doubles()
         facts = recognise.module_facts(state, self.registrations)
@@ -164,15 +169,23 @@ class RootsCall(SiteIndex, Rule):
     def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
         out: set[str] = set()
         for summary in summaries.values():
-            for func in summary.functions.values():
-                # Tools too: a test that imports the tool's module may patch the helper where it is imported.
-                if func.qualname == "<module>":
-                    continue
-                # A getter of a class whose method reaches roots (`get_service() -> Service`) leads there too.
-                gives = bool(func.gives) and _calls_into(func.gives, reached)
-                if func.sites or gives or any(_calls_into(callee, reached) for callee, _ in func.calls):
-                    # What an importer names: the module's top-level function or class.
-                    out.add(f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}")
+            # To a fixed point within the module: its getter of its own class (`get_service() -> Service`
+            # beside `Service`) or a helper calling its own roots helper leads there too.
+            grown = True
+            while grown:
+                grown = False
+                known = reached | out
+                for func in summary.functions.values():
+                    # Tools too: a test that imports the tool's module may patch the helper where it is
+                    # imported.
+                    name = f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}"
+                    if func.qualname == "<module>" or name in out:
+                        continue
+                    gives = bool(func.gives) and _calls_into(func.gives, known)
+                    if func.sites or gives or any(_calls_into(callee, known) for callee, _ in func.calls):
+                        # What an importer names: the module's top-level function or class.
+                        out.add(name)
+                        grown = True
             # A re-export under another name (`from .base_dir import resolve as base_dir_of`): its importers
             # name the module's own binding (the same name is already found: `follow.expand`).
             for bound, target in summary.facts.imports if summary.facts is not None else ():

@@ -1,0 +1,184 @@
+"""A path argument checked on the way, roots that are not: a new argument would skip the check (MR109).
+
+    async def handle_prepare(prompt, workspace_path, ctx):
+        if workspace_path:
+            wp = Path(workspace_path).resolve()
+            if any(str(wp).startswith(p) for p in ("/etc", "/var", "/root")):
+                raise ValueError("points to a system directory")
+        await service.enrich(prompt, workspace_path=workspace_path, mcp_ctx=ctx)  # reads roots, first
+
+The caller-chosen `workspace_path` may not name a system folder; the client's roots were the host's choice
+and never checked. A new `root` argument makes that folder the caller's choice too, past the check the server
+applies to the caller's other path: a widened bound (the project-synthesis field servers). Which check, on
+which value, the server would want on the new argument is its own decision, so the site is marked.
+
+A check counts (`_bounds.BoundFacts.checks`: the signs of a bound by the side they test, a plain
+`x.startswith(...)` under an `if`, `".." in x`) when, in a function on the way from a tool to the read, the
+tested side derives from one of its own parameters and not from the value the way returns (a root that
+passes the check is checked), or when the parameter goes one call further into such a check. A plain prefix
+or `..` test counts only on a path-like parameter. Not where the plan reuses the tool's own path argument for
+the read (codemods/program/reuse.py, `Site.existing`): the checked value is the argument then.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from migrate_roots.codemods._bounds import BoundFacts, taint
+
+K = TypeVar("K")
+Pos = tuple[int, int]
+
+# Signs that say a path is tested whatever the parameter is called; the others need a path-like name.
+_PLAIN = frozenset({"a prefix test", "a `..` test"})
+
+
+# What a path may pass through and stay the caller's path (`wp = Path(workspace_path).resolve()`); a value
+# computed by anything else (`results = search(query)`, then `for path in results`) is another value.
+_PATH_WORDS = frozenset(
+    [
+        "Path",
+        "PurePath",
+        "PosixPath",
+        "PurePosixPath",
+        "WindowsPath",
+        "str",
+        "os",
+        "path",
+        "fspath",
+        "resolve",
+        "absolute",
+        "expanduser",
+        "expandvars",
+        "realpath",
+        "abspath",
+        "normpath",
+        "normcase",
+        "strip",
+        "rstrip",
+        "lstrip",
+        "as_posix",
+        "removeprefix",
+        "unquote",
+        "urlparse",
+        "strict",
+        "None",
+    ]
+)
+
+
+def _path_taint(facts: BoundFacts, seeds: frozenset[str]) -> frozenset[str]:
+    """The names that hold one of `seeds` as a path: assigned from it through path functions only."""
+    tainted = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for targets, sources in facts.flows:
+            if sources & tainted and not targets <= tainted and sources <= tainted | _PATH_WORDS:
+                tainted |= targets
+                changed = True
+    return frozenset(tainted)
+
+
+def _params(func: Any) -> list[str]:
+    params = list(func.params)
+    return params[1:] if params and params[0] in ("self", "cls") else params
+
+
+def _checked(
+    key: K,
+    seeds: Mapping[str, frozenset[str]],
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    path_like: Any,
+    way: frozenset[str] = frozenset(),
+    depth: int = 0,
+) -> tuple[str, str, str, Pos] | None:
+    """(parameter, sign, file, position) of a check in `key` on the values `seeds` maps each of its own
+    parameters to, or in a callee those values are handed to (a call deep); not a check that also tests
+    `way`, the names the way's own value reaches."""
+    path, func = by_key[key]
+    facts: BoundFacts | None = func.bound_sign
+    if facts is None:
+        return None
+    tainted = {name: _path_taint(facts, names) for name, names in seeds.items()}
+    for name, held in tainted.items():
+        for sign, tested, pos in facts.checks:
+            if tested & held and not tested & way and (sign not in _PLAIN or path_like(name)):
+                return name, sign, path, pos
+    if depth >= 1:
+        return None
+    targets: dict[Pos, list[K]] = {}
+    for callee, pos in calls.get(key, ()):
+        targets.setdefault(pos, []).append(callee)
+    for pos, arguments in sorted(facts.args):
+        for callee in targets.get(pos, ()):
+            theirs = _params(by_key[callee][1]) if callee in by_key else []
+            for keyword, mentioned in arguments:
+                index = int(keyword[1:]) if keyword.startswith("#") else None
+                target = theirs[index] if index is not None and index < len(theirs) else keyword
+                names = [n for n, t in tainted.items() if mentioned & t and not mentioned & way]
+                if not names or target not in theirs:
+                    continue
+                ok = path_like(names[0]) or path_like(target)
+                found = _checked(
+                    callee, {target: frozenset({target})}, by_key, calls, lambda _, ok=ok: ok, depth=1
+                )
+                if found is not None:
+                    return names[0], found[1], found[2], found[3]
+    return None
+
+
+def refuse(
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    reach: set[K],
+    reused: Mapping[K, Any],
+    path_like: Any,
+    param: str,
+) -> dict[K, dict[Pos, tuple[str, str]]]:
+    """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
+    roots skip (see the module docstring). A pure function of its inputs."""
+    callers: dict[K, list[tuple[K, Pos]]] = {}
+    for key in reach:
+        for callee, pos in calls[key]:
+            if callee in reach:
+                callers.setdefault(callee, []).append((key, pos))
+    out: dict[K, dict[Pos, tuple[str, str]]] = {}
+    for key in sorted(reach, key=repr):
+        func = by_key[key][1]
+        sites = [s for s in func.sites if s.refusal is None and not s.done and not s.existing]
+        if not sites or key in reused:
+            continue
+        found, seen = None, {key}
+        todo: list[tuple[K, list[Pos]]] = [(key, [s.pos for s in sites])]
+        while todo and found is None:
+            current, positions = todo.pop()
+            facts = by_key[current][1].bound_sign
+            way: frozenset[str] = frozenset()
+            if facts is not None:
+                results = dict(facts.results)
+                way = frozenset(
+                    taint(facts, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
+                )
+            seeds = {p: frozenset({p}) for p in _params(by_key[current][1])}
+            hit = _checked(current, seeds, by_key, calls, path_like, way)
+            if hit is not None:
+                found = (current, hit)
+            for caller, pos in sorted(callers.get(current, ()), key=repr):
+                if caller not in seen:
+                    seen.add(caller)
+                    todo.append((caller, [pos]))
+        if found is None:
+            continue
+        where, (name, sign, path, pos) = found
+        function = by_key[where][1].qualname.rpartition(".")[2]
+        reason = (
+            f"`{function}` checks its path argument `{name}` with {sign} ({os.path.basename(path)}:{pos[0]}) and "
+            f"not the roots read here: a new `{param}` argument would name a folder past that check. Apply "
+            "the same check to the roots' replacement by hand, then run again"
+        )
+        out[key] = {s.pos: ("MR109", reason) for s in sites}
+    return out
