@@ -908,9 +908,11 @@ _INSTALLED_BEFORE = """\
             ".shared",
             "allowed_roots",
             "update_from_client_roots",
-            "        # migrate-roots: MR202: the handler calls `_refresh`, which changes module state\n"
-            "        #   (`allowed_roots.update_from_client_roots()`): remove both by hand once the\n"
-            "        #   readers take the `root` argument\n",
+            # An allow-list: the advice keeps the bound with the operator, not the caller's argument.
+            "        # migrate-roots: MR202: the handler calls `_refresh`, which changes an allow-list\n"
+            "        #   (`allowed_roots.update_from_client_roots()`): keep that bound with the operator\n"
+            "        #   (MCP_ROOTS_ALLOWED_PATHS or the server's own setting), not the caller's `root`\n"
+            "        #   argument, then remove both by hand\n",
         ),
         (
             "pkg.registry",

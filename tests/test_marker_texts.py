@@ -190,6 +190,11 @@ BOUNDS = fast("""\
     async def peek(relative: str, ctx: Context) -> str:
         base = (await ctx.session.list_roots()).roots[0].uri.path  # commonpath
         return "denied" if not inside(base, os.path.join(base, relative)) else base
+    @mcp.tool()
+    async def index(notes_dir: str, ctx: Context) -> str:
+        if ".." in notes_dir:
+            return "denied"
+        return (await ctx.session.list_roots()).roots[0].uri.path + notes_dir  # checked
     """)
 DISPATCHED = LOW + textwrap.dedent("""\
     async def where(a, b):
@@ -450,6 +455,7 @@ MR108 | imported | helper | reported | imported_fake) | double of `roots_of` (`i
 MR108 | lambda | helper | reported | lambda ctx | lambda | of `roots_of`
 MR109 | prefix | bounds | marked | # prefix | a prefix test on a resolved path in `view` | MCP_ROOTS_ALLOWED_PATHS
 MR109 | helper | bounds | marked | # commonpath | `commonpath` in `inside`
+MR109 | checked | bounds | marked | # checked | `index` checks its path argument `notes_dir` with a `..` test | past that check
 MR151 | schema | ll | rewritten | types.Tool( | low-level tool `tree` | its inputSchema gains the `root` property
 MR152 | runtime | ll_runtime | marked | | tool `tree` | its inputSchema is built at runtime
 MR152 | no-schema | ll_no_schema | marked | | tool `tree` has no inputSchema argument

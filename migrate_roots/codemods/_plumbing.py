@@ -10,6 +10,8 @@ The steps live beside it: `_plumbing_collect.py` (the walk that finds registrati
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.metadata import GlobalScope
 
@@ -32,6 +34,8 @@ from migrate_roots.codemods._plumbing_queries import (
 )
 from migrate_roots.codemods.base import FileState
 
+# Module state that bounds what the tools may touch (`allowed_roots.update_from_client_roots()`).
+_ALLOWS = re.compile(r"allow|permit|sandbox|whitelist|trusted", re.IGNORECASE)
 _LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
 
 
@@ -181,6 +185,14 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             changed = _state_write(info.node) or self._global_method_call(info.node)
             if info.globals_declared or changed is not None:
                 what = f" (`{changed}`)" if changed else ""
+                if _ALLOWS.search(changed or name):
+                    # An allow-list bounds what tools may touch: the caller's own argument must not replace it.
+                    env = self.allowlist_env
+                    return (
+                        f"the handler calls `{name}`, which changes an allow-list{what}: keep that bound with "
+                        f"the operator ({env} or the server's own setting), not the caller's `{self.param}` "
+                        "argument, then remove both by hand"
+                    )
                 return (
                     f"the handler calls `{name}`, which changes module state{what}: remove both by hand once "
                     f"the readers take the `{self.param}` argument"

@@ -64,6 +64,7 @@ class _PlumbingBase:
         self.external = _external(state)
         self.enabled = state.enabled
         self.param = state.settings.param_name
+        self.allowlist_env = state.settings.allowlist_env
         self.funcs: dict[cst.FunctionDef, FuncInfo] = {}
         self.top: dict[str, cst.FunctionDef] = {}
         self.top_assigns: dict[str, list[cst.SimpleStatementLine]] = {}
