@@ -391,3 +391,19 @@ def test_a_wrapped_marker_counts_whole_and_its_lines_do_not_use_the_window():
     assert text.startswith("roots bound what this tool may touch (a raise that says the path is outside)")
     assert text.endswith("hand (five lines in all)")
     assert find_marker(["x = 1", *lines[1:]], 5) is None  # continuation lines alone are no marker
+
+
+def test_a_verdict_that_names_a_code_is_stale_when_another_code_marks_the_site(tmp_path):
+    """A true MR103 says nothing of an MR211 that now marks the same line."""
+    path = tmp_path / "v.toml"
+    path.write_text(
+        '[[verdict]]\nrepo = "srv"\nfile = "a.py"\nline = "r = await ctx.list_roots()"\n'
+        'status = "marked"\ncode = "MR103"\nverdict = "right"\nnote = "no tool reaches it"\n'
+    )
+    entries = verdicts.load(path)
+    same, other = site("k1", "marked"), site("k1", "marked")
+    same["code"], other["code"] = "MR103", "MR211"
+    verdicts.join("srv", [same], entries)
+    verdicts.join("srv", [other], entries)
+    assert (same["verdict"], other["verdict"]) == ("right", "stale")
+    assert other["verdict_note"] == "judged when marked MR103, now marked MR211: no tool reaches it"

@@ -8,13 +8,15 @@
     line = "roots_result = await ctx.session.list_roots()"   # the site's source line, stripped
     nth = 1                                  # optional: which of several identical lines (default 1)
     status = "rewritten"                     # the outcome that was judged
+    code = "MR101"                           # optional: the finding's code that was judged
     verdict = "right"                        # right | wrong | not-a-site | unjudged
     note = "one line: why"
 
 ``right``: the rewrite keeps behaviour for legacy clients and honours the new argument, or the marker's
 reason is true and names the place. ``wrong``: it is not (say how in ``note``). ``not-a-site``: the token
 count over-counts here (say why). A verdict judges one outcome: when a later run gives the site another
-status, the join reports the verdict as ``stale`` instead of carrying it over. A silent site needs no
+status (or, where the verdict names one, another code: a true MR103 says nothing of an MR211 in its place),
+the join reports the verdict as ``stale`` instead of carrying it over. A silent site needs no
 verdict: silent is wrong by rule 1.
 """
 
@@ -62,10 +64,13 @@ def join(repo: str, sites: list[dict], entries: list[dict]) -> list[dict]:
             )
             continue
         used.add(key)
-        judged = entry.get("status")
-        if judged and site.get("status") != judged and entry["verdict"] != "not-a-site":
+        judged, code = entry.get("status"), entry.get("code")
+        moved = (judged and site.get("status") != judged) or (code and site.get("code") != code)
+        if moved and entry["verdict"] != "not-a-site":
+            was = " ".join(filter(None, (judged, code)))
+            now = " ".join(filter(None, (site.get("status"), site.get("code") if code else None)))
             site["verdict"] = "stale"
-            site["verdict_note"] = f"judged when {judged}, now {site.get('status')}: {entry.get('note', '')}"
+            site["verdict_note"] = f"judged when {was}, now {now}: {entry.get('note', '')}"
         else:
             site["verdict"], site["verdict_note"] = entry["verdict"], entry.get("note", "")
     return [e for k, e in index.items() if k[0] == repo and k not in used]

@@ -305,7 +305,7 @@ def _filled_containers(state: FileState) -> frozenset[str]:
                 ):
                     filled.add(func.value.value)
 
-        module.visit(Fills())
+        state.walk(module, Fills())
     result = frozenset(bound & filled)
     state.extra["filled_containers"] = result
     return result
