@@ -372,8 +372,8 @@ def test_middleware_branch_with_else_and_dict_literal_are_marked(tmp_path):
 
 
         # migrate-roots: MR202: roots list_changed referenced in a form migrate-roots does not
-        #   remove: the notification does not exist in MCP 2026-07-28; tools now take the `root`
-        #   argument
+        #   remove: the notification does not exist in MCP 2026-07-28; remove it by hand (a tool
+        #   that reads roots takes the `root` argument, or its marker says why not)
         HANDLERS = {types.RootsListChangedNotification: h}
 
 

@@ -390,6 +390,69 @@ S: dict[str, str] = {
     "kept": KEPT,
     "stale": STALE,
     "leftovers": LEFTOVERS,
+    "kept_attribute": fast(
+        """\
+        class State:
+            roots: list = []
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            if not State.roots:
+                result = await ctx.session.list_roots()
+                State.roots = result.roots
+            return str(State.roots[0].uri)
+        """
+    ),
+    "by_name": fast(
+        """\
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return next(str(r.uri) for r in result.roots if r.name == "main")
+        """
+    ),
+    "raw_request": TYPES
+    + textwrap.dedent(
+        """\
+        @mcp.tool()
+        async def where(ctx) -> str:
+            result = await ctx.session.send_request(types.ServerRequest(types.ListRootsRequest()), types.ListRootsResult)
+            return str(result.roots[0].uri)
+        """
+    ),
+    "held_session": TYPES
+    + textwrap.dedent(
+        """\
+        class State:
+            host_session = None
+        state = State()
+        async def roots_for_child(_ctx):
+            return await state.host_session.list_roots()
+        """
+    ),
+    "allow_attribute": fast(
+        """\
+        class Box:
+            allowed: list = []
+        box = Box()
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            box.allowed = result.roots
+            return str(box.allowed)
+        """
+    ),
+    "kept_on_way": fast(
+        """\
+        from .helpers import project_roots
+        class State:
+            roots: list = []
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            if not State.roots:
+                State.roots = await project_roots(ctx)
+            return State.roots[0]
+        """
+    ),
     "dead_named_outside": fast(
         "async def _workspace_roots(ctx: Context):\n    return await ctx.session.list_roots()\n"
     ),
@@ -417,6 +480,9 @@ OPTIONS: dict[str, dict] = {
         "run": "pkg",
     },
     "wording_selected": {"select": ["MR218"]},
+    "kept_on_way": {
+        "extra": {"helpers.py": "async def project_roots(ctx):\n    return (await ctx.session.list_roots()).roots\n"}
+    },
     "client_mr305": {"select": ["MR305"]},
     "fifo": {"setup": lambda pkg: os.mkfifo(pkg / "pipe.py")},
     "undecodable": {
@@ -492,6 +558,14 @@ MR211 | exported | cached_exported | marked | _roots = None | `_roots` keeps roo
 MR211 | tool-reader | tool_reader | marked | _roots = None | `_roots` keeps roots | read by `count`, a tool that does not fetch it
 MR211 | once | outside | marked | # once | in `load` | called by `loaded` (pkg/server.py:43) | behind the flag `_loaded`
 MR212 | attribute | leftovers | marked | | roots kept on `self.roots` outlive the request
+MR212 | kept-read | kept_attribute | marked | result = await | keeps the roots it reads on `State.roots` | serve one caller's value to later calls
+MR212 | kept-write | kept_attribute | marked | State.roots = result | roots kept on `State.roots` outlive the request | a `root` argument the tool passes down
+MR101 | by-name | by_name | marked | | reads the roots' names, `r.name` | have no name
+MR101 | raw-request | raw_request | marked | | roots asked for as a raw request | `list_roots_compat` here by hand
+MR103 | held-session | held_session | marked | | roots read through `state.host_session`, a session held on an object
+MR212 | allow-read | allow_attribute | marked | result = await | bounds what the tools may touch | keep that bound with the operator
+MR212 | allow-write | allow_attribute | marked | box.allowed = | an allow-list that outlives the request | not the caller's `root` argument
+MR212 | kept-on-way | kept_on_way | marked | file=helpers.py | `where` keeps what this read gives on `State.roots` (server.py:
 MR213 | removed | leftovers | rewritten | await _warm_roots() | eager roots fetch at `initialized` removed (`_warm_roots()`, result unused)
 MR213 | marked | leftovers | marked | await _load_roots() | eager roots fetch at `initialized` (`_load_roots()`) does more than read roots
 MR214 | task | leftovers | marked | | background roots refresh (`_rescan`)

@@ -1,6 +1,7 @@
 """A server spread over modules (tests/e2e/crossmodule: the server object in `app.py`, tools registered on it
 in `tools.py`, by decorator and by `add_tool`, the roots read in `workspace.py` by a helper that already takes
-the path and by one that reaches the session through `getattr`), migrated by the engine, then driven by the
+the path and by one that reaches the session through `getattr`, and a method of the module's own instance reached through `from workspace import workspace`),
+migrated by the engine, then driven by the
 mcp 1.x client, in-process and over stdio."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     results = run_engine(migrated)
     assert [r for r in results if r.status.value == "failed"] == []
     rewritten = [f for r in results for f in r.findings if f.code == "MR101"]
-    assert len(rewritten) == 2 and all(f.action.value == "rewritten" for f in rewritten), rewritten
+    assert len(rewritten) == 3 and all(f.action.value == "rewritten" for f in rewritten), rewritten
     # The helper's own parameter carries `project_dir`: no second path argument on `where`.
     assert "root" not in (migrated / "tools.py").read_text().split("async def where")[1].split("\n")[0]
 
@@ -40,10 +41,10 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         original / "server.py",
         "mcp1",
         transport,
-        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ("where", "where_all")],
+        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ("where", "where_all", "where_first")],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir), str(client_dir)]
+    assert [r["text"] for r in before] == [str(client_dir)] * 3
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -53,6 +54,9 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_all", {}, roots, str(client_dir)),
         ("where_all", {"root": [str(arg_dir)]}, roots, str(arg_dir)),
         ("where_all", {}, [], "`root`"),
+        ("where_first", {}, roots, str(client_dir)),
+        ("where_first", {"root": str(arg_dir)}, roots, str(arg_dir)),
+        ("where_first", {}, [], "`root`"),
     ]
     after = drive(
         python,
@@ -66,7 +70,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     )
     schemas = {r["tool"]: r["input_schema"] for r in after}
     assert "root" not in schemas["where"]["properties"] and "project_dir" in schemas["where"]["properties"]
-    assert "root" in schemas["where_all"]["properties"]
+    assert "root" in schemas["where_all"]["properties"] and "root" in schemas["where_first"]["properties"]
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)

@@ -6,6 +6,8 @@ blur what these rules do; one case runs every default rule together.
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from tests import helpers
@@ -445,8 +447,8 @@ def test_class_level_cache_is_marked(tmp_path):
             async def refresh(self, ctx: Context) -> None:
                 result = await ctx.session.list_roots()
                 # migrate-roots: MR212: roots kept on `Workspace.roots` outlive the request
-                #   (class attribute, instance or lifespan field): read the `root` argument per
-                #   request instead
+                #   (class attribute, instance or lifespan field): take the directory per
+                #   request instead (a `root` argument the tool passes down)
                 Workspace.roots = [str(r.uri) for r in result.roots]
 """,
         **MR2,
@@ -942,3 +944,225 @@ def test_noop_cache_filled_inside_the_guard_without_a_literal_start_or_read_befo
     findings = [f for r in helpers.run_engine(root, write=False, **MR2) for f in r.findings]
     assert codes(findings) == ["MR211", "MR211"]  # the two globals, marked
     assert all(f.action.value == "marked" for f in findings)
+
+
+# --- roots kept on an attribute: the read is marked, never given a path argument (MR212) -------------------
+
+_WORKSPACE = """\
+from mcp.server.fastmcp import Context
+
+
+class Workspace:
+    def __init__(self) -> None:
+        self._roots: list[str] = []
+
+    async def load(self, ctx: Context) -> list[str]:
+        if not self._roots:
+            result = await ctx.session.list_roots()
+            self._roots = [str(r.uri) for r in result.roots]
+        return self._roots
+
+
+workspace = Workspace()
+"""
+
+_WHERE_LOADS = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from .workspace import workspace
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    return str(await workspace.load(ctx))
+"""
+
+
+def test_noop_roots_on_an_object_the_function_builds_are_rewritten_not_kept(tmp_path):
+    """`found = Found(); found.roots = ...`: the object dies with the request, so the read is rewritten."""
+    findings = helpers.run_engine(
+        helpers._layout(
+            tmp_path,
+            """\
+            from mcp.server.fastmcp import Context, FastMCP
+
+            mcp = FastMCP("files")
+
+
+            class Found:
+                roots: list[str] = []
+
+
+            @mcp.tool()
+            async def where(ctx: Context) -> str:
+                found = Found()
+                result = await ctx.session.list_roots()
+                found.roots = [str(r.uri) for r in result.roots]
+                return ", ".join(found.roots)
+            """,
+            None,
+            True,
+        ),
+        write=False,
+    )
+    assert codes(f for r in findings for f in r.findings) == ["MR101"]
+
+
+def test_an_instance_attribute_behind_a_guard_in_a_helper_module_marks_the_read(tmp_path):
+    root = helpers._layout(tmp_path, _WHERE_LOADS, {"workspace.py": _WORKSPACE}, True)
+    results = helpers.run_engine(root)
+    found = [(f.path, f.line, f.code, f.action.value) for r in results for f in r.findings]
+    assert found == [
+        ("pkg/workspace.py", 10, "MR212", "marked"),
+        ("pkg/workspace.py", 11, "MR212", "marked"),
+    ]
+    read = next(f for r in results for f in r.findings if f.line == 10)
+    assert read.message.startswith("this function keeps the roots it reads on `self._roots`")
+    assert "serve one caller's value to later calls" in read.message
+    # No path argument on the tool: it would be ignored after the first call.
+    assert (root / "pkg" / "server.py").read_text() == textwrap.dedent(_WHERE_LOADS)
+    assert not (root / "pkg" / "_mcp_roots_compat.py").exists()
+
+
+def test_a_lifespan_field_written_by_the_tool_marks_its_read(tmp_path):
+    findings = check_transformed(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("files")
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            ctx.request_context.lifespan_context.roots = result.roots
+            return str(result.roots[0].uri)
+        """,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("files")
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            # migrate-roots: MR212: this function keeps the roots it reads on
+            #   `ctx.request_context.lifespan_context.roots` (see its MR212 marker), which
+            #   outlives the request: a path argument here would serve one caller's value to
+            #   later calls; keep it per request by hand (pass it down, or key the stored value
+            #   by it), then run again
+            result = await ctx.session.list_roots()
+            # migrate-roots: MR212: roots kept on `ctx.request_context.lifespan_context.roots`
+            #   outlive the request (class attribute, instance or lifespan field): take the
+            #   directory per request instead (a `root` argument the tool passes down)
+            ctx.request_context.lifespan_context.roots = result.roots
+            return str(result.roots[0].uri)
+        """,
+    )
+    assert codes(findings) == ["MR212", "MR212"]
+
+
+_STORED_BY_THE_TOOL = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from .helpers import project_roots
+
+mcp = FastMCP("files")
+
+
+class State:
+    roots: list[str] = []
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    if not State.roots:
+        State.roots = {spelling}
+    return State.roots[0]
+"""
+
+_PROJECT_ROOTS = """\
+from mcp.server.fastmcp import Context
+
+
+async def project_roots(ctx: Context) -> list[str]:
+    result = await ctx.session.list_roots()
+    return [str(r.uri) for r in result.roots]
+"""
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["await project_roots(ctx)", "list(await project_roots(ctx))", "[r for r in await project_roots(ctx)]"],
+    ids=["await", "wrapped", "comprehension"],
+)
+def test_a_tool_that_keeps_a_helpers_roots_on_a_class_attribute_marks_the_read(tmp_path, spelling):
+    server = _STORED_BY_THE_TOOL.format(spelling=spelling)
+    root = helpers._layout(tmp_path, server, {"helpers.py": _PROJECT_ROOTS}, True)
+    results = helpers.run_engine(root, write=False)
+    found = [f for r in results for f in r.findings]
+    assert [(f.path, f.line, f.code) for f in found] == [("pkg/helpers.py", 5, "MR212")]
+    assert found[0].message.startswith("`where` keeps what this read gives on `State.roots` (server.py:15)")
+
+
+def test_a_kept_attribute_with_the_cache_rules_off_is_marked_under_the_reads_own_code(tmp_path):
+    root = helpers._layout(
+        tmp_path,
+        _STORED_BY_THE_TOOL.format(spelling="await project_roots(ctx)"),
+        {"helpers.py": _PROJECT_ROOTS},
+        True,
+    )
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    found = [(f.code, f.action.value) for r in results for f in r.findings]
+    assert found == [("MR101", "marked")]
+
+
+@pytest.mark.parametrize(
+    "write",
+    ["State.roots = sorted(found)", "State.roots: list[str] = found", "State.roots += found"],
+    ids=["plain", "annotated", "augmented"],
+)
+def test_a_tool_that_keeps_a_helpers_roots_through_a_local_name_marks_the_read(tmp_path, write):
+    server = _STORED_BY_THE_TOOL.format(spelling="[]").replace(
+        "        State.roots = []\n", f"        found = await project_roots(ctx)\n        {write}\n"
+    )
+    root = helpers._layout(tmp_path, server, {"helpers.py": _PROJECT_ROOTS}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert [(f.path, f.code) for f in found] == [("pkg/helpers.py", "MR212")], found
+    assert found[0].message.startswith("`where` keeps what this read gives on `State.roots` (server.py:15)")
+
+
+def test_roots_kept_on_an_allow_list_attribute_keep_the_bound_with_the_operator(tmp_path):
+    """`box.allowed = [...]` in a helper the tool calls, checked by the sandbox's own module: the read is marked
+    and neither marker tells the user to hand the bound to the caller's argument."""
+    server = """\
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+from .sandbox import Sandbox
+
+mcp = FastMCP("box")
+box = Sandbox()
+
+
+async def _ensure(ctx: Context) -> None:
+    result = await ctx.session.list_roots()
+    box.allowed = [Path(r.uri.path).resolve() for r in result.roots]
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context) -> str:
+    await _ensure(ctx)
+    return box.read(path)
+"""
+    sandbox = "class Sandbox:\n    allowed: list = []\n\n    def read(self, path: str) -> str:\n        return path\n"
+    root = helpers._layout(tmp_path, server, {"sandbox.py": sandbox}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert [(f.line, f.code) for f in found] == [(12, "MR212"), (13, "MR212")]
+    for finding in found:
+        assert "keep that bound with the operator (MCP_ROOTS_ALLOWED_PATHS" in finding.message
+        assert "take the directory per request" not in finding.message

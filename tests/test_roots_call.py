@@ -824,3 +824,89 @@ def test_run_interrupted_between_files_is_completed(tmp_path):
         },
     )
     assert [f for f in findings if f.code in ("MR101", "MR106", "MR107")] == []
+
+
+# --- shapes of the field sweep of 2026-12-03 ----------------------------------------------------------------
+
+
+def _run(tmp_path, server: str, extra: dict[str, str] | None = None, write: bool = False):
+    root = helpers._layout(tmp_path, server, extra, True)
+    results = helpers.run_engine(root, write=write)
+    return root, [f for r in results for f in r.findings]
+
+
+def test_the_argument_goes_to_the_helper_not_to_a_method_of_its_result(tmp_path):
+    """`first_root(ctx).iterdir()` is two calls that start at one place: `root=root` belongs to `first_root`
+    (measured: it was added to `iterdir`, a TypeError on every call, legacy clients too)."""
+    server = (
+        "from pathlib import Path\n\nimport anyio\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\ndef first_root(ctx: Context) -> Path:\n'
+        "    async def fetch():\n        return await ctx.session.list_roots()\n\n"
+        "    result = anyio.from_thread.run(fetch)\n    return Path(result.roots[0].uri.path)\n\n\n"
+        "@mcp.tool()\ndef list_files(ctx: Context) -> list[str]:\n"
+        "    return sorted(p.name for p in first_root(ctx).iterdir())\n"
+    )
+    root, found = _run(tmp_path, server, write=True)
+    text = (root / "pkg" / "server.py").read_text()
+    assert "first_root(ctx, root=root).iterdir()" in text, text
+    assert "iterdir(root=" not in text
+    assert codes(found) == ["MR101", "MR107"]
+
+
+def test_a_read_whose_roots_are_chosen_by_name_is_marked(tmp_path):
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n@mcp.tool()\nasync def find_config(ctx: Context) -> str:\n'
+        "    result = await ctx.session.list_roots()\n    for r in result.roots:\n"
+        '        if r.name.startswith("config"):\n            return str(r.uri)\n    return ""\n\n\n'
+        "@mcp.tool()\nasync def first(ctx: Context) -> str:\n"
+        "    result = await ctx.session.list_roots()\n    return 'main' if result.roots[0].name == 'main' else ''\n\n\n"
+        "@mcp.tool()\nasync def base_names(ctx: Context) -> str:\n"
+        "    result = await ctx.session.list_roots()\n"
+        "    return ', '.join(Path(r.uri.path).name for r in result.roots)\n"
+    )
+    _, found = _run(tmp_path, server)
+    assert [(f.line, f.code, f.action.value) for f in found] == [
+        (8, "MR101", "marked"),
+        (17, "MR101", "marked"),
+        (23, "MR101", "rewritten"),  # `Path(...).name` is a file name, not the root's
+    ]
+    assert found[0].message.startswith("this function reads the roots' names, `r.name` (server.py:10)")
+    assert "`result.roots[0].name` (server.py:18)" in found[1].message
+
+
+def test_a_raw_roots_request_is_marked_never_silent(tmp_path):
+    server = (
+        "import mcp.types as types\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n'
+        "    result = await ctx.session.send_request(\n"
+        "        types.ServerRequest(types.ListRootsRequest()), types.ListRootsResult\n    )\n"
+        "    return str(result.roots[0].uri)\n"
+    )
+    root, found = _run(tmp_path, server, write=True)
+    assert [(f.line, f.code, f.action.value) for f in found] == [(9, "MR101", "marked")]
+    assert "raw request" in found[0].message
+    assert "root: " not in (root / "pkg" / "server.py").read_text()
+
+
+def test_noop_a_users_own_list_roots_in_an_mcp_module_stays_silent(tmp_path):
+    server = (
+        "from mcp.server.fastmcp import FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\nclass Tree:\n    def list_roots(self) -> list:\n        return []\n\n\n'
+        "def own(tree: Tree) -> list:\n    forest = Tree()\n    return forest.list_roots() + tree.list_roots()\n"
+    )
+    _, found = _run(tmp_path, server)
+    assert found == []
+
+
+def test_a_session_held_on_an_object_is_marked(tmp_path):
+    server = (
+        "import mcp.types as types\nfrom mcp.server.fastmcp import FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\nclass State:\n    host_session = None\n\n\nstate = State()\n\n\n'
+        "async def roots_for_child(_ctx) -> types.ListRootsResult:\n    host = state.host_session\n"
+        "    return await host.list_roots()\n\n\n"
+        "async def direct() -> types.ListRootsResult:\n    return await state.host_session.list_roots()\n"
+    )
+    _, found = _run(tmp_path, server)
+    assert [(f.line, f.code) for f in found] == [(16, "MR103"), (20, "MR103")]
+    assert found[0].message.startswith("roots read through `host`, a session held on an object")

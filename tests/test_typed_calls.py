@@ -186,3 +186,70 @@ def test_a_getter_beside_its_class_leads_the_files_two_imports_away_in(tmp_path)
     found = [f for r in helpers.run_engine(root) for f in r.findings]
     assert "MR101" in codes(found) and "MR103" not in codes(found), found
     assert "async def optimize(prompt: str, ctx: Context, root: RootPath = None)" in (root / "pkg/server.py").read_text()
+
+
+# --- a module-level instance of a package class: `workspace = Workspace()`, then `workspace.load(ctx)` -------
+
+_INSTANCE_CLASS = """\
+from mcp.server.fastmcp import Context
+
+
+class Workspace:
+    async def load(self, ctx: Context) -> list[str]:
+        result = await ctx.session.list_roots()
+        return [str(r.uri) for r in result.roots]
+"""
+
+_INSTANCE_TOOL = """\
+from mcp.server.fastmcp import Context, FastMCP
+{imports}
+mcp = FastMCP("files")
+{instance}
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    return str(await workspace.load(ctx))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "instance", "extra"),
+    [
+        ("\nfrom .workspace import Workspace\n", "workspace = Workspace()\n", "{}"),
+        ("\nfrom .workspace import Workspace\n", "workspace: Workspace = Workspace()\n", "{}"),
+        ("\nfrom .workspace import workspace\n", "", "workspace = Workspace()\n"),
+        ("\nfrom . import workspace as ws\n", "workspace = ws.workspace\n", "workspace = Workspace()\n"),
+    ],
+    ids=["same-module", "annotated", "imported", "module-attribute"],
+)
+def test_a_tool_reaches_roots_through_a_module_level_instance(tmp_path, imports, instance, extra):
+    server = _INSTANCE_TOOL.format(imports=imports, instance=instance)
+    module = _INSTANCE_CLASS + ("\n\n" + extra if extra != "{}" else "")
+    root = helpers._layout(tmp_path, server, {"workspace.py": module}, True)
+    found = [f for r in helpers.run_engine(root) for f in r.findings]
+    text = (root / "pkg" / "server.py").read_text()
+    if instance == "workspace = ws.workspace\n":
+        # An alias of another module's instance is not followed: marked, and the reason says so.
+        assert codes(found) == ["MR103"], found
+        assert "called through a value it cannot type" in found[0].message
+        return
+    assert codes(found) == ["MR101", "MR107"], found
+    assert "async def where(ctx: Context, root: RootPaths = None) -> str:" in text
+    assert "return str(await workspace.load(ctx, root=root))" in text
+    assert "async def load(self, ctx: Context, root: list[str] | None = None)" in (
+        root / "pkg" / "workspace.py"
+    ).read_text()
+
+
+@pytest.mark.parametrize(
+    "binding",
+    ["workspace = Workspace()\nworkspace = Workspace()\n", "workspace = make()\n"],
+    ids=["bound-twice", "not-a-class"],
+)
+def test_noop_an_instance_bound_twice_or_by_a_function_is_not_followed(tmp_path, binding):
+    server = _INSTANCE_TOOL.format(
+        imports="\nfrom .workspace import Workspace\n", instance="\n\ndef make():\n    return Workspace()\n\n\n" + binding
+    )
+    root = helpers._layout(tmp_path, server, {"workspace.py": _INSTANCE_CLASS}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert codes(found) == ["MR103"], found

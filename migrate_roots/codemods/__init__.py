@@ -198,9 +198,15 @@ class AnyOf:
     def search(self, data: bytes) -> bool:
         if self.regex is not None:
             return self.regex.search(data) is not None
-        return any(
-            gate in data and (not members or any(t in data for t in members)) for gate, members in self.gates
-        )
+        # Plain loops, not any() over a generator: this runs once a file of every tree (benchmark 1).
+        for gate, members in self.gates:
+            if gate in data:
+                if not members:
+                    return True
+                for token in members:
+                    if token in data:
+                        return True
+        return False
 
 
 class Trigger:
@@ -219,9 +225,10 @@ class Trigger:
         if self.plain is not None and self.plain.search(data):
             return True
         # The requirement's substring test first: it is the cheapest and almost always false.
-        return any(
-            required in data and pattern.search(data) and word(data) for required, word, pattern in self.gated
-        )
+        for required, word, pattern in self.gated:
+            if required in data and pattern.search(data) and word(data):
+                return True
+        return False
 
 
 def trigger_pattern(codes: Iterable[str]) -> Trigger | None:

@@ -131,6 +131,16 @@ def _checked(
     return None
 
 
+def callers_within(reach: set[K], calls: Mapping[K, list[tuple[K, Pos]]]) -> dict[K, list[tuple[K, Pos]]]:
+    """Callee -> (caller, call position), for the calls between functions of `reach` (the way up to a tool)."""
+    callers: dict[K, list[tuple[K, Pos]]] = {}
+    for key in reach:
+        for callee, pos in calls[key]:
+            if callee in reach:
+                callers.setdefault(callee, []).append((key, pos))
+    return callers
+
+
 def refuse(
     by_key: Mapping[K, tuple[str, Any]],
     calls: Mapping[K, list[tuple[K, Pos]]],
@@ -141,11 +151,7 @@ def refuse(
 ) -> dict[K, dict[Pos, tuple[str, str]]]:
     """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
     roots skip (see the module docstring). A pure function of its inputs."""
-    callers: dict[K, list[tuple[K, Pos]]] = {}
-    for key in reach:
-        for callee, pos in calls[key]:
-            if callee in reach:
-                callers.setdefault(callee, []).append((key, pos))
+    callers = callers_within(reach, calls)
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
     for key in sorted(reach, key=repr):
         func = by_key[key][1]

@@ -10,8 +10,6 @@ The steps live beside it: `_plumbing_collect.py` (the walk that finds registrati
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 from libcst.metadata import GlobalScope
 
@@ -22,8 +20,10 @@ from migrate_roots.codemods._plumbing_collect import _Collector
 from migrate_roots.codemods._plumbing_fetches import _Fetches
 from migrate_roots.codemods._plumbing_leftovers import _Leftovers
 from migrate_roots.codemods._plumbing_queries import (
+    _ALLOWS,
     _LOG_METHODS,
     _READ_ONLY_METHODS,
+    _dotted,
     _first,
     _first_party_import,
     _names,
@@ -34,8 +34,6 @@ from migrate_roots.codemods._plumbing_queries import (
 )
 from migrate_roots.codemods.base import FileState
 
-# Module state that bounds what the tools may touch (`allowed_roots.update_from_client_roots()`).
-_ALLOWS = re.compile(r"allow|permit|sandbox|whitelist|trusted", re.IGNORECASE)
 _LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
 
 
@@ -57,6 +55,19 @@ def kept_caches(state: FileState) -> frozenset[str]:
     if plumbing is None:
         return frozenset()
     return frozenset(plumbing.caches - plumbing.removable_caches)
+
+
+def kept_attributes(state: FileState) -> dict[tuple[int, int], str]:
+    """Per function (by position), the first attribute its roots reads are kept on (MR212)."""
+    analyse(state)
+    plumbing = state.extra.get(ANALYSIS)
+    kept: dict[tuple[int, int], str] = {}
+    if plumbing is None:
+        return kept
+    for func, assign, target in plumbing.attr_writes:
+        if not plumbing.inside_removed(assign):
+            kept.setdefault(state.pos(func), _dotted(target))
+    return kept
 
 
 class _Plumbing(_Caches, _Fetches, _Leftovers):

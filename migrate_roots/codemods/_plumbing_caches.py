@@ -321,7 +321,8 @@ class _Caches(_PlumbingBase):
             reg.node,
             "MR201",
             f"roots list_changed registration ({reg.spelling}) removed: the notification does not exist in "
-            f"MCP 2026-07-28 and tools now take the `{self.param}` argument{extra}",
+            f"MCP 2026-07-28 (a tool that reads roots takes the `{self.param}` argument, or its marker says why "
+            f"not){extra}",
             Severity.DEPRECATED,
             Action.REWRITTEN,
         )

@@ -15,7 +15,7 @@ from migrate_roots.codemods._plumbing_edits import (
     _with_blank_lines,
     _without_blank_lines,
 )
-from migrate_roots.codemods._plumbing_queries import _bound_name, _contains, _dotted, _inside
+from migrate_roots.codemods._plumbing_queries import _ALLOWS, _bound_name, _contains, _dotted, _inside
 from migrate_roots.model import Severity
 
 
@@ -49,7 +49,8 @@ class _Leftovers(_PlumbingBase):
                 node,
                 "MR202",
                 "roots list_changed referenced in a form migrate-roots does not remove: the notification does "
-                f"not exist in MCP 2026-07-28; tools now take the `{self.param}` argument",
+                f"not exist in MCP 2026-07-28; remove it by hand (a tool that reads roots takes the "
+                f"`{self.param}` argument, or its marker says why not)",
                 Severity.DEPRECATED,
             )
 
@@ -60,11 +61,22 @@ class _Leftovers(_PlumbingBase):
         for _func, assign, target in self.attr_writes:
             if self.inside_removed(assign):
                 continue
+            if _ALLOWS.search(_dotted(target)):
+                state.mark(
+                    assign,
+                    "MR212",
+                    f"roots kept on `{_dotted(target)}`, an allow-list that outlives the request: keep that bound "
+                    f"with the operator ({self.allowlist_env} or the server's own setting), not the caller's "
+                    f"`{self.param}` argument",
+                    Severity.DEPRECATED,
+                )
+                continue
             state.mark(
                 assign,
                 "MR212",
                 f"roots kept on `{_dotted(target)}` outlive the request (class attribute, instance or "
-                f"lifespan field): read the `{self.param}` argument per request instead",
+                f"lifespan field): take the directory per request instead (a `{self.param}` argument the tool "
+                "passes down)",
                 Severity.DEPRECATED,
             )
 

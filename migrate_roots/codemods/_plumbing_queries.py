@@ -4,6 +4,7 @@ what a test, call, statement or name is.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -359,6 +360,8 @@ def _derive(func: cst.FunctionDef, state: FileState) -> set[str]:
     return names
 
 
+# State that bounds what the tools may touch (`allowed_roots.update_from_client_roots()`, `box.allowed`).
+_ALLOWS = re.compile(r"allow|permit|sandbox|whitelist|trusted", re.IGNORECASE)
 # Methods of a module value (ContextVar, dict, list, Event) that read it: calling one changes nothing.
 _READ_ONLY_METHODS = frozenset({"get", "copy", "keys", "values", "items", "count", "index", "is_set"})
 _STDLIB = frozenset(sys.stdlib_module_names)

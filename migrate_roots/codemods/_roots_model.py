@@ -75,6 +75,9 @@ class Func:
     gives: str = (
         ""  # the package class its return annotation names (`get_service() -> Service`): program/typed
     )
+    # Call position -> the attribute its result is assigned to (`self._roots = await self.load(ctx)`).
+    stores: dict[Pos, str] = field(default_factory=dict)
+    keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
 
 
 @dataclass
@@ -99,6 +102,7 @@ class Summary:
     doubles: list[Double] = field(default_factory=list)
     facts: ModuleFacts | None = None  # server objects, registrations, imports (codemods/program)
     sdk: bool = True  # the file imports (spells) the SDK
+    instances: dict[str, str] = field(default_factory=dict)  # `workspace = Workspace()`: name -> class
 
 
 @dataclass
@@ -108,6 +112,8 @@ class Plan:
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
     keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword, when not param-name
+    # call position -> the callee's own name: `first_root(ctx).iterdir()` is two calls at one position
+    callees: dict[Pos, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name
     # helper qualname -> shapes of the values the tools reaching it pass ("any": a type we did not write)
     helper_shapes: dict[str, frozenset[str]] = field(default_factory=dict)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from migrate_roots.codemods import _bounds, _checked_params, _names
+from migrate_roots.codemods import _bounds, _checked_params, _kept_on_way, _names
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
@@ -41,11 +41,15 @@ class _Functions:
         # (root, module) -> its top-level `from x import name` (name -> x.name) and star-imported modules:
         # a package's `__init__` re-exports what tools import (`from ..config import resolve_base_dir`).
         self.reexports: dict[tuple[str, str], tuple[dict[str, str], tuple[str, ...]]] = {}
+        # (root, module) -> its module-level instances of package classes (`workspace = Workspace()`).
+        self.instances: dict[tuple[str, str], dict[str, str]] = {}
         for path, summary in summaries.items():
             root = import_root(summary)
             self.modules.add((root, summary.module))
             if summary.facts is not None:
                 self.reexports[(root, summary.module)] = (dict(summary.facts.imports), summary.facts.stars)
+            if summary.instances:
+                self.instances[(root, summary.module)] = summary.instances
             tools = models[root].tools
             for qualname, func in summary.functions.items():
                 fq = f"{summary.module}.{qualname}"
@@ -69,8 +73,10 @@ class _Functions:
         if typed.RETURNED in fq:  # `pkg.mod.get_service().enrich`: the method of the class the getter gives
             getter, _, method = fq.partition(typed.RETURNED)
             key = self.resolve(root, getter, depth + 1)
-            gives = self.by_key[key][1].gives if key is not None else ""
-            return self.resolve(key[0], f"{gives}.{method}", depth + 1) if key is not None and gives else None
+            if key is None:  # `Workspace()` is no function of the package: a class, whose instance it gives
+                return self.resolve(root, f"{getter}.{method}", depth + 1)
+            gives = self.by_key[key][1].gives
+            return self.resolve(key[0], f"{gives}.{method}", depth + 1) if gives else None
         if (root, fq) in self.by_key:
             return (root, fq)
         # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not),
@@ -89,6 +95,9 @@ class _Functions:
         head, _, tail = rest.partition(".")
         if head in imports:
             return self.resolve(root, imports[head] + (f".{tail}" if tail else ""), depth + 1)
+        instance = self.instances.get((root, module), {}).get(head)
+        if instance is not None and tail:
+            return self.resolve(root, f"{instance}.{tail}", depth + 1)
         found = {k for star in stars if (k := self.resolve(root, f"{star}.{rest}", depth + 1)) is not None}
         return found.pop() if len(found) == 1 else None
 
@@ -169,6 +178,11 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
     # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
     checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)
+    # Roots kept on an attribute by a caller on the way would keep one caller's argument too (MR212).
+    for key, refusals in _kept_on_way.refuse(by_key, calls, first, settings.allowlist_env).items():
+        checked.setdefault(key, {}).update(
+            {p: w for p, w in refusals.items() if p not in checked.get(key, {})}
+        )
     for key, refusals in checked.items():
         funcs.refuse_sites(key, refusals)
     if refused or checked:
@@ -236,6 +250,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         for callee, pos in calls[key]:
             if callee in reach and by_key[callee][1].tool is None and callee not in guarded:
                 plan.calls[pos] = plan.values[func.qualname]
+                plan.callees[pos] = callee[1].rpartition(".")[2]
                 if helper_names.get(callee, param) != param:
                     plan.keywords[pos] = helper_names[callee]
 

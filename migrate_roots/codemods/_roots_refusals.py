@@ -182,6 +182,11 @@ def _declared_global(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
     cache = state.extra.setdefault("declared_globals", {})
     if func in cache:
         return cast(frozenset[str], cache[func])
+    if "has-declarations" not in state.extra:  # most files declare nothing: no walk per function then
+        state.extra["has-declarations"] = any("global" in line or "nonlocal" in line for line in state.lines)
+    if not state.extra["has-declarations"]:
+        cache[func] = frozenset()
+        return frozenset()
     names: set[str] = set()
 
     class Declared(cst.CSTVisitor):

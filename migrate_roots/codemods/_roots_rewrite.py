@@ -53,7 +53,12 @@ class _Rewriter:
                 code = func.code or ("MR101" if site.shape == "result" else "MR102")
                 tool = _finding_tool(func)
                 if decision is not None:
-                    state.mark(call, decision[0], decision[1], Severity.BROKEN, tool)
+                    # A cache rule's reason (MR211/MR212) when that rule is not selected: the site's own code
+                    # says it, else the read would be left unmarked and unrewritten without a word.
+                    shown = (
+                        code if decision[0].startswith("MR2") and decision[0] not in state.enabled else None
+                    )
+                    state.mark(call, shown or decision[0], decision[1], Severity.BROKEN, tool)
                     continue
                 if code not in state.enabled:
                     continue
@@ -130,7 +135,7 @@ class _Rewriter:
                     Action.REWRITTEN,
                 )
         for pos, value in plan.calls.items():
-            call = finder.calls.get(pos)
+            call = finder.call_to(pos, plan.callees.get(pos))
             if call is not None:
                 keyword = plan.keywords.get(pos, state.settings.param_name)
                 wrap = _wrap_at(state, call, len(f", {keyword}={value}"))
@@ -240,11 +245,27 @@ class _NodeFinder(cst.CSTVisitor):
         super().__init__()
         self.state = state
         self.calls: dict[Pos, cst.Call] = {}
+        self.chains: dict[Pos, list[cst.Call]] = {}
         self.functions: dict[str, cst.FunctionDef] = {}
         self.by_pos: dict[Pos, cst.FunctionDef] = {}
 
     def visit_Call(self, node: cst.Call) -> None:
-        self.calls.setdefault(self.state.pos(node), node)
+        pos = self.state.pos(node)
+        self.calls.setdefault(pos, node)
+        self.chains.setdefault(pos, []).append(node)  # outermost first: `f(ctx).g()`, then `f(ctx)`
+
+    def call_to(self, pos: Pos, name: str | None) -> cst.Call | None:
+        """The call at `pos` whose callee is spelled `name` (`first_root(ctx).iterdir()` holds two calls that
+        start there); when none is, the innermost (the function called before the methods of its result)."""
+        calls = self.chains.get(pos, [])
+        if len(calls) < 2 or name is None:
+            return self.calls.get(pos)
+        for call in calls:
+            func = call.func
+            spelled = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if spelled == name:
+                return call
+        return calls[-1]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.functions.setdefault(self.state.qualname(node), node)

@@ -6,6 +6,9 @@ fully qualified names).
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
@@ -19,6 +22,13 @@ from migrate_roots.codemods._roots_refusals import (
     _names_in,
     _returns_name,
     _uses,
+)
+from migrate_roots.codemods._roots_uses import (
+    kept_target,
+    raw_roots_request,
+    root_names_read,
+    spells_session,
+    stored_on,
 )
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, recognise, typed
@@ -48,6 +58,10 @@ class SiteIndex:
         self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
         self.defs: dict[str, cst.FunctionDef] = {}
         self.registrations: list[Registration] = []  # on server objects the model resolves
+        # Attribute writes that outlive the request, per function (the attribute, the names its value reads),
+        # and calls whose result a local name holds: (caller, call position, function, the names).
+        self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str]]]] = {}
+        self.pending: list[tuple[Func, Pos, cst.FunctionDef, frozenset[str]]] = []
 
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
@@ -58,7 +72,11 @@ class SiteIndex:
             self._function(node, state)
         elif isinstance(node, cst.Call):
             self._call(node, state)
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
+            self._attribute_write([node.target], node.value, state)
         elif isinstance(node, cst.Assign):
+            if state.function is not None:
+                self._attribute_write([t.target for t in node.targets], node.value, state)
             for target in node.targets:
                 t = target.target
                 if (
@@ -67,6 +85,25 @@ class SiteIndex:
                     and isinstance(t.value, cst.Name)
                 ):
                     self.signatures.add(t.value.value)
+
+    def _attribute_write(
+        self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | None, state: FileState
+    ) -> None:
+        func = state.function
+        if value is None or func is None or not any(isinstance(t, cst.Attribute) for t in targets):
+            return
+        kept = kept_target(targets, func, state)
+        if kept is not None:
+            self.writes.setdefault(func, []).append((kept, frozenset(n.value for n in _names_in(value))))
+
+    def stores(self) -> None:
+        """`found = await helper(ctx)`, then `self._roots = found` (or a value made of it) in the function: the
+        call's result is kept on the attribute (read by `_kept_on_way`)."""
+        for caller, position, func, names in self.pending:
+            kept = next((t for t, used in self.writes.get(func, ()) if used & names), None)
+            if kept is not None:
+                caller.stores.setdefault(position, kept)
+        self.pending.clear()
 
     def _function(self, node: cst.FunctionDef, state: FileState) -> None:
         params = node.params
@@ -149,6 +186,17 @@ class SiteIndex:
         if _names_roots_method(node):
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))
+        if raw_roots_request(node, state):
+            owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+            raw = Site(state.pos(node), "result", "list")
+            raw.refusal = (
+                "MR101",
+                "roots asked for as a raw request (`send_request(... ListRootsRequest ...)`), which fails on MCP "
+                "2026-07-28 requests: migrate-roots rewrites `list_roots()` calls only; give the tools that reach "
+                "it a path argument and call `list_roots_compat` here by hand",
+            )
+            owner.sites.append(raw)
+            return
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
             site = self._site(node, target.value, state)
             if site is not None and caller is not None and func_node is not None:
@@ -193,6 +241,11 @@ class SiteIndex:
             )
             if bound:
                 caller.bound[position] = bound
+            stored = stored_on(node, func_node, state) if func_node is not None else None
+            if isinstance(stored, str):
+                caller.stores[position] = stored
+            elif stored is not None and func_node is not None:
+                self.pending.append((caller, position, func_node, stored))
             self._guard(node, position, caller, state)
 
     def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:
@@ -249,10 +302,31 @@ class SiteIndex:
             return site
         elif kind is None and not state.extra.get("imports_sdk"):
             return _maybe_site(call, receiver, state)
+        elif kind is None and spells_session(receiver, state):
+            # `host = state.host_session`, then `host.list_roots()` (a proxy answering its child with the host's
+            # roots): a session, but none the current request's context leads to.
+            code = state.wrapper.module.code_for_node
+            site = Site(state.pos(call), "result", "list")
+            site.refusal = (
+                "MR103",
+                f"roots read through `{code(receiver)}`, a session held on an object (not the current request's "
+                "context): migrate-roots cannot give this request a path argument; pass the path down from the "
+                "tool (or the proxied request) by hand",
+            )
+            return site
         else:
             return None  # not an MCP object: a user's own list_roots()
         site = Site(state.pos(call), shape, _uses(call, shape, state))
         site.refusal = _local_refusal(call, state)
+        named = root_names_read(state.function, state) if state.function is not None else None
+        if site.refusal is None and named is not None:
+            site.refusal = (
+                "MR101" if shape == "result" else "MR102",
+                f"this function reads the roots' names, `{named[0]}` ({os.path.basename(state.path)}:{named[1]}): "
+                "roots made from a path "
+                "argument have no name, so that code would never match them; choose the folder by an argument "
+                "or by configuration instead of by name, by hand, then run again",
+            )
         site.existing = _guarding_param(call, state)
         if state.function is not None:
             site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))

@@ -29,7 +29,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._plumbing import analyse, kept_caches
+from migrate_roots.codemods._plumbing import analyse, kept_attributes, kept_caches
 from migrate_roots.codemods._plumbing_refs import PackageRefs, Refs
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Severity
@@ -37,7 +37,16 @@ from migrate_roots.model import Severity
 TOKENS = (b"RootsListChanged", b"roots_list_changed", b"roots/list_changed")
 CACHE_TOKENS = (b"list_roots", b"roots", b"Roots")
 
-__all__ = ["CACHE_TOKENS", "PackageRefs", "Refs", "TOKENS", "analyse", "kept_caches", "set_flags"]
+__all__ = [
+    "CACHE_TOKENS",
+    "PackageRefs",
+    "Refs",
+    "TOKENS",
+    "analyse",
+    "kept_attributes",
+    "kept_caches",
+    "set_flags",
+]
 
 
 def set_flags(state: FileState) -> None:

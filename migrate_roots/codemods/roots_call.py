@@ -29,7 +29,7 @@ from migrate_roots.codemods._roots_model import TOKENS, Double, Plan, Pos, Summa
 from migrate_roots.codemods._roots_plan import import_root, plan_package
 from migrate_roots.codemods._roots_refusals import _names_in
 from migrate_roots.codemods._roots_rewrite import _Rewriter
-from migrate_roots.codemods._roots_sites import SiteIndex
+from migrate_roots.codemods._roots_sites import SiteIndex, _fq
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, typed
@@ -56,14 +56,16 @@ class RootsCall(SiteIndex, Rule):
     # A roots token is always parsed: whether a call is MCP is the plan's decision (`Site.maybe`), not the
     # prefilter's (README, "How it works").
     requires = b""
-    nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign)
+    nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign, cst.AnnAssign, cst.AugAssign)
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
         "'no roots capability' from 'empty list' (MR105) are marked, not rewritten."
     )
 
     def leave(self, state: FileState) -> None:
+        self.stores()
         self._kept_caches(state)
+        self._kept_attributes(state)
         registered: dict[str, tuple[Pos, str]] = {}
         for ref, tool_name, scope, pos, spelling in self.added_tools:
             qualname = recognise.registered_function(ref, scope, self.defs)
@@ -112,6 +114,18 @@ class RootsCall(SiteIndex, Rule):
                     "it holds; select MR211 or remove the cache by hand, then run again",
                 )
 
+    def _kept_attributes(self, state: FileState) -> None:
+        """The attribute each function keeps its own roots reads on (MR212): the plan refuses those reads when
+        a tool reaches them (codemods/_kept_on_way.py)."""
+        if not any(f.sites for f in self.functions.values()):
+            return
+        from migrate_roots.codemods.list_changed import kept_attributes
+
+        kept = kept_attributes(state)
+        for func in self.functions.values():
+            if func.sites and func.pos in kept:
+                func.keeps = kept[func.pos]
+
     def summarize(self, state: FileState) -> Any:
         wanted = {
             q: f
@@ -140,7 +154,8 @@ class RootsCall(SiteIndex, Rule):
         if stripped:
             package = importable(package) if "." in package else ""
         sdk = bool(state.extra.get("imports_sdk"))
-        return Summary(module, package_root, package, wanted, doubles, facts, sdk)
+        instances = typed.instances(state, lambda n: _fq(state, n))
+        return Summary(module, package_root, package, wanted, doubles, facts, sdk, instances)
 
     def _doubles(self) -> list[Double]:
         out = []

@@ -81,3 +81,29 @@ def _one(state: FileState, names: set[str]) -> str:
 
 def _first_party(state: FileState, names: set[str]) -> set[str]:
     return {n for n in names if n.split(".")[0] not in _STDLIB and not n.startswith(("mcp.", "fastmcp."))}
+
+
+def instances(state: FileState, fq: Callable[[cst.CSTNode], set[str]]) -> dict[str, str]:
+    """Module-level names bound once to an instance of a package class (`workspace = Workspace()`): what an
+    importer's `workspace.load(ctx)` calls is `Workspace.load`."""
+    out: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for stmt in state.wrapper.module.body:
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+            continue
+        small = stmt.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target, value = small.targets[0].target, small.value
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            target, value = small.target, small.value
+        else:
+            continue
+        if not isinstance(target, cst.Name):
+            continue
+        counts[target.value] = counts.get(target.value, 0) + 1
+        if isinstance(value, cst.Call):
+            cls = _one(state, fq(value.func))
+            if cls:
+                out[target.value] = cls
+    # Bound more than once (`workspace = None` first, then replaced): which one a call meets is not known.
+    return {name: cls for name, cls in out.items() if counts[name] == 1}

@@ -2,7 +2,7 @@
 
 from app import mcp
 from mcp.server.fastmcp import Context
-from workspace import every_root, resolve
+from workspace import every_root, resolve, workspace
 
 
 @mcp.tool()
@@ -17,3 +17,9 @@ async def all_roots(ctx: Context) -> str:
 
 
 mcp.add_tool(all_roots, name="where_all")
+
+
+@mcp.tool()
+async def where_first(ctx: Context) -> str:
+    """The first shared directory, through the module's instance."""
+    return await workspace.first(ctx)

@@ -1,5 +1,5 @@
 """Helpers that read roots, in a module of their own: one already takes the path, one reaches the session
-through `getattr`."""
+through `getattr`, one is a method of the module's own instance (`workspace = Workspace()`)."""
 
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -22,3 +22,12 @@ async def every_root(ctx: Any) -> str:
     session = getattr(ctx, "session", None)
     result = await session.list_roots()
     return "\n".join(_path(r.uri) for r in result.roots)
+
+
+class Workspace:
+    async def first(self, ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        return _path(result.roots[0].uri)
+
+
+workspace = Workspace()

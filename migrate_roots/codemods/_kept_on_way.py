@@ -1,0 +1,74 @@
+"""Roots kept on an attribute by a function on the way (MR212): refused, never rewritten.
+
+`self._roots = await self.helper(ctx)` in a tool, or in any function between a tool and the read, keeps one
+request's answer for later requests: with a path argument at the read, the value one caller passed would be
+served to the next (behind an `if not self._roots` guard, every call after the first ignores its argument).
+The read's own function keeps them when the plumbing analysis finds the write there (`Func.keeps`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from migrate_roots.codemods._checked_params import callers_within
+from migrate_roots.codemods._plumbing_queries import _ALLOWS
+from migrate_roots.codemods._roots_model import Pos
+
+K = TypeVar("K")
+
+
+def refuse(
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    reach: set[K],
+    allowlist_env: str = "MCP_ROOTS_ALLOWED_PATHS",
+) -> dict[K, dict[Pos, tuple[str, str]]]:
+    """Function -> its sites to refuse (MR212) because a caller on the way stores the call's result on an
+    attribute. A pure function of its inputs."""
+    callers = callers_within(reach, calls)
+    out: dict[K, dict[Pos, tuple[str, str]]] = {}
+    for key in sorted(reach, key=repr):
+        sites = [s for s in by_key[key][1].sites if s.refusal is None and not s.done]
+        if not sites:
+            continue
+        keeps = by_key[key][1].keeps
+        if keeps is not None:
+            reason = (
+                f"this function keeps the roots it reads on `{keeps}` (see its MR212 marker), which outlives "
+                "the request: a path argument here would serve one caller's value to later calls; "
+                + (
+                    f"`{keeps}` bounds what the tools may touch: keep that bound with the operator ({allowlist_env} "
+                    "or the server's own setting), not a caller's argument, by hand"
+                    if _ALLOWS.search(keeps)
+                    else "keep it per request by hand (pass it down, or key the stored value by it)"
+                )
+                + ", then run again"
+            )
+            out[key] = {s.pos: ("MR212", reason) for s in sites}
+            continue
+        found: tuple[K, str, Pos] | None = None
+        seen, todo = {key}, [key]
+        while todo and found is None:
+            current = todo.pop()
+            for caller, pos in sorted(callers.get(current, ()), key=repr):
+                target = by_key[caller][1].stores.get(pos)
+                if target is not None:
+                    found = (caller, target, pos)
+                    break
+                if caller not in seen:
+                    seen.add(caller)
+                    todo.append(caller)
+        if found is None:
+            continue
+        caller, target, pos = found
+        path, func = by_key[caller]
+        name = func.qualname.rpartition(".")[2]
+        reason = (
+            f"`{name}` keeps what this read gives on `{target}` ({os.path.basename(path)}:{pos[0]}), which "
+            "outlives the request: a path argument here would serve one caller's value to later calls; keep it "
+            "per request by hand (pass it down, or key the stored value by it), then run again"
+        )
+        out[key] = {s.pos: ("MR212", reason) for s in sites}
+    return out

@@ -1,0 +1,144 @@
+"""What the code around a roots read does with it, for the index walk (`_roots_sites.SiteIndex`): a raw
+`roots/list` request, a session held on an object, roots chosen by name, and a call's result kept on an
+attribute that outlives the request. Each is a reason to mark the read instead of rewriting it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+from migrate_roots.codemods._plumbing_queries import _is_local
+from migrate_roots.codemods.base import FileState
+
+
+def raw_roots_request(call: cst.Call, state: FileState) -> bool:
+    """`session.send_request(types.ServerRequest(types.ListRootsRequest()), types.ListRootsResult)`."""
+    func = call.func
+    if (
+        not (isinstance(func, cst.Attribute) and func.attr.value in ("send_request", "request"))
+        or not call.args
+    ):
+        return False
+    return "ListRootsRequest" in state.wrapper.module.code_for_node(call.args[0].value)
+
+
+def spells_session(receiver: cst.BaseExpression, state: FileState) -> bool:
+    """`state.host_session`, `self._session`, or a name bound once from such a value: an untyped session."""
+    code = state.wrapper.module.code_for_node
+    if isinstance(receiver, cst.Name):
+        scope = state.scope(receiver)
+        bound = list(scope[receiver.value]) if scope is not None and receiver.value in scope else []
+        node = getattr(bound[0], "node", None) if len(bound) == 1 else None
+        target = state.parent(node) if node is not None else None
+        owner = state.parent(target) if target is not None else None
+        if isinstance(owner, cst.Assign) and isinstance(owner.value, cst.Attribute):
+            return "session" in code(owner.value).rpartition(".")[2].lower()
+        return False
+    if not (isinstance(receiver, cst.Attribute) and "session" in receiver.attr.value.lower()):
+        return False
+    # `ctx.session` on a parameter: a context of the SDK was typed above, so this one is someone else's
+    # (`ctx: AppContext`); an object of the module (`state.host_session`) is the case here.
+    base = receiver.value
+    while isinstance(base, cst.Attribute):
+        base = base.value
+    scope = state.scope(base) if isinstance(base, cst.Name) else None
+    bound = (
+        list(scope[base.value])
+        if scope is not None and isinstance(base, cst.Name) and base.value in scope
+        else []
+    )
+    return bool(bound) and not any(isinstance(getattr(b, "node", None), cst.Param) for b in bound)
+
+
+def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] | None:
+    """`r.name` where `r` runs over roots (`for r in result.roots`, a comprehension) or `….roots[0].name`:
+    the spelling and line of the first, once per function."""
+    cache: dict[cst.FunctionDef, tuple[str, int] | None] = state.extra.setdefault("root-names", {})
+    if func in cache:
+        return cache[func]
+    loops: set[str] = set()
+    found: list[cst.Attribute] = []
+
+    def over_roots(node: cst.BaseExpression) -> bool:
+        return (isinstance(node, cst.Attribute) and node.attr.value == "roots") or (
+            isinstance(node, cst.Name) and "roots" in node.value
+        )
+
+    class Names(cst.CSTVisitor):
+        def visit_For(self, node: cst.For) -> None:
+            if isinstance(node.target, cst.Name) and over_roots(node.iter):
+                loops.add(node.target.value)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            if isinstance(node.target, cst.Name) and over_roots(node.iter):
+                loops.add(node.target.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if node.attr.value != "name":
+                return
+            value = node.value
+            if isinstance(value, cst.Name) or (isinstance(value, cst.Subscript) and over_roots(value.value)):
+                found.append(node)
+
+    state.walk(func.body, Names())
+    code = state.wrapper.module.code_for_node
+    hits = [
+        n
+        for n in found
+        if (not isinstance(n.value, cst.Name) or n.value.value in loops) and _chooses(n, state)
+    ]
+    cache[func] = (code(hits[0]), state.pos(hits[0])[0]) if hits else None
+    return cache[func]
+
+
+def _chooses(node: cst.CSTNode, state: FileState) -> bool:
+    """Is `node` (a root's `.name`) tested: compared, a method called on it, or in an `if`'s condition? Only
+    listing the names back keeps working with roots that have none."""
+    child, parent = node, state.parent(node)
+    if isinstance(parent, cst.Attribute) and parent.value is node:
+        return True  # `r.name.startswith("config")`
+    while parent is not None and not isinstance(parent, (cst.SimpleStatementLine, cst.FunctionDef)):
+        if isinstance(parent, (cst.Comparison, cst.CompIf)):
+            return True
+        if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and child is parent.test:
+            return True
+        child, parent = parent, state.parent(parent)
+    return False
+
+
+def stored_on(call: cst.Call, func: cst.FunctionDef, state: FileState) -> str | frozenset[str] | None:
+    """The attribute a value holding `call`'s result is assigned to (`self.x = await call`, `cls.x +=
+    list(call)`), unless its base is a local of `func` (an object built here dies with the request); or the
+    local names it is assigned to, whose later writes `SiteIndex.stores` reads."""
+    node: cst.CSTNode = call
+    parent = state.parent(node)
+    while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+        if isinstance(parent, cst.Lambda):
+            return None  # run later, if ever
+        node, parent = parent, state.parent(parent)
+    if isinstance(parent, cst.Assign) and parent.value is node:
+        targets = [t.target for t in parent.targets]
+    elif isinstance(parent, (cst.AnnAssign, cst.AugAssign)) and parent.value is node:
+        targets = [parent.target]
+    else:
+        return None
+    kept = kept_target(targets, func, state)
+    if kept is not None:
+        return kept
+    # `found = await helper(ctx)`, then `self._roots = found` later: decided when the function is walked.
+    names = frozenset(t.value for t in targets if isinstance(t, cst.Name))
+    return names or None
+
+
+def kept_target(targets: Sequence[cst.BaseExpression], func: cst.FunctionDef, state: FileState) -> str | None:
+    """The first attribute among `targets` whose base is not a local of `func`, as written."""
+    for target in targets:
+        if not isinstance(target, cst.Attribute):
+            continue
+        base = target.value
+        while isinstance(base, cst.Attribute):
+            base = base.value
+        if isinstance(base, cst.Name) and not _is_local(base, func, state):
+            return state.wrapper.module.code_for_node(target)
+    return None
