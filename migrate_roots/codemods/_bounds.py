@@ -116,14 +116,23 @@ def _strings(node: cst.CSTNode) -> str:
 
 
 def _names_in(node: cst.CSTNode) -> frozenset[str]:
+    return _names_and_calls(node)[0]
+
+
+def _names_and_calls(node: cst.CSTNode) -> tuple[frozenset[str], list[cst.Call]]:
+    """The names `node` reads and the calls in it (`node` itself too), in one walk."""
     found: set[str] = set()
+    calls: list[cst.Call] = []
 
     class Find(cst.CSTVisitor):
         def visit_Name(self, n: cst.Name) -> None:
             found.add(n.value)
 
+        def visit_Call(self, n: cst.Call) -> None:
+            calls.append(n)
+
     _visit(node, Find())
-    return frozenset(found)
+    return frozenset(found), calls
 
 
 def _targets(node: cst.CSTNode) -> frozenset[str]:
@@ -205,13 +214,9 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
         if not targets:
             return
-        flows.append((targets, _names_in(value)))
-
-        class Calls(cst.CSTVisitor):
-            def visit_Call(self, call: cst.Call) -> None:
-                results.append((pos(call), targets))
-
-        _visit(value, Calls())
+        names, calls = _names_and_calls(value)
+        flows.append((targets, names))
+        results.extend((pos(call), targets) for call in calls)
 
     class Find(cst.CSTVisitor):
         def __init__(self) -> None:
@@ -261,23 +266,17 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 bind(_targets(call.func.value), call)
             # The bound is the argument side (`path.is_relative_to(bound)`, `path.startswith(bound)`): roots
             # that flow only into the path being checked (a folder named after them) bound nothing.
-            mentioned = (
-                frozenset().union(*(_names_in(a.value) for a in call.args)) if call.args else frozenset()
-            )
+            mentioned: frozenset[str] = frozenset()
             if call.args:
-                keyed = tuple(
-                    (a.keyword.value if a.keyword else f"#{i}", _names_in(a.value))
-                    for i, a in enumerate(call.args)
-                )
-                args.append((pos(call), keyed))
+                # One walk an argument: the names it reads, and the calls whose results feed this one.
                 outer = pos(call)
-
-                class Inner(cst.CSTVisitor):
-                    def visit_Call(self, inner: cst.Call) -> None:
-                        feeds.append((pos(inner), outer))
-
-                for a in call.args:
-                    _visit(a.value, Inner())
+                keyed_names = []
+                for i, a in enumerate(call.args):
+                    names, inner = _names_and_calls(a.value)
+                    keyed_names.append((a.keyword.value if a.keyword else f"#{i}", names))
+                    feeds.extend((pos(c), outer) for c in inner)
+                args.append((outer, tuple(keyed_names)))
+                mentioned = frozenset().union(*(names for _, names in keyed_names))
             sign = None
             if name == "is_relative_to":
                 sign = "`is_relative_to`"

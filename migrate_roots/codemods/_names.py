@@ -25,10 +25,35 @@ def taken(
 ) -> frozenset[str]:
     """Names starting with `param` that the body binds or reads (attributes and keywords do not count).
     `walk`: the file's read-only walk (`FileState.walk`), else libcst's."""
+    return taken_and_returned(func, param, frozenset(), walk)[0]
+
+
+def taken_and_returned(
+    func: cst.FunctionDef,
+    param: str,
+    params: frozenset[str],
+    walk: Callable[[cst.CSTNode, cst.CSTVisitor], None] | None = None,
+) -> tuple[frozenset[str], tuple[str, ...]]:
+    """`taken`, and the parameters of `params` the function returns unchanged (`return explicit`, outside
+    nested functions: a fallback value the plan reuses), in one walk of the body (the index runs both per function)."""
     found: set[str] = set()
+    returned: list[str] = []
     visit = walk or (lambda node, visitor: node.visit(visitor))
 
     class Names(cst.CSTVisitor):
+        depth = 0  # nested functions entered: their returns are not this function's
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            self.depth += 1
+
+        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+            self.depth -= 1
+
+        def visit_Return(self, node: cst.Return) -> None:
+            value = node.value
+            if not self.depth and isinstance(value, cst.Name) and value.value in params - set(returned):
+                returned.append(value.value)
+
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             visit(node.value, self)  # `x.root` binds or reads no `root`
             return False
@@ -42,7 +67,7 @@ def taken(
                 found.add(node.value)
 
     visit(func.body, Names())
-    return frozenset(found)
+    return frozenset(found), tuple(returned)
 
 
 def choose(param: str, used: Collection[str], params: Collection[str]) -> str:

@@ -110,8 +110,9 @@ class SiteIndex:
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
-        func.returns = flow.returned_params(node, frozenset(names), state.walk)
-        func.taken = _names.taken(node, state.settings.param_name, state.walk)
+        func.taken, func.returns = _names.taken_and_returned(
+            node, state.settings.param_name, frozenset(names), state.walk
+        )
         func.bound_sign = _bounds.facts(node, state.pos, state.walk)
         func.gives = typed.returned_class(state, node, lambda n: _fq(state, n))
         for decorator in node.decorators:

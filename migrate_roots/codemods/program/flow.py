@@ -7,8 +7,6 @@ the roots call its explicit value: the plan reuses `explicit` instead of adding 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
@@ -90,34 +88,6 @@ def _leaves(body: cst.BaseSuite) -> bool:
     if isinstance(last, cst.SimpleStatementLine):
         return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
     return False
-
-
-def returned_params(
-    func: cst.FunctionDef,
-    params: frozenset[str],
-    walk: Callable[[cst.CSTNode, cst.CSTVisitor], None] | None = None,
-) -> tuple[str, ...]:
-    """Parameters the function returns unchanged (`return explicit`), outside nested functions; `walk`: the
-    file's read-only walk (`FileState.walk`), else libcst's."""
-    found: list[str] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_Return(self, node: cst.Return) -> None:
-            if (
-                isinstance(node.value, cst.Name)
-                and node.value.value in params
-                and node.value.value not in found
-            ):
-                found.append(node.value.value)
-
-    if walk is None:
-        func.visit(Returns())
-    else:
-        walk(func, Returns())
-    return tuple(found)
 
 
 def guarding_globals(node: cst.CSTNode, state: FileState, declared: frozenset[str]) -> tuple[str, ...]:
