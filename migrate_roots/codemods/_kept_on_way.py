@@ -17,6 +17,7 @@ from migrate_roots.codemods._plumbing_queries import _ALLOWS
 from migrate_roots.codemods._roots_model import Pos
 
 K = TypeVar("K")
+_PER_REQUEST = "keep it per request by hand (pass it down, or key the stored value by it)"
 
 
 def refuse(
@@ -42,7 +43,7 @@ def refuse(
                     f"`{keeps}` bounds what the tools may touch: keep that bound with the operator ({allowlist_env} "
                     "or the server's own setting), not a caller's argument, by hand"
                     if _ALLOWS.search(keeps)
-                    else "keep it per request by hand (pass it down, or key the stored value by it)"
+                    else _PER_REQUEST
                 )
                 + ", then run again"
             )
@@ -67,8 +68,8 @@ def refuse(
         name = func.qualname.rpartition(".")[2]
         reason = (
             f"`{name}` keeps what this read gives on `{target}` ({os.path.basename(path)}:{pos[0]}), which "
-            "outlives the request: a path argument here would serve one caller's value to later calls; keep it "
-            "per request by hand (pass it down, or key the stored value by it), then run again"
+            f"outlives the request: a path argument here would serve one caller's value to later calls; "
+            f"{_PER_REQUEST}, then run again"
         )
         out[key] = {s.pos: ("MR212", reason) for s in sites}
     return out

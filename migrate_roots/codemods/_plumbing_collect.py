@@ -13,6 +13,7 @@ import libcst as cst
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_base import FuncInfo, Registration
 from migrate_roots.codemods._plumbing_queries import (
+    _attribute_base,
     _branch_kind,
     _calls_in,
     _docstring_owner,
@@ -103,9 +104,7 @@ class _Collector(cst.CSTVisitor):
             return  # no roots read so far in this function (the walk goes in order), none in the value
         for target in targets:
             if isinstance(target, cst.Attribute) and _mentions_site(node.value, func, self.o):
-                base = target.value
-                while isinstance(base, cst.Attribute):
-                    base = base.value
+                base = _attribute_base(target)
                 if isinstance(base, cst.Name) and _is_local(base, func, self.state):
                     continue
                 self.o.attr_writes.append((func, node, target))

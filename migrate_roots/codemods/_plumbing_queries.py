@@ -402,6 +402,14 @@ def _names_global(scope: Any, name: str) -> bool:
     return name in scope and all(isinstance(a.scope, GlobalScope) for a in scope[name])
 
 
+def _attribute_base(target: cst.Attribute) -> cst.BaseExpression:
+    """What an attribute chain hangs on: `self` of `self.cache.roots`."""
+    base = target.value
+    while isinstance(base, cst.Attribute):
+        base = base.value
+    return base
+
+
 def _is_local(name: cst.Name, func: cst.FunctionDef, state: FileState) -> bool:
     """Bound by a plain assignment inside `func` (not a parameter, not a global)."""
     scope = state.scope(name)

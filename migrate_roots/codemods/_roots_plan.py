@@ -180,9 +180,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)
     # Roots kept on an attribute by a caller on the way would keep one caller's argument too (MR212).
     for key, refusals in _kept_on_way.refuse(by_key, calls, first, settings.allowlist_env).items():
-        checked.setdefault(key, {}).update(
-            {p: w for p, w in refusals.items() if p not in checked.get(key, {})}
-        )
+        checked[key] = {**refusals, **checked.get(key, {})}  # MR109's reason first where both refuse
     for key, refusals in checked.items():
         funcs.refuse_sites(key, refusals)
     if refused or checked:

@@ -5,10 +5,11 @@ attribute that outlives the request. Each is a reason to mark the read instead o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods._plumbing_queries import _is_local
+from migrate_roots.codemods._plumbing_queries import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
 
 
@@ -27,8 +28,7 @@ def spells_session(receiver: cst.BaseExpression, state: FileState) -> bool:
     """`state.host_session`, `self._session`, or a name bound once from such a value: an untyped session."""
     code = state.wrapper.module.code_for_node
     if isinstance(receiver, cst.Name):
-        scope = state.scope(receiver)
-        bound = list(scope[receiver.value]) if scope is not None and receiver.value in scope else []
+        bound = _bindings(receiver, state)
         node = getattr(bound[0], "node", None) if len(bound) == 1 else None
         target = state.parent(node) if node is not None else None
         owner = state.parent(target) if target is not None else None
@@ -39,16 +39,15 @@ def spells_session(receiver: cst.BaseExpression, state: FileState) -> bool:
         return False
     # `ctx.session` on a parameter: a context of the SDK was typed above, so this one is someone else's
     # (`ctx: AppContext`); an object of the module (`state.host_session`) is the case here.
-    base = receiver.value
-    while isinstance(base, cst.Attribute):
-        base = base.value
-    scope = state.scope(base) if isinstance(base, cst.Name) else None
-    bound = (
-        list(scope[base.value])
-        if scope is not None and isinstance(base, cst.Name) and base.value in scope
-        else []
-    )
+    base = _attribute_base(receiver)
+    bound = _bindings(base, state) if isinstance(base, cst.Name) else []
     return bool(bound) and not any(isinstance(getattr(b, "node", None), cst.Param) for b in bound)
+
+
+def _bindings(name: cst.Name, state: FileState) -> list[Any]:
+    """The assignments of `name` as seen where it is read (libcst's scope analysis)."""
+    scope = state.scope(name)
+    return list(scope[name.value]) if scope is not None and name.value in scope else []
 
 
 def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] | None:
@@ -136,9 +135,7 @@ def kept_target(targets: Sequence[cst.BaseExpression], func: cst.FunctionDef, st
     for target in targets:
         if not isinstance(target, cst.Attribute):
             continue
-        base = target.value
-        while isinstance(base, cst.Attribute):
-            base = base.value
+        base = _attribute_base(target)
         if isinstance(base, cst.Name) and not _is_local(base, func, state):
             return state.wrapper.module.code_for_node(target)
     return None
