@@ -376,6 +376,8 @@ S: dict[str, str] = {
     "none_versus_empty": NONE_VERSUS_EMPTY,
     "helper": HELPER,
     "bounds": BOUNDS,
+    "bounds_operator": BOUNDS,
+    "bounds_old_shim": BOUNDS,
     "ll": low(LIST),
     "ll_runtime": low(LIST.replace('{"type": "object"}', 'schema_for("tree")')),
     "ll_no_schema": low('[types.Tool(name="tree")]'),
@@ -489,6 +491,9 @@ OPTIONS: dict[str, dict] = {
         "setup": lambda pkg: (pkg / "server.py").write_bytes(TOOL.encode().replace(b'"x"', b'"\xff"'))
     },
     "shim": {"extra": {"_mcp_roots_compat.py": "# my own\n"}},
+    # MR110 takes these bounds in place; with it off they are marked MR109 (tests/test_bounds.py).
+    "bounds": {"ignore": ["MR110"]},
+    "bounds_old_shim": {"extra": {"_mcp_roots_compat.py": "async def list_roots_compat(ctx, value):\n    pass\n"}},
 }
 
 
@@ -522,6 +527,9 @@ MR108 | lambda | helper | reported | lambda ctx | lambda | of `roots_of`
 MR109 | prefix | bounds | marked | # prefix | a prefix test on a resolved path in `view` | MCP_ROOTS_ALLOWED_PATHS
 MR109 | helper | bounds | marked | # commonpath | `commonpath` in `inside`
 MR109 | checked | bounds | marked | # checked | `index` checks its path argument `notes_dir` with a `..` test | past that check
+MR109 | old-shim | bounds_old_shim | marked | # prefix | a prefix test on a resolved path in `view` | `_mcp_roots_compat.py` was written by an earlier migrate-roots | has no `allowed_roots_compat`
+MR110 | prefix | bounds_operator | rewritten | # prefix | a prefix test on a resolved path in `view` | is now `allowed_roots_compat` | legacy clients their roots as before | MCP_ROOTS_ALLOWED_PATHS
+MR110 | helper | bounds_operator | rewritten | # commonpath | `commonpath` in `inside` | MCP_ROOTS_ALLOWED_PATHS
 MR151 | schema | ll | rewritten | types.Tool( | low-level tool `tree` | its inputSchema gains the `root` property
 MR152 | runtime | ll_runtime | marked | | tool `tree` | its inputSchema is built at runtime
 MR152 | no-schema | ll_no_schema | marked | | tool `tree` has no inputSchema argument
@@ -630,7 +638,7 @@ def findings_of(tmp_path_factory):
             if "setup" in opts:
                 opts["setup"](root / "pkg")
             results = helpers.run_engine(
-                root / opts.get("run", ""), select=opts.get("select", ()), write=False
+                root / opts.get("run", ""), select=opts.get("select", ()), ignore=opts.get("ignore", ()), write=False
             )
             cache[scenario] = [f for r in results for f in r.findings]
         return cache[scenario]

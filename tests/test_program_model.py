@@ -571,7 +571,8 @@ def test_guard_reuse(tmp_path):
 
 def test_boundary_not_reused(tmp_path):
     """A path checked against the roots is a boundary, not their source: the existing path parameter is not
-    reused as the roots, and since the roots bound what the tool may write, the site is marked (MR109)."""
+    reused as the roots, and since the roots bound what the tool may write, the read takes the operator's bound
+    in place, with no argument (MR110)."""
     findings = check_transformed(
         tmp_path,
         """\
@@ -594,16 +595,13 @@ def test_boundary_not_reused(tmp_path):
         """\
         from fastmcp import Context, FastMCP
 
+        from pkg._mcp_roots_compat import allowed_roots_compat
+
         mcp = FastMCP("x")
 
 
         async def check(ctx: Context, output_path: str | None) -> None:
-            # migrate-roots: MR109: roots bound what this tool may touch (a raise that says the
-            #   path is outside in `check`): an explicit argument would let the caller choose
-            #   its own bound. Keep the bound with the operator (MCP_ROOTS_ALLOWED_PATHS, which
-            #   the compatibility module enforces, or the old fallback such as the working
-            #   directory) and migrate this by hand
-            roots = await ctx.list_roots()
+            roots = await allowed_roots_compat(ctx, shape="list")
             if output_path and not any(output_path.startswith(str(r.uri)) for r in roots):
                 raise ValueError("outside the roots")
 
@@ -614,7 +612,7 @@ def test_boundary_not_reused(tmp_path):
             return "ok"
 """,
     )
-    assert codes(findings) == ["MR109"]
+    assert codes(findings) == ["MR110"]
 
 
 def test_once(tmp_path):

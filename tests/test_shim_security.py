@@ -575,3 +575,76 @@ def test_windows_rules_under_an_allow_list_never_return_a_host_path(monkeypatch,
     monkeypatch.setenv(shim.ALLOWLIST_ENV, str(tmp_path))
     with pytest.raises(Err, match="outside the directories allowed"):
         shim.validate_roots("FILE:///A:", windows=True)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# allowed_roots_compat (MR110): roots that bound a tool; the operator's list on 2026-07-28, else the old call
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fake_types(monkeypatch):
+    """A stand-in for `mcp.types` (this test environment has no SDK; tests/test_roots_bound_operator_e2e.py
+    drives the real ones): Root and ListRootsResult as plain records."""
+
+    class Root(SimpleNamespace):
+        @classmethod
+        def model_validate(cls, data):
+            return cls(**data)
+
+    module = SimpleNamespace(Root=Root, ListRootsResult=lambda roots: SimpleNamespace(roots=roots))
+    monkeypatch.setitem(sys.modules, "mcp.types", module)
+    return module
+
+
+@pytest.mark.parametrize("session", [FakeSession(version="2025-11-25"), FakeSession(v1=True)])
+def test_bound_legacy_makes_the_old_call_whatever_the_operator_lists(monkeypatch, tmp_path, session):
+    monkeypatch.setenv(shim.ALLOWLIST_ENV, str(tmp_path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the old call warns; the shim keeps that from failing the tool
+        assert run(shim.allowed_roots_compat(session)) is ROOTS_RESULT
+    assert session.calls == 1
+
+
+@pytest.mark.parametrize("listed", [None, "", f" {os.pathsep} "])
+def test_bound_modern_with_nothing_listed_fails_as_the_old_call_did(monkeypatch, listed):
+    """The server's own fallback sees the very error it saw before (telegram-mcp reads its code)."""
+    if listed is not None:
+        monkeypatch.setenv(shim.ALLOWLIST_ENV, listed)
+    error = RuntimeError("no back-channel on a 2026-07-28 request")
+    session = FakeSession(version="2026-07-28", fail=error)
+    with pytest.raises(RuntimeError) as info:
+        run(shim.allowed_roots_compat(session))
+    assert info.value is error and session.calls == 1
+
+
+@posix_only
+def test_bound_modern_gets_the_operator_list_resolved_in_either_shape(monkeypatch, tmp_path, fake_types):
+    real = tmp_path / "real dir"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv(shim.ALLOWLIST_ENV, f"{tmp_path / 'link'}{os.pathsep}{os.pathsep}/srv")
+    session = FakeSession(version="2026-07-28", fail=AssertionError("the old call must not be made"))
+    result = run(shim.allowed_roots_compat(session))
+    assert [r.uri for r in result.roots] == [real.as_uri(), "file:///srv"]
+    ctx = SimpleNamespace(request_context=SimpleNamespace(protocol_version="2026-07-28"))
+    listed = run(shim.allowed_roots_compat(ctx, shape="list"))
+    assert [r.uri for r in listed] == [real.as_uri(), "file:///srv"]
+    assert session.calls == 0
+
+
+def test_bound_list_shape_returns_the_old_call_as_it_was():
+    """fastmcp 2.x/3.x's `ctx.list_roots()` gives a list; the holder is that context, its answer unchanged."""
+    from unittest.mock import AsyncMock
+
+    answer = ["<root>"]
+    ctx = SimpleNamespace(list_roots=AsyncMock(return_value=answer))
+    assert run(shim.allowed_roots_compat(ctx, shape="list")) is answer
+
+
+def test_bound_holder_without_list_roots_fails_as_before():
+    """What the old call was made on is the holder: no `list_roots` there fails as `x.list_roots()` did."""
+    with pytest.raises(AttributeError):
+        run(shim.allowed_roots_compat(object()))
+    with pytest.raises(ValueError, match="shape must be"):
+        run(shim.allowed_roots_compat(FakeSession(), shape="dict"))

@@ -416,13 +416,14 @@ def _bound_parameter_sign(
 
 def refuse(
     by_fq: Mapping[str, tuple[str, Any]], allowlist_env: str
-) -> dict[tuple[str, Pos], tuple[str, str]]:
+) -> dict[tuple[str, Pos], tuple[tuple[str, str], str]]:
     """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
     the read's result in the function holding it, or the result of a call into the way in a function on the way
     up. `by_fq`: fully qualified name -> (path, _roots_model.Func); returns (function, site position) ->
-    refusal, writing nothing (the plan is a pure function of the summaries). Run before the plan computes its
-    reach."""
-    out: dict[tuple[str, Pos], tuple[str, str]] = {}
+    (refusal, the sign with its place), writing nothing (the plan is a pure function of the summaries). The plan
+    hands the sign to the operator's-bound rewrite (MR110) where the site allows it. Run before the plan
+    computes its reach."""
+    out: dict[tuple[str, Pos], tuple[tuple[str, str], str]] = {}
     callers: dict[str, set[str]] = {}
     calls_of: dict[str, dict[Pos, list[str]]] = {}
     for caller in by_fq:
@@ -456,5 +457,5 @@ def refuse(
             "and migrate this by hand"
         )
         for site in open_sites:
-            out[(fq, site.pos)] = ("MR109", reason)
+            out[(fq, site.pos)] = (("MR109", reason), sign)
     return out

@@ -9,7 +9,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _schema_text
-from migrate_roots.codemods._roots_model import SHIM_FUNCTION
+from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION
 from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
@@ -46,6 +46,24 @@ def _replace_site(
         closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
         new_args[-1] = new_args[-1].with_changes(whitespace_after_arg=closing)
         return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args, whitespace_before_args=wrap)
+
+    return change
+
+
+def _replace_bound(call: cst.Call, shape: str, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
+    """`allowed_roots_compat(<what list_roots() was called on>)` in place of a read whose roots bound paths
+    (MR110): the receiver is kept whole (`ctx.session`), so it is evaluated, and fails, as before."""
+
+    def change(updated: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(updated, cst.Call) and isinstance(updated.func, cst.Attribute)
+        args = [cst.Arg(updated.func.value)]
+        if shape == "list":
+            args.append(cst.Arg(cst.SimpleString('"list"'), keyword=cst.Name("shape"), equal=_EQ))
+        if wrap is not None:
+            closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
+            args[-1] = args[-1].with_changes(whitespace_after_arg=closing)
+            return updated.with_changes(func=cst.Name(BOUND_FUNCTION), args=args, whitespace_before_args=wrap)
+        return updated.with_changes(func=cst.Name(BOUND_FUNCTION), args=args)
 
     return change
 

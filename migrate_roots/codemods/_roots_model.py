@@ -13,6 +13,8 @@ from migrate_roots.codemods.program.facts import ModuleFacts
 TOKENS = (b"list_roots",)
 
 SHIM_FUNCTION = "list_roots_compat"
+# A read whose roots bound paths (MR110): no argument, the operator's bound on modern requests.
+BOUND_FUNCTION = "allowed_roots_compat"
 
 Pos = tuple[int, int]
 
@@ -122,5 +124,8 @@ class Plan:
     double_notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # patch call -> (param, helper)
     strings: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # `hasattr(x, "list_roots")` -> marker
     sites: dict[Pos, tuple[str, str] | None] = field(default_factory=dict)  # None: rewrite; else refusal
+    # Sites whose roots bound paths (refused MR109 above): the read takes the operator's bound in place (MR110),
+    # position -> the sign of the bound with its place.
+    bound: dict[Pos, str] = field(default_factory=dict)
     shim_import: str = ""
     shim_path: str = ""

@@ -137,11 +137,13 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds reads
     # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
     bounded: dict[Key, dict[Pos, tuple[str, str]]] = {}
+    signs: dict[tuple[Key, Pos], str] = {}  # the sign of each bound, for the operator's-bound rewrite (MR110)
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
-        for (fq, pos), why in _bounds.refuse(view, settings.allowlist_env).items():
+        for (fq, pos), (why, sign) in _bounds.refuse(view, settings.allowlist_env).items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
             bounded.setdefault(key, {})[pos] = why
+            signs[(key, pos)] = sign
     for key, refusals in bounded.items():
         funcs.refuse_sites(key, refusals)
 
@@ -296,6 +298,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                     plan.sites[site.pos] = refusal
                 elif site.refusal is not None:
                     plan.sites[site.pos] = site.refusal
+                    # A bound refused above and nothing else: its read can take the operator's bound in place,
+                    # with no argument (MR110); MR109's marker stays the plan when that rule is off.
+                    if site.refusal is bounded.get(key, {}).get(site.pos):
+                        plan.bound[site.pos] = signs[(key, site.pos)]
                 elif key not in reach:
                     plan.sites[site.pos] = models[root].why_unreached(key[1])
                 else:
@@ -312,7 +318,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     for path, plan in plans.items():
         summary = summaries[path]
         # A file that only passes the value on may widen an `except McpError` (codemods/_except_widen.py).
-        if any(v is None for v in plan.sites.values()) or plan.calls:
+        if any(v is None for v in plan.sites.values()) or plan.calls or plan.bound:
             plan.shim_import, plan.shim_path = _shim_location(summary, settings)
     return plans
 

@@ -4,6 +4,7 @@ tools' and helpers' parameters, the calls on the way, the test doubles, the impo
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -19,11 +20,12 @@ from migrate_roots.codemods._roots_edits import (
     _fitted,
     _helper_type,
     _insert_aliases,
+    _replace_bound,
     _replace_site,
     _type_text,
     _wrap_at,
 )
-from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Plan, Pos
+from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Plan, Pos
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
@@ -43,7 +45,7 @@ class _Rewriter:
     def record(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder
         state.walk(state.wrapper.module, finder)
-        rewritten = widened = False
+        rewritten = widened = bound = False
         for func in self.rule.functions.values():
             for site in func.sites:
                 call = finder.calls.get(site.pos)
@@ -52,6 +54,14 @@ class _Rewriter:
                 decision = plan.sites.get(site.pos, ("MR103", "roots read outside any tool call"))
                 code = func.code or ("MR101" if site.shape == "result" else "MR102")
                 tool = _finding_tool(func)
+                edited = (
+                    self._bound(call, site.shape, plan.bound[site.pos], tool)
+                    if site.pos in plan.bound
+                    else None
+                )
+                if edited is not None:
+                    bound = bound or edited
+                    continue
                 if decision is not None:
                     # A cache rule's reason (MR211/MR212) when that rule is not selected: the site's own code
                     # says it, else the read would be left unmarked and unrewritten without a word.
@@ -94,7 +104,7 @@ class _Rewriter:
                 if decision is not None and call is not None:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
         self._doubles()
-        if not (rewritten or plan.tools or plan.threaded or plan.calls or plan.doubles):
+        if not (rewritten or bound or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
         shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
@@ -146,6 +156,9 @@ class _Rewriter:
         shim = own_style(state.wrapper.module, plan.shim_import, state.package)
         if rewritten:
             needs.append((shim, SHIM_FUNCTION))
+        if bound:
+            needs.append((shim, BOUND_FUNCTION))
+        if rewritten or bound:
             state.extra["shim"] = plan.shim_path
         if widened and plan.shim_import:
             needs.append((shim, _except_widen.NAME))
@@ -153,6 +166,44 @@ class _Rewriter:
             state.edit(
                 state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package, shim))
             )
+
+    def _bound(self, call: cst.Call, shape: str, sign: str, tool: str | None) -> bool | None:
+        """A read whose roots bound paths takes the operator's bound in place: `allowed_roots_compat(holder)`,
+        no argument (MR110). Whether it was edited (not on a line that ignores MR110); None when that rule is
+        off, or the package's compatibility module predates the function: the plan's MR109 marker stands."""
+        state = self.state
+        if "MR110" not in state.enabled:
+            return None
+        render = state.wrapper.module.code_for_node
+        env = state.settings.allowlist_env
+        if not _shim_has(self.plan.shim_path, BOUND_FUNCTION):
+            name = os.path.basename(self.plan.shim_path)
+            state.mark(
+                call,
+                "MR109",
+                f"roots bound what this tool may touch ({sign}); `{name}` was written by an earlier migrate-roots "
+                f"and has no `{BOUND_FUNCTION}`, which would take the operator's bound ({env}) here: add it from "
+                "`migrate-roots shim` (or delete the module), then run again",
+                Severity.BROKEN,
+                tool,
+            )
+            return False
+        found = state.report(
+            call,
+            "MR110",
+            f"roots bound what this tool may touch ({sign}): `{render(call.func)}()` is now "
+            f"`{BOUND_FUNCTION}`, which gives legacy clients their roots as before and MCP 2026-07-28 requests "
+            f"the directories the operator lists in {env} (none listed: the old call, as before); set {env} "
+            "where the server runs",
+            Severity.BROKEN,
+            Action.REWRITTEN,
+            tool,
+        )
+        if found is None:
+            return False
+        grown = len(render(_replace_bound(call, shape)(call))) - len(render(call))
+        state.edit(call, _replace_bound(call, shape, _wrap_at(state, call, grown)))
+        return True
 
     def _widen_handler(self, call: cst.Call) -> bool:
         """`except McpError:` around the read, or around a call on the way to it, also catches the shim's
@@ -184,6 +235,18 @@ class _Rewriter:
             call = finder.calls.get(pos)
             if call is not None:
                 state.report(call, "MR108", _double_note(call, name, helper, state), Severity.INFO)
+
+
+def _shim_has(path: str, function: str) -> bool:
+    """Whether the compatibility module at `path` defines `function`: a module written by an earlier version
+    (yours to keep, never overwritten) may not have it, and an import of it would break the server."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return f"async def {function}(" in handle.read()
+    except FileNotFoundError:
+        return True  # written with this version's text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _finding_tool(func: Func) -> str | None:

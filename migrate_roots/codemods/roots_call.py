@@ -326,7 +326,8 @@ class RootsBound(Rule):
     code = "MR109"
     name = "roots-bound"
     summary = (
-        "Roots used as a bound on the paths a tool may touch: marked, never turned into the caller's choice."
+        "Roots used as a bound, or a checked path argument the roots skip: marked where MR110 cannot take the "
+        "operator's bound; never turned into the caller's choice."
     )
     severity = Severity.BROKEN
     tokens = TOKENS
@@ -335,6 +336,24 @@ class RootsBound(Rule):
         "Recognised: is_relative_to, relative_to under try, commonpath/commonprefix, a prefix test on a resolved "
         "path, a raise saying 'outside', on the way from the tool to the read or one call away. A bound checked "
         "further away (or spelled otherwise) is not seen; the shim's allow-list variable is the operator's bound."
+    )
+
+
+class RootsBoundOperator(Rule):
+    code = "MR110"
+    name = "roots-bound-operator"
+    summary = (
+        "Roots used as a bound: the read takes the operator's allow-list on 2026-07-28 requests, legacy clients "
+        "keep their roots; no argument."
+    )
+    severity = Severity.BROKEN
+    fix = "safe"
+    tokens = TOKENS
+    requires = b""
+    runner = RootsCall
+    limits = (
+        "Only the bounds MR109 recognises, at a read nothing else refuses; a capability check before the read is "
+        "kept, so a modern client that declares no roots skips the read and gets the server's old fallback."
     )
 
 

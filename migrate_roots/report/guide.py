@@ -115,6 +115,29 @@ def _manual(report: MigrationReport) -> str:
     return "\n".join(out)
 
 
+def _bounded(report: MigrationReport, settings: Any) -> str:
+    """The reads whose roots bound a tool (MR110): the variable is their only bound on 2026-07-28 requests
+    (a paragraph that starts with its own blank line, or nothing)."""
+    items = [f for f in report.findings if f.code == "MR110" and f.action.value == "rewritten"]
+    if not items:
+        return ""
+    env = settings.allowlist_env
+    out = [
+        "",
+        "",
+        f"Where the roots *bounded* what a tool may touch (a path must lie inside one of them), the tool takes no "
+        f"argument: the caller must not choose its own bound. Those reads now call `allowed_roots_compat`: a "
+        f"legacy client's own roots stay the bound, and a 2026-07-28 request is bound by `{env}`. Without the "
+        "variable, a 2026-07-28 request gets what it got before the migration (the old call fails there, and "
+        "your server's own fallback, such as the working directory, applies). Set it for these tools:",
+        "",
+        "| where | tool |",
+        "| --- | --- |",
+    ]
+    out += [f"| `{f.path}:{f.line}` | {f'`{f.tool}`' if f.tool else '-'} |" for f in items]
+    return "\n".join(out)
+
+
 def _deprecated(report: MigrationReport) -> str:
     items = [
         f
@@ -182,6 +205,7 @@ def render_guide(report: MigrationReport, settings: Any, paths: list[str]) -> st
         tools=_tools(report),
         clients=_clients(report, settings),
         allowlist_env=settings.allowlist_env,
+        bounded=_bounded(report, settings),
         pathsep=os.pathsep,
         shim_module=settings.shim_module,
         manual=_manual(report),

@@ -25,6 +25,16 @@ the environment variable named by ``ALLOWLIST_ENV`` (separated by ``os.pathsep``
 path outside them (after resolving ``..`` and symlinks) is refused, and the resolved
 path is what the tool receives.
 
+A tool whose roots *bound* what it may touch (paths must lie inside a root) takes no
+argument: the caller must not choose its own bound. Its read calls::
+
+    roots = await allowed_roots_compat(ctx.session)  # ListRootsResult
+    roots = await allowed_roots_compat(ctx, shape="list")  # fastmcp: list[Root]
+
+A legacy-era request makes the old call, unchanged; a 2026-07-28 request gets the
+directories listed in ``ALLOWLIST_ENV`` as its roots (the operator's bound), and when
+none are listed, the old call again, which fails there as it did before.
+
 Only the installed MCP SDK is imported (mcp 1.x/2.x or fastmcp 2.x-4.x), and only the
 exception classes at import time; the path checks below need no SDK at all.
 
@@ -54,6 +64,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOWLIST_ENV",
     "RootsArgumentError",
+    "allowed_roots_compat",
     "list_roots_compat",
     "path_to_uri",
     "validate_root",
@@ -246,13 +257,16 @@ def _resolve(path: str, flavour: ModuleType) -> str:
     return os.path.realpath(path) if flavour is os.path else flavour.normpath(path)
 
 
-def _allowed_dirs(flavour: ModuleType) -> list[str]:
+def _operator_dirs(flavour: ModuleType) -> list[str]:
+    """Return the directories listed in ``ALLOWLIST_ENV``, resolved (blanks skipped)."""
     raw = os.environ.get(ALLOWLIST_ENV, "")
     return [
-        flavour.normcase(_resolve(entry, flavour))
-        for entry in raw.split(os.pathsep)
-        if entry.strip()
+        _resolve(entry, flavour) for entry in raw.split(os.pathsep) if entry.strip()
     ]
+
+
+def _allowed_dirs(flavour: ModuleType) -> list[str]:
+    return [flavour.normcase(entry) for entry in _operator_dirs(flavour)]
 
 
 def _check_allowed(
@@ -318,6 +332,12 @@ class _Session(Protocol):
     """What is used of an SDK's ServerSession."""
 
     def list_roots(self) -> Awaitable[ListRootsResult]: ...
+
+
+class _ListsRoots(Protocol):
+    """A ServerSession, or fastmcp 2.x/3.x's Context (``list_roots`` gives a list)."""
+
+    def list_roots(self) -> Awaitable[object]: ...
 
 
 def _find_session(ctx: object) -> _Session | None:
@@ -404,6 +424,26 @@ def _deprecation_categories() -> tuple[type[Warning], ...]:
     )
 
 
+def _quietly(call: Callable[[], Awaitable[object]]) -> Awaitable[object]:
+    """Start the old call; it warns, and under `-W error` that would fail the tool."""
+    with warnings.catch_warnings():
+        for category in _deprecation_categories():
+            warnings.simplefilter("ignore", category)
+        return call()
+
+
+def _as_roots(paths: list[str], shape: str) -> ListRootsResult | list[Root]:
+    """Paths as ``Root`` entries, in the shape the replaced call returned."""
+    types = importlib.import_module("mcp.types")  # lazily: nothing else needs the SDK
+    roots: list[Root] = [
+        types.Root.model_validate({"uri": path_to_uri(p)}) for p in paths
+    ]
+    if shape == "list":
+        return roots
+    found: ListRootsResult = types.ListRootsResult(roots=roots)
+    return found
+
+
 def _missing(name: str) -> RootsArgumentError:
     return RootsArgumentError(
         f"This tool needs the `{name}` argument: the absolute path of the directory to "
@@ -451,16 +491,7 @@ async def list_roots_compat(
         raise ValueError(message)
     paths = validate_roots(value, name=name)
     if paths:
-        types = importlib.import_module(
-            "mcp.types"
-        )  # lazily: nothing else needs the SDK
-        roots: list[Root] = [
-            types.Root.model_validate({"uri": path_to_uri(p)}) for p in paths
-        ]
-        if shape == "list":
-            return roots
-        found: ListRootsResult = types.ListRootsResult(roots=roots)
-        return found
+        return _as_roots(paths, shape)
 
     # Refuse only what is provable: a modern request, or a client whose capabilities
     # lack roots. A context that tells neither (mcp 1.x, a test double, a foreign
@@ -472,17 +503,50 @@ async def list_roots_compat(
     call = _old_call(ctx, session, shape)
     if call is None:
         raise _missing(name)
-    # The call itself warns; under `-W error` that would fail the tool.
-    with warnings.catch_warnings():
-        for category in _deprecation_categories():
-            warnings.simplefilter("ignore", category)
-        pending = call()
     try:
-        result = await pending
+        result = await _quietly(call)
     except Exception as exc:  # e.g. -32601: roots declared, but roots/list unanswered
         message = f"{_missing(name)} (roots/list failed: {exc})"
         raise RootsArgumentError(message) from exc
     # ctx.list_roots() returns the list itself; session.list_roots() a result.
     if shape == "list":
         return list(cast("Iterable[Root]", getattr(result, "roots", result)))
+    return cast("ListRootsResult", result)
+
+
+@overload
+async def allowed_roots_compat(
+    holder: object, *, shape: Literal["result"] = ...
+) -> ListRootsResult: ...
+
+
+@overload
+async def allowed_roots_compat(
+    holder: object, *, shape: Literal["list"]
+) -> list[Root]: ...
+
+
+async def allowed_roots_compat(
+    holder: object, *, shape: Literal["result", "list"] = "result"
+) -> ListRootsResult | list[Root]:
+    """Return the roots that bound what a tool may touch; the caller never chooses them.
+
+    ``holder``: what ``list_roots()`` was called on, a ServerSession
+    (``shape="result"``, a ``ListRootsResult``) or fastmcp 2.x/3.x's Context
+    (``shape="list"``). A request of protocol 2026-07-28 or later gets the
+    directories listed in ``ALLOWLIST_ENV``, set by whoever runs the server. Any
+    other request, and a modern one when nothing is listed, makes the old
+    ``holder.list_roots()`` call: the same answer, or the same error, as before.
+    """
+    if shape not in ("result", "list"):
+        message = f"shape must be 'result' or 'list', not {shape!r}"
+        raise ValueError(message)
+    session = _find_session(holder)
+    if not _is_legacy_era(_protocol_version(holder, session)):
+        listed = _operator_dirs(os.path)
+        if listed:
+            return _as_roots(listed, shape)
+    result = await _quietly(cast("_ListsRoots", holder).list_roots)
+    if shape == "list":
+        return cast("list[Root]", result)
     return cast("ListRootsResult", result)

@@ -1,0 +1,77 @@
+"""MR110 end to end: servers whose roots bound what a tool may read (tests/e2e/bounded), migrated by the engine,
+then driven by each SDK line's own client, in-process and over stdio.
+
+Before and after must answer alike wherever the operator listed nothing: a legacy client with roots is bound by
+its roots, one without roots by the server's own fallback (the working directory), and so is a 2026-07-28
+request (on mcp 2.x the old call fails there, and the server falls back). With MCP_ROOTS_ALLOWED_PATHS set, a
+2026-07-28 request is bound by the operator's directories, and a legacy client still by its own roots.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_engine
+from tests.sdk.envs import sdk_python_or_skip
+from tests.sdk.harness import drive
+
+pytestmark = pytest.mark.sdk
+
+SOURCE = Path(__file__).resolve().parent / "e2e" / "bounded"
+CASES = [
+    ("mcp1_fastmcp.py", "mcp1"),
+    ("mcp2_mcpserver.py", "mcp2"),
+    ("fastmcp_listroots.py", "fastmcp3"),
+    ("fastmcp4_session.py", "fastmcp4"),
+]
+MODERN = {"mcp2", "fastmcp4"}
+
+
+@pytest.mark.parametrize("transport", ["inproc", "stdio"])
+@pytest.mark.parametrize(("fixture", "line"), CASES, ids=[line for _, line in CASES])
+def test_migrated_bound_server(tmp_path, workspace, fixture, line, transport):
+    python = sdk_python_or_skip(line)
+    client_dir, operator_dir = workspace
+    (client_dir / "a.txt").write_text("client file")
+    (operator_dir / "b.txt").write_text("operator file")
+    original, migrated = tmp_path / "orig", tmp_path / "new"
+    for folder in (original, migrated):
+        folder.mkdir()
+        shutil.copy(SOURCE / fixture, folder / "server.py")
+        (folder / "here.txt").write_text("working directory file")
+
+    results = run_engine(migrated)
+    assert [r for r in results if r.status.value == "failed"] == []
+    assert sorted(f.code for r in results for f in r.findings) == ["MR110"]
+    text = (migrated / "server.py").read_text()
+    assert "allowed_roots_compat(" in text and ".list_roots()" not in text
+
+    # "here.txt" resolves against the server's working directory (its copy's folder, in both transports).
+    files = {"client": str(client_dir / "a.txt"), "operator": str(operator_dir / "b.txt"), "cwd": "here.txt"}
+    eras = [("legacy-roots", [client_dir.as_uri()]), ("legacy-noroots", [])]
+    eras += [("modern", [client_dir.as_uri()])] if line in MODERN else []
+    cells = [(era, roots, name, path) for era, roots in eras for name, path in files.items()]
+    calls = [{"era": era, "tool": "read", "args": {"path": path}, "roots": roots} for era, roots, _, path in cells]
+
+    before = drive(python, original / "server.py", line, transport, calls, "--lenient-warnings")
+    after = drive(python, migrated / "server.py", line, transport, calls)
+    assert [r["text"] for r in after] == [r["text"] for r in before], after
+    # What the operator lists: a 2026-07-28 request is bound by it, a legacy client keeps its own roots.
+    listed = drive(
+        python, migrated / "server.py", line, transport, calls, env={"MCP_ROOTS_ALLOWED_PATHS": str(operator_dir)}
+    )
+    allowed = {
+        ("legacy-roots", "client"): "client file",
+        ("legacy-noroots", "cwd"): "working directory file",
+        ("modern", "cwd"): "working directory file",
+    }
+    allowed_listed = {**allowed, ("modern", "operator"): "operator file"}
+    del allowed_listed[("modern", "cwd")]
+    for (era, _, name, _), result, result_listed in zip(cells, after, listed, strict=True):
+        for table, got in ((allowed, result), (allowed_listed, result_listed)):
+            want = table.get((era, name))
+            assert not got["is_error"], (era, name, got)
+            assert got["text"] == want if want else got["text"].startswith("denied: "), (era, name, got)
