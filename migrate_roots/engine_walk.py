@@ -4,6 +4,7 @@ that hands each node to the rules that asked for its type.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,16 +19,29 @@ if TYPE_CHECKING:
     from migrate_roots.codemods.base import FileState, Rule
 
 
+# A folder holding one of these is where a project's imports start (its `sys.path` entry), never a package of
+# it: a stray `__init__.py` beside them (telegram-mcp's repository root) must not put the real package
+# `telegram_mcp` inside a package named after the checkout, which no import can name.
+_PROJECT_ROOT = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def _in_package(folder: Path) -> bool:
+    """Whether `folder` is a package its files are imported through."""
+    if not (folder / "__init__.py").is_file() or not folder.name.isidentifier():
+        return False
+    return not any(os.path.exists(folder / name) for name in _PROJECT_ROOT)
+
+
 def package_info(path: Path) -> tuple[str, str, str]:
-    """(module, package, package_root) from the `__init__.py` files above `path`."""
+    """(module, package, package_root) from the `__init__.py` files above `path`, up to the project's root."""
     folder = path.resolve().parent
     parts = [] if path.stem == "__init__" else [path.stem]
     top = folder
-    while (folder / "__init__.py").is_file():
+    while _in_package(folder):
         parts.insert(0, folder.name)
         top = folder
         folder = folder.parent
-    if top == path.resolve().parent and not (top / "__init__.py").is_file():
+    if top == path.resolve().parent and not _in_package(top):
         return path.stem, "", str(top)
     module = ".".join(parts)
     package = module if path.stem == "__init__" else module.rpartition(".")[0]

@@ -32,7 +32,7 @@ from migrate_roots.codemods._roots_uses import (
 )
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, recognise, typed
-from migrate_roots.codemods.program.facts import Registration, importable
+from migrate_roots.codemods.program.facts import Registration
 
 
 def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
@@ -40,7 +40,7 @@ def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
     out = set()
     for q in state.qualified_names(node):
         if q.source is QualifiedNameSource.LOCAL:
-            out.add(f"{importable(state.module)}.{q.name}".replace(".<locals>", ""))
+            out.add(f"{state.module}.{q.name}".replace(".<locals>", ""))
         elif q.source is QualifiedNameSource.IMPORT:
             out.add(state._absolute(q.name))
     return out
@@ -488,5 +488,5 @@ def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
     ):
         for item in reversed(state.stack):
             if isinstance(item, cst.ClassDef):
-                return {f"{importable(state.module)}.{state.qualname(item)}.{target.attr.value}"}
+                return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
     return set()

@@ -33,7 +33,6 @@ from migrate_roots.codemods._roots_sites import SiteIndex, _fq
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, typed
-from migrate_roots.codemods.program.facts import importable
 from migrate_roots.model import Severity
 
 __all__ = [
@@ -140,22 +139,16 @@ class RootsCall(SiteIndex, Rule):
         doubles = self._doubles()
         facts = recognise.module_facts(state, self.registrations)
         # A module that only re-exports (a package's `__init__`) is summarized for its first-party imports.
-        top = importable(state.module).split(".")[0]
+        top = state.module.split(".")[0]
         targets = [target for _, target in facts.imports] + list(facts.stars)
         reexports = any(target.split(".")[0] == top for target in targets)
         if not (wanted or doubles or facts or reexports):
             return None
-        # A folder above the real top-level package that holds an `__init__.py` but no import can name
-        # (`telegram-mcp/`): the package starts below it, and so does the shim's place.
-        module, package_root, package = importable(state.module), state.package_root, state.package
-        stripped = state.module.count(".") - module.count(".")
-        if stripped and "." in module:
-            package_root = os.path.join(package_root, *state.module.split(".")[1 : stripped + 1])
-        if stripped:
-            package = importable(package) if "." in package else ""
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
-        return Summary(module, package_root, package, wanted, doubles, facts, sdk, instances)
+        return Summary(
+            state.module, state.package_root, state.package, wanted, doubles, facts, sdk, instances
+        )
 
     def _doubles(self) -> list[Double]:
         out = []

@@ -7,15 +7,6 @@ from dataclasses import dataclass
 Pos = tuple[int, int]
 
 
-def importable(module: str) -> str:
-    """The module's name as code imports it: without leading folders that no import can name (a repository
-    folder `telegram-mcp` holding an `__init__.py` above the real package `telegram_mcp`)."""
-    parts = module.split(".")
-    while len(parts) > 1 and not parts[0].isidentifier():
-        parts.pop(0)
-    return ".".join(parts)
-
-
 @dataclass(frozen=True)
 class Registration:
     """A function registered as a tool on a server object the file alone cannot identify.

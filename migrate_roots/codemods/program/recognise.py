@@ -17,7 +17,7 @@ from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program.facts import ModuleFacts, Registration, importable
+from migrate_roots.codemods.program.facts import ModuleFacts, Registration
 
 _STDLIB = frozenset(sys.stdlib_module_names)
 
@@ -152,7 +152,7 @@ def _may_be_server(state: FileState, expr: cst.BaseExpression) -> bool:
     names = receiver(state, expr)
     if names is None:
         return False
-    own = importable(state.module).split(".")[0]
+    own = state.module.split(".")[0]
     for name in names:
         top = name.split(".")[0]
         if not name or top == own:
@@ -277,7 +277,7 @@ def module_facts(state: FileState, registrations: list[Registration]) -> ModuleF
                             instances.append((target.value, name))
     return ModuleFacts(
         servers=frozenset(servers),
-        server_classes=frozenset(f"{importable(state.module)}.{c}" for c in classes),
+        server_classes=frozenset(f"{state.module}.{c}" for c in classes),
         instances=tuple(instances),
         imports=tuple(imports),
         stars=tuple(state.extra.get("star_imports", ())),
