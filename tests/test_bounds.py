@@ -223,6 +223,114 @@ def test_noop_roots_hashed_into_a_name_beside_an_unrelated_bound_are_not_a_bound
     ]
 
 
+@pytest.mark.parametrize("negated", ["not _is_relative_to(target, CLONES)", "_is_relative_to(target, CLONES) is False"])
+def test_noop_roots_hashed_into_a_name_checked_by_a_helper_are_not_a_bound(tmp_path, negated):
+    """stealth-chrome-devtools-mcp: the folder named after the roots is checked by a helper of two arguments,
+    `if not _is_relative_to(target, clone_root): raise ... outside ...`. The helper's own body says its second
+    argument is the bound, so the roots (in the first) bound nothing: rewritten as usual, no MR109. The
+    second spelling is no plain helper test: every name it mentions stays a bound, as before (MR109)."""
+    findings = _findings(
+        tmp_path,
+        f"""\
+        import hashlib
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        CLONES = Path("/var/clones")
+
+
+        def _is_relative_to(path: Path, parent: Path) -> bool:
+            try:
+                path.resolve().relative_to(parent.resolve())
+                return True
+            except ValueError:
+                return False
+
+
+        async def _seed(ctx: Context) -> str:
+            listed = await ctx.list_roots()
+            return "|".join(sorted(str(r.uri) for r in listed))
+
+
+        @mcp.tool()
+        async def profile(ctx: Context) -> str:
+            target = CLONES / hashlib.sha256((await _seed(ctx)).encode()).hexdigest()[:12]
+            if {negated}:
+                raise ValueError(f"Refusing to refresh clone outside clone root: {{target}}")
+            return str(target)
+        """,
+    )
+    found = [(f.code, f.action.value) for f in findings if f.code in ("MR102", "MR109")]
+    assert found == ([("MR102", "rewritten")] if negated.startswith("not") else [("MR109", "marked")])
+
+
+def test_a_helper_whose_second_argument_is_the_bound_still_bounds_the_roots(tmp_path):
+    """jira2mcp: `if roots: if not _path_within_roots(resolved, roots): raise ... outside ...`; the helper
+    tests `resolved.is_relative_to(root_path)` for each root: the roots are its bound (MR109, named there)."""
+    findings = _findings(
+        tmp_path,
+        """\
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def _path_within_roots(resolved_path: Path, roots: list) -> bool:
+            for root in roots:
+                root_path = Path(str(root.uri).removeprefix("file://")).resolve()
+                if resolved_path.is_relative_to(root_path):
+                    return True
+            return False
+
+
+        @mcp.tool()
+        async def download(output_path: str, ctx: Context) -> str:
+            resolved = Path(output_path).resolve()
+            roots = None
+            try:
+                roots = await ctx.list_roots()
+            except Exception:
+                pass
+            if roots:
+                if not _path_within_roots(resolved, roots):
+                    raise ValueError(f"Path is outside allowed MCP roots: {resolved}")
+            return str(resolved)
+        """,
+    )
+    assert [f.code for f in findings if f.code.startswith("MR10")] == ["MR109"]
+    assert "`is_relative_to` in `_path_within_roots`" in findings[0].message
+
+
+def test_a_helper_the_run_cannot_see_keeps_every_argument_a_bound(tmp_path):
+    """A helper imported from outside the run (`from shared.paths import within`): which argument is its
+    bound is unknown, so every name the test mentions counts, as before: the roots stay a bound (MR109)."""
+    findings = _findings(
+        tmp_path,
+        """\
+        from pathlib import Path
+
+        from fastmcp import Context, FastMCP
+        from shared.paths import within
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def save(path: str, ctx: Context) -> str:
+            roots = [Path(str(r.uri)[7:]) for r in await ctx.list_roots()]
+            if not within(Path(path).resolve(), roots):
+                raise ValueError("path is outside the client roots")
+            return path
+        """,
+    )
+    assert [f.code for f in findings if f.code.startswith("MR10")] == ["MR109"]
+    assert "a raise that says the path is outside in `save`" in findings[0].message
+
+
 ALLOWED = """\
         from pathlib import Path
 

@@ -200,7 +200,7 @@ def test_fastmcp_list_read_under_a_timeout_through_get_context(tmp_path):
     )
     findings = check_transformed(tmp_path, before, after)
     assert codes(findings) == ["MR110"]
-    assert "a raise that says the path is outside in `clone`" in findings[0].message
+    assert "`is_relative_to` in `_inside`" in findings[0].message
 
 
 def test_low_level_request_ctx_whose_roots_extend_the_operator_list(tmp_path):

@@ -17,7 +17,8 @@ marked (MR109) rather than rewritten.
   `absolute()`);
 - `root in candidate.parents`;
 - a `raise`, or a `return` under an `if`, whose message says the path is outside / not within / not inside /
-  not under / escapes (the names the `if` checks against are its bound side).
+  not under / escapes (the names the `if` checks against are its bound side; when it tests a helper the plan
+  can see, `if not _is_relative_to(target, root)`, the helper's own signs say which argument is the bound).
 A sign counts only where the roots flow into it: in the function holding the read, a check that mentions a name
 derived from the read's result (assignments, unpacking, loops, comprehensions), or a call handing such a name to
 a function with a sign (`_path_within_roots(path, roots)`); in a function on the way up to the tool, the same
@@ -175,6 +176,10 @@ class BoundFacts:
     # The same signs by the side they check (`wp` of `str(wp).startswith(prefix)`), each with its position:
     # a tool that checks its own path argument (codemods/_checked_params.py).
     checks: tuple[tuple[str, frozenset[str], Pos], ...] = ()
+    # A refusal whose `if` tests a helper (`if not _is_relative_to(target, clone_root): raise`): (its index in
+    # `signs`, the helper call's position, the names the enclosing tests mention besides). Which argument is
+    # the bound is the helper's to say, when the plan can see it (`_signs`); else every argument counts.
+    deferred: tuple[tuple[int, Pos, frozenset[str]], ...] = ()
 
 
 def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | None:
@@ -188,6 +193,7 @@ def merged(first: BoundFacts | None, second: BoundFacts | None) -> BoundFacts | 
         args=first.args + second.args,
         feeds=first.feeds + second.feeds,
         checks=first.checks + second.checks,
+        deferred=first.deferred + tuple((i + len(first.signs), p, n) for i, p, n in second.deferred),
     )
 
 
@@ -209,6 +215,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     args: list[tuple[Pos, tuple[tuple[str, frozenset[str]], ...]]] = []
     feeds: list[tuple[Pos, Pos]] = []
     checks: list[tuple[str, frozenset[str], Pos]] = []
+    deferred: list[tuple[int, Pos, frozenset[str]]] = []
     resolved = _resolved_names(func)
 
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
@@ -224,6 +231,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.tries = 0
             self.tests: list[frozenset[str]] = []
             self.tested: list[frozenset[str]] = []  # every name each enclosing `if` mentions
+            self.helpers: list[Pos | None] = []  # each enclosing `if`'s helper call (`_helper_test`)
 
         def visit_Try(self, node: cst.Try) -> None:
             self.tries += 1
@@ -234,10 +242,19 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
         def visit_If(self, node: cst.If) -> None:
             self.tests.append(_bound_side(node.test))
             self.tested.append(_names_in(node.test))
+            helper = _helper_test(node.test)
+            self.helpers.append(pos(helper) if helper is not None else None)
 
         def leave_If(self, original_node: cst.If) -> None:
             self.tests.pop()
             self.tested.pop()
+            self.helpers.pop()
+
+        def refusal(self, sign: str) -> None:
+            """A raise or a returned refusal that says the path is outside, under the enclosing tests."""
+            signs.append((sign, frozenset().union(*self.tests)))
+            if self.helpers[-1] is not None:
+                deferred.append((len(signs) - 1, self.helpers[-1], frozenset().union(*self.tests[:-1])))
 
         def visit_Assign(self, node: cst.Assign) -> None:
             bind(frozenset().union(*(_targets(t.target) for t in node.targets)), node.value)
@@ -296,15 +313,17 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_Raise(self, node: cst.Raise) -> None:
             if node.exc is not None and _OUTSIDE.search(_strings(node.exc)):
-                tested = frozenset().union(*self.tests) if self.tests else frozenset()
-                signs.append(("a raise that says the path is outside", tested))
+                if self.tests:
+                    self.refusal("a raise that says the path is outside")
+                else:
+                    signs.append(("a raise that says the path is outside", frozenset()))
                 every = frozenset().union(*self.tested) if self.tested else frozenset()
                 checks.append(("a raise that says the path is outside", every, pos(node)))
 
         def visit_Return(self, node: cst.Return) -> None:
             # `return None, "Path is outside allowed roots."`: the refusal as a value.
             if node.value is not None and self.tests and _OUTSIDE.search(_strings(node.value)):
-                signs.append(("a refusal that says the path is outside", frozenset().union(*self.tests)))
+                self.refusal("a refusal that says the path is outside")
 
         def visit_Comparison(self, node: cst.Comparison) -> None:
             # `root in candidate.parents`: the left side is the bound.
@@ -330,7 +349,38 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     _visit(func.body, Find())
     if not (signs or results or feeds or checks):
         return None
-    return BoundFacts(tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds), tuple(checks))
+    return BoundFacts(
+        tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds), tuple(checks), tuple(deferred)
+    )
+
+
+def _helper_test(test: cst.BaseExpression) -> cst.Call | None:
+    """`helper(a, b)` or `not helper(a, b)` as an `if` test: a call of two or more arguments, whose own body says
+    which of them is the bound."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, (cst.Name, cst.Attribute))
+        and len(test.args) >= 2
+    ):
+        return test
+    return None
+
+
+def _signs(
+    facts: BoundFacts, by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
+) -> list[tuple[str, frozenset[str]]]:
+    """A function's signs with the names each checks against. A refusal under a test of a helper the plan can
+    see checks only what the other tests mention: whether the helper's arguments are a bound is its own signs'
+    to say (`_bound_parameter_sign`), so `_is_relative_to(target, clone_root)` bounds nothing by `target`."""
+    out = list(facts.signs)
+    for index, position, outer in facts.deferred:
+        if any(
+            callee in by_fq and by_fq[callee][1].bound_sign is not None for callee in calls.get(position, ())
+        ):
+            out[index] = (out[index][0], outer)
+    return out
 
 
 def taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
@@ -360,7 +410,7 @@ def _sign_for(
     seeds = frozenset().union(*(results.get(p, frozenset()) for p in positions))
     tainted = taint(here, seeds)
     where = fq.rpartition(".")[2]
-    for sign, names in here.signs:
+    for sign, names in _signs(here, by_fq, calls):
         if names & tainted:
             return f"{sign} in `{where}`"
     # Calls that receive the values as the bound of their own check: through a name, or the call itself as
@@ -400,7 +450,7 @@ def _bound_parameter_sign(
     tainted = taint(theirs, frozenset(n for n in names if n is not None))
     if not tainted:
         return None
-    for sign, bound in theirs.signs:
+    for sign, bound in _signs(theirs, by_fq, calls.get(fq, {})):
         if bound & tainted:
             return sign, fq
     if depth >= 3:
