@@ -50,6 +50,24 @@ SERVER = (
 )
 
 
+# A tool whose roots bound what it may touch (MR110: the operator's bound, no argument; report and guide tests).
+BOUND_SERVER = """\
+import os
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+async def view(relative: str, ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    base = os.path.realpath(result.roots[0].uri.path)
+    target = os.path.realpath(os.path.join(base, relative))
+    return "denied" if not target.startswith(base + os.sep) else target
+"""
+
+
 def flakes(text: str) -> set[str]:
     reporter = _Collect()
     pyflakes.api.check(text, "server.py", reporter)

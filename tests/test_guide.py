@@ -10,6 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from migrate_roots.cli import app
+from tests import helpers
 from tests.test_report import SERVER, make_project
 
 
@@ -102,26 +103,11 @@ def test_guide_template_has_every_section():
     assert SERVER  # the fixture shared with the report tests
 
 
-BOUND_SERVER = """\
-import os
-
-from mcp.server.fastmcp import Context, FastMCP
-
-mcp = FastMCP("files")
-
-
-@mcp.tool()
-async def view(relative: str, ctx: Context) -> str:
-    result = await ctx.session.list_roots()
-    base = os.path.realpath(result.roots[0].uri.path)
-    target = os.path.realpath(os.path.join(base, relative))
-    return "denied" if not target.startswith(base + os.sep) else target
-"""
 
 
 def test_guide_names_the_tools_whose_bound_is_the_variable(tmp_path):
     """MR110's reads take no argument: the guide says the variable is their bound on 2026-07-28 requests."""
-    text = guide(make_project(tmp_path, BOUND_SERVER)).stdout
+    text = guide(make_project(tmp_path, helpers.BOUND_SERVER)).stdout
     section = text.split("## Keeping the tools inside allowed folders", 1)[1].split("\n## ", 1)[0]
     assert "the tool takes no argument: the caller must not choose its own bound" in section
     assert "| `pkg/server.py:10` | `view` |" in section

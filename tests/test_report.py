@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from migrate_roots.cli import app
 from migrate_roots.report import schema as report_schema
+from tests import helpers
 
 DATA = Path(__file__).parent / "data"
 SARIF_SCHEMA = DATA / "sarif-schema-2.1.0.json"
@@ -346,3 +347,12 @@ def test_awkward_paths_and_unparsable_files_stay_valid(tmp_path):
 
     annotations = invoke(root, "--format", "github").stdout
     assert "file=pkg/my server%2C v2 100%25.py," in annotations
+
+
+def test_json_report_of_a_bound_says_to_set_the_variable(tmp_path):
+    """MR110 adds no argument: its todo is the variable, and no tool is listed as taking one."""
+    doc = load_report(invoke(make_project(tmp_path, helpers.BOUND_SERVER), "--format", "json").stdout)
+    (bound,) = [f for f in doc["findings"] if f["code"] == "MR110"]
+    assert bound["action"] == "rewritten" and bound["tool"] == "view"
+    assert "MCP_ROOTS_ALLOWED_PATHS" in bound["message"] and "set the variable the message names" in bound["todo"]
+    assert doc["tools"] == []

@@ -4,7 +4,7 @@ The before and after texts of a file are aligned line by line (difflib). A site 
 unchanged, or whose token still appears as a direct reference in the lines that replaced it, is still
 there: ``marked`` when a ``# migrate-roots: CODE: message`` comment sits within ``MARKER_WINDOW`` lines
 above it (the nearest one is recorded), else ``silent``. A site whose token is gone from the replacing
-lines, or now goes through the compat shim (``list_roots_compat``, ``_mcp_roots_compat``), is
+lines, or now goes through the compat shim (``list_roots_compat``, ``allowed_roots_compat``), is
 ``rewritten``. Whether a rewrite is *right* is what the hand-kept verdicts say (verdicts.py).
 """
 
@@ -19,7 +19,7 @@ from .sites import Site
 MARKER_WINDOW = 4  # lines above the site's line searched for its marker
 MARKER = re.compile(r"#\s*migrate-roots:\s*(?P<code>MR\d+)\s*:\s*(?P<text>.*?)\s*$")
 CONTINUATION = re.compile(r"^\s*#   (?P<text>\S.*)$")  # a wrapped marker's further lines
-SHIM = re.compile(r"\blist_roots_compat\b|\b_mcp_roots_compat\b")
+SHIM = re.compile(r"\b(list|allowed)_roots_compat\b|\b_mcp_roots_compat\b")
 
 
 @dataclass(frozen=True)

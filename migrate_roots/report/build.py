@@ -28,6 +28,11 @@ from migrate_roots.report import baseline as baseline_mod
 
 def todo(finding: Finding, tools: dict[tuple[str, str], ToolChange]) -> str:
     """What a person must do about one finding, from what the tool does and how bad it is."""
+    if finding.action is Action.REWRITTEN and finding.code == "MR110":
+        return (
+            "Review the diff, and set the variable the message names where the server runs: on MCP 2026-07-28 "
+            "requests its directories are this tool's bound (unset: the tool behaves as it did there before)."
+        )
     if finding.action is Action.REWRITTEN:
         change = tools.get((finding.path, finding.tool or ""))
         if change is not None:
