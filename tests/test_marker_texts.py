@@ -358,6 +358,8 @@ SERVER_SIDE = fast("""\
         return (await ctx.session.create_message(messages=[], max_tokens=9)).content.text
     """)
 WORDING = fast('NO_ROOTS = "No workspace: configure roots in your MCP client"\n')
+# The tool's body already binds `root`: its argument is `root_path`, and the advice names that one.
+WORDING_RENAMED = WORDING + TOOL.replace(FAST, "").replace("    result =", '    root = "x"\n    result =')
 FASTMCP_TOOL = TOOL.replace("mcp.server.fastmcp", "fastmcp")
 
 LIST = '[types.Tool(name="tree", inputSchema={"type": "object"})]'
@@ -460,6 +462,7 @@ S: dict[str, str] = {
     ),
     "wording": WORDING,
     "wording_selected": WORDING,
+    "wording_renamed": WORDING_RENAMED,
     "client": CLIENT,
     "client_mr305": CLIENT,
     "server_side": SERVER_SIDE,
@@ -587,6 +590,7 @@ MR217 | probe | leftovers | marked | # probe | probes the roots capability insid
 MR217 | in-rewritten-tool | leftovers | marked | # ping | rewritten by MR101 although its result is thrown away
 MR218 | reported | wording | reported | | this text tells users to set up roots | pass the `root` argument
 MR218 | selected | wording_selected | marked | | this text tells users to set up roots | pass the `root` argument
+MR218 | renamed | wording_renamed | reported | | this text tells users to set up roots | pass the `root_path` argument
 MR301 | callback | client | reported | | this client answers roots/list
 MR302 | constructor | client | reported | fastmcp.Client( | fastmcp `Client(roots=...)` answers roots/list
 MR302 | set-roots | client | reported | set_roots | `set_roots(...)` sets the roots this fastmcp client answers with

@@ -55,6 +55,14 @@ def _external(state: FileState) -> frozenset[str]:
     return names
 
 
+def _argument_name(state: FileState) -> str:
+    """The argument this file's advice names: the one its tools take when the roots-call plan gave them all one
+    (`root_path` where `root` was taken, or an existing `repo_path` reused), else the configured `param-name`."""
+    plan = state.plan.get("MR101")
+    names = {name for name, _, _ in getattr(plan, "tools", {}).values()}
+    return names.pop() if len(names) == 1 else state.settings.param_name
+
+
 class _PlumbingBase:
     """What the collector records about a file, and the questions the analysis steps ask of it."""
 
@@ -63,7 +71,7 @@ class _PlumbingBase:
         self.module = state.wrapper.module
         self.external = _external(state)
         self.enabled = state.enabled
-        self.param = state.settings.param_name
+        self.param = _argument_name(state)
         self.allowlist_env = state.settings.allowlist_env
         self.funcs: dict[cst.FunctionDef, FuncInfo] = {}
         self.top: dict[str, cst.FunctionDef] = {}
