@@ -40,14 +40,21 @@ def _replace_site(
         new_holder = updated.func.value if isinstance(updated.func, cst.Attribute) else holder
         if shape == "result" and isinstance(new_holder, cst.Attribute) and new_holder.attr.value == "session":
             new_holder = new_holder.value
-        new_args = [args[0].with_changes(value=new_holder), *args[1:]]
-        if wrap is None:
-            return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args)
-        closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
-        new_args[-1] = new_args[-1].with_changes(whitespace_after_arg=closing)
-        return updated.with_changes(func=cst.Name(SHIM_FUNCTION), args=new_args, whitespace_before_args=wrap)
+        return _called(updated, SHIM_FUNCTION, [args[0].with_changes(value=new_holder), *args[1:]], wrap)
 
     return change
+
+
+def _called(
+    call: cst.Call, function: str, args: list[cst.Arg], wrap: cst.ParenthesizedWhitespace | None
+) -> cst.Call:
+    """`call` turned into `function(*args)`; `wrap`: the arguments on a line of their own, the closing
+    parenthesis back on the call's indent."""
+    if wrap is None:
+        return call.with_changes(func=cst.Name(function), args=args)
+    closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
+    args = [*args[:-1], args[-1].with_changes(whitespace_after_arg=closing)]
+    return call.with_changes(func=cst.Name(function), args=args, whitespace_before_args=wrap)
 
 
 def _replace_bound(call: cst.Call, shape: str, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
@@ -59,11 +66,7 @@ def _replace_bound(call: cst.Call, shape: str, wrap: cst.ParenthesizedWhitespace
         args = [cst.Arg(updated.func.value)]
         if shape == "list":
             args.append(cst.Arg(cst.SimpleString('"list"'), keyword=cst.Name("shape"), equal=_EQ))
-        if wrap is not None:
-            closing = wrap.with_changes(last_line=cst.SimpleWhitespace(wrap.last_line.value[:-4]))
-            args[-1] = args[-1].with_changes(whitespace_after_arg=closing)
-            return updated.with_changes(func=cst.Name(BOUND_FUNCTION), args=args, whitespace_before_args=wrap)
-        return updated.with_changes(func=cst.Name(BOUND_FUNCTION), args=args)
+        return _called(updated, BOUND_FUNCTION, args, wrap)
 
     return change
 
