@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from tests import helpers
 from tests.helpers import codes
 
@@ -873,6 +875,29 @@ def test_a_read_whose_roots_are_chosen_by_name_is_marked(tmp_path):
     ]
     assert found[0].message.startswith("this function reads the roots' names, `r.name` (server.py:10)")
     assert "`result.roots[0].name` (server.py:18)" in found[1].message
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["root.name", "(root.name)", "(root.name, str(root.uri))"],
+)
+def test_roots_matched_by_name_carry_values_not_directories(tmp_path, subject):
+    """semanticworkbench's memory servers: `match root.name: case "session-id": session_id = root.uri.host`
+    picks a storage key out of a named root. A path argument's roots have no name, so its value would be
+    ignored (and with it the per-session key): marked, never rewritten."""
+    case = '"session-id"' if subject.count(",") == 0 else '("session-id", _)'
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n@mcp.tool()\nasync def recall(ctx: Context) -> str:\n'
+        "    result = await ctx.session.list_roots()\n    session_id = ''\n    for root in result.roots:\n"
+        f"        match {subject}:\n            case {case}:\n"
+        "                session_id = (root.uri.host or '').strip('/')\n    return session_id\n"
+    )
+    root, found = _run(tmp_path, server, write=True)
+    assert [(f.line, f.code, f.action.value) for f in found] == [(8, "MR101", "marked")]
+    assert found[0].message.startswith("this function reads the roots' names, `")
+    assert "root.name" in found[0].message and "(server.py:11)" in found[0].message
+    assert "root: " not in (root / "pkg" / "server.py").read_text()
 
 
 def test_a_raw_roots_request_is_marked_never_silent(tmp_path):

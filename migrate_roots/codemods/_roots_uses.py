@@ -92,8 +92,8 @@ def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] 
 
 
 def _chooses(node: cst.CSTNode, state: FileState) -> bool:
-    """Is `node` (a root's `.name`) tested: compared, a method called on it, or in an `if`'s condition? Only
-    listing the names back keeps working with roots that have none."""
+    """Is `node` (a root's `.name`) tested: compared, a method called on it, in an `if`'s condition or a `match`
+    subject? Only listing the names back keeps working with roots that have none."""
     child, parent = node, state.parent(node)
     if isinstance(parent, cst.Attribute) and parent.value is node:
         return True  # `r.name.startswith("config")`
@@ -102,6 +102,8 @@ def _chooses(node: cst.CSTNode, state: FileState) -> bool:
             return True
         if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and child is parent.test:
             return True
+        if isinstance(parent, cst.Match) and child is parent.subject:
+            return True  # `match r.name: case "session-id": ...`
         child, parent = parent, state.parent(parent)
     return False
 
