@@ -463,6 +463,7 @@ S: dict[str, str] = {
     "wording": WORDING,
     "wording_selected": WORDING,
     "wording_renamed": WORDING_RENAMED,
+    "wording_bound": WORDING + BOUNDS.replace(FAST, ""),  # MR110 sites, no tool takes an argument
     "client": CLIENT,
     "client_mr305": CLIENT,
     "server_side": SERVER_SIDE,
@@ -591,6 +592,7 @@ MR217 | in-rewritten-tool | leftovers | marked | # ping | rewritten by MR101 alt
 MR218 | reported | wording | reported | | this text tells users to set up roots | pass the `root` argument
 MR218 | selected | wording_selected | marked | | this text tells users to set up roots | pass the `root` argument
 MR218 | renamed | wording_renamed | reported | | this text tells users to set up roots | pass the `root_path` argument
+MR218 | bound | wording_bound | reported | | this text tells users to set up roots | list the allowed directories in MCP_ROOTS_ALLOWED_PATHS | MR110 adds no argument
 MR301 | callback | client | reported | | this client answers roots/list
 MR302 | constructor | client | reported | fastmcp.Client( | fastmcp `Client(roots=...)` answers roots/list
 MR302 | set-roots | client | reported | set_roots | `set_roots(...)` sets the roots this fastmcp client answers with

@@ -293,3 +293,50 @@ def test_error_classifier_and_a_long_line(tmp_path):
     )
     findings = check_transformed(tmp_path, before, after)
     assert codes(findings) == ["MR110"]
+
+
+def test_a_capability_check_in_front_stays_and_the_finding_says_so(tmp_path):
+    """dwg-mcp-server, filesystem servers: `if caps.roots is None: return None` before the bound read. The check
+    is kept (widened, a legacy client without roots would reach the read), so a 2026-07-28 client that declares
+    no roots never gets the operator's list: the finding does not promise it."""
+    before = textwrap.dedent(
+        """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        async def allowed(ctx: Context) -> list[Path] | None:
+            params = ctx.session.client_params
+            if params is None or params.capabilities.roots is None:
+                return None
+            result = await ctx.session.list_roots()
+            return [Path(str(r.uri)[7:]) for r in result.roots]
+
+
+        @mcp.tool()
+        async def open_file(path: str, ctx: Context) -> str:
+            roots = await allowed(ctx)
+            if roots is not None and not any(Path(path).resolve().is_relative_to(r) for r in roots):
+                raise ValueError("path is outside the client roots")
+            return Path(path).read_text()
+        """
+    )
+    after = before.replace(
+        "from mcp.server.fastmcp import Context, FastMCP\n",
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom pkg._mcp_roots_compat import allowed_roots_compat\n",
+    ).replace("await ctx.session.list_roots()", "await allowed_roots_compat(ctx.session)")
+    findings = check_transformed(tmp_path, before, after)
+    assert codes(findings) == ["MR110"]
+    assert "2026-07-28 requests that get past the roots-capability check in front of it the directories" in (
+        findings[0].message
+    )
+
+
+def test_without_a_capability_check_the_finding_promises_the_list(tmp_path):
+    source = VIEW.replace("  # migrate-roots: ignore[MR110]", "")
+    findings = helpers.run_engine(helpers._layout(tmp_path, source, None, True), select=["MR1"], write=False)
+    (found,) = [f for r in findings for f in r.findings]
+    assert "MCP 2026-07-28 requests the directories the operator lists" in found.message

@@ -310,12 +310,23 @@ def _exploded_call(call: cst.Call) -> cst.Call:
     return call.with_changes(whitespace_before_args=inner, args=args)
 
 
+def _owner(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
+    owner = state.parent(node)
+    while owner is not None and not isinstance(owner, cst.FunctionDef):
+        owner = state.parent(owner)
+    return owner
+
+
+def checked_around(call: cst.CSTNode, state: FileState) -> bool:
+    """Whether the function holding `call` checks the client's roots capability (or reads its capabilities)."""
+    owner = _owner(call, state)
+    return owner is not None and has_check(owner)
+
+
 def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
     """Widen the checks in front of a rewritten read, or of a call that passes the value down to one; a check
     that cannot be widened in front of a passing call is marked (the read itself was decided by the plan)."""
-    owner = state.parent(call)
-    while owner is not None and not isinstance(owner, cst.FunctionDef):
-        owner = state.parent(owner)
+    owner = _owner(call, state)
     if owner is None or not has_check(owner):
         return
     found = guards(call, owner, state)

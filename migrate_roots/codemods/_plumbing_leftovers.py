@@ -86,15 +86,19 @@ class _Leftovers(_PlumbingBase):
             return
         # A hint about text, not about code: in the report only, unless `select` names MR218 itself.
         selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
+        plan = state.plan.get("MR101")
+        if plan is not None and plan.bound and not plan.tools:  # MR110 here: no argument, the operator's list
+            advice = (
+                f"tell them to list the allowed directories in {self.allowlist_env} where the server runs "
+                "instead (the roots here bound what the tools may touch: MR110 adds no argument)"
+            )
+        else:
+            advice = f"tell them to pass the `{self.param}` argument (or configure the server) instead"
         for node in self.wording:
             if self.inside_removed(node):
                 continue
             (state.mark if selected else state.report)(
-                node,
-                "MR218",
-                f"this text tells users to set up roots: tell them to pass the `{self.param}` argument "
-                "(or configure the server) instead",
-                Severity.INFO,
+                node, "MR218", f"this text tells users to set up roots: {advice}", Severity.INFO
             )
 
     # ... imports and other rules' findings ------------------------------------------------------------

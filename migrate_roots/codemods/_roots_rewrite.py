@@ -188,11 +188,14 @@ class _Rewriter:
                 tool,
             )
             return False
+        # A capability check stays as it is (widened, it would change what a legacy client without roots gets).
+        checked = _capability_guard.checked_around(call, state)
         found = state.report(
             call,
             "MR110",
             f"roots bound what this tool may touch ({sign}): `{render(call.func)}()` is now "
             f"`{BOUND_FUNCTION}`, which gives legacy clients their roots as before and MCP 2026-07-28 requests "
+            f"{'that get past the roots-capability check in front of it ' if checked else ''}"
             f"the directories the operator lists in {env} (none listed: the old call, as before); set {env} "
             "where the server runs",
             Severity.BROKEN,
