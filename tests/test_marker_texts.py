@@ -460,6 +460,9 @@ S: dict[str, str] = {
     "dead_named_outside": fast(
         "async def _workspace_roots(ctx: Context):\n    return await ctx.session.list_roots()\n"
     ),
+    "dead_public_namespace": fast(
+        "async def workspace_roots(ctx: Context):\n    return await ctx.session.list_roots()\n"
+    ),
     "wording": WORDING,
     "wording_selected": WORDING,
     "wording_renamed": WORDING_RENAMED,
@@ -481,6 +484,15 @@ OPTIONS: dict[str, dict] = {
     "cached_only_mr101": {"select": ["MR101"]},
     "helper": {"extra": {"fakes.py": "async def imported_fake(ctx):\n    return []\n"}},
     "kept": {"extra": {"handlers.py": "async def imported(ctx, params):\n    print(1)\n"}},
+    # `pkg/` has no `__init__.py` (its modules are loose to the rules); `tools/` calls into it.
+    "dead_public_namespace": {
+        "extra": {
+            "../tools/files.py": "from pkg import server\n\nserver.workspace_roots(None)\n",
+            "../pyproject.toml": "[project]\nname = 'x'\n",
+        },
+        "setup": lambda pkg: (pkg / "__init__.py").unlink(),
+        "run": "pkg",
+    },
     "dead_named_outside": {
         "extra": {"../main.py": "from pkg.server import _workspace_roots\n"},
         "run": "pkg",
@@ -584,7 +596,8 @@ MR214 | task | leftovers | marked | | background roots refresh (`_rescan`)
 MR215 | roots-function | leftovers | marked | | resources/list_changed sent because roots changed | the server's own resources change
 MR215 | kept-branch | removed | marked | | resources/list_changed sent because roots changed
 MR216 | private | leftovers | rewritten | def _workspace_roots | dead roots helper `_workspace_roots` removed
-MR216 | public | leftovers | reported | def workspace_roots | roots helper `workspace_roots` is unused within the package | it is public
+MR216 | public | leftovers | reported | def workspace_roots | roots helper `workspace_roots` is named by no other file of the project | it is public
+MR216 | namespace | dead_public_namespace | reported | | `workspace_roots` looks dead in its package | but `tools/files.py` names it
 MR216 | named-outside | dead_named_outside | reported | | `_workspace_roots` looks dead in its package | but `main.py` names it
 MR217 | removed | leftovers | rewritten | # discarded | roots fetched and the result thrown away: call removed
 MR217 | probe | leftovers | marked | # probe | probes the roots capability inside try

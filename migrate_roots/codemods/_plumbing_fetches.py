@@ -175,26 +175,20 @@ class _Fetches(_PlumbingBase):
                         continue  # it feeds a cache that stays: MR211 marks it
                     if any(f is func for f, _, _ in self.attr_writes):
                         continue
-                    if not name.startswith("_"):
-                        if func not in self.reported_public:
-                            self.reported_public.add(func)
-                            state.report(
-                                func,
-                                "MR216",
-                                f"roots helper `{name}` is unused within the package; it is public, so code "
-                                "outside the package may import it: delete it if nothing does",
-                                Severity.DEPRECATED,
-                            )
-                        continue
+                    # The rest of the project first: a folder without `__init__.py` is a package of its own
+                    # here, and `from utilities import dependencies` in another folder still calls it.
                     where = self.used_elsewhere(name)
-                    if where is not None:
+                    if where is not None or not name.startswith("_"):
                         if func not in self.reported_public:
                             self.reported_public.add(func)
                             state.report(
                                 func,
                                 "MR216",
-                                f"roots helper `{name}` looks dead in its package, but `{where}` "
-                                "names it: kept; delete it once nothing uses it",
+                                f"roots helper `{name}` looks dead in its package, but `{where}` names it: kept; "
+                                "delete it once nothing uses it"
+                                if where is not None
+                                else f"roots helper `{name}` is named by no other file of the project; it is "
+                                "public, so code outside the project may import it: delete it if nothing does",
                                 Severity.DEPRECATED,
                             )
                         continue
