@@ -414,6 +414,14 @@ S: dict[str, str] = {
             return next(str(r.uri) for r in result.roots if r.name == "main")
         """
     ),
+    "by_host": fast(
+        """\
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return "resources" if any(r.uri.host == "workspace" for r in result.roots) else "files"
+        """
+    ),
     "raw_request": TYPES
     + textwrap.dedent(
         """\
@@ -585,6 +593,7 @@ MR212 | attribute | leftovers | marked | | roots kept on `self.roots` outlive th
 MR212 | kept-read | kept_attribute | marked | result = await | keeps the roots it reads on `State.roots` | serve one caller's value to later calls
 MR212 | kept-write | kept_attribute | marked | State.roots = result | roots kept on `State.roots` outlive the request | a `root` argument the tool passes down
 MR101 | by-name | by_name | marked | | reads the roots' names, `r.name` | have no name
+MR101 | by-host | by_host | marked | | tells roots apart by their URI's host, `r.uri.host` | `file://` URIs with no host
 MR101 | raw-request | raw_request | marked | | roots asked for as a raw request | `list_roots_compat` here by hand
 MR103 | held-session | held_session | marked | | roots read through `state.host_session`, a session held on an object
 MR212 | allow-read | allow_attribute | marked | result = await | bounds what the tools may touch | keep that bound with the operator

@@ -900,6 +900,39 @@ def test_roots_matched_by_name_carry_values_not_directories(tmp_path, subject):
     assert "root: " not in (root / "pkg" / "server.py").read_text()
 
 
+@pytest.mark.parametrize(
+    "test",
+    ['root.uri.host == "workspace"', '"workspace" == root.uri.host', 'root.uri.host in ("workspace", "repo")'],
+)
+def test_roots_told_apart_by_their_uri_host_are_marked(tmp_path, test):
+    """semanticworkbench's filesystem-edit server: a root whose URI host is `workspace` switches the server to
+    client-resource mode. A path argument's roots are `file://` URIs with no host, so that test would never
+    hold: marked, never rewritten."""
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n@mcp.tool()\nasync def mode(ctx: Context) -> str:\n'
+        "    result = await ctx.session.list_roots()\n    for root in result.roots:\n"
+        f"        if {test}:\n            return 'client resources'\n    return 'files'\n"
+    )
+    root, found = _run(tmp_path, server, write=True)
+    assert [(f.line, f.code, f.action.value) for f in found] == [(8, "MR101", "marked")]
+    assert found[0].message.startswith("this function tells roots apart by their URI's host, `root.uri.host`")
+    assert "root: " not in (root / "pkg" / "server.py").read_text()
+
+
+@pytest.mark.parametrize("test", ['root.uri.host not in ("", "localhost")', "root.uri.host"])
+def test_roots_whose_remote_hosts_are_skipped_are_still_rewritten(tmp_path, test):
+    """Skipping a remote root (a host other than "" or "localhost") keeps every `file://` root from a path."""
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n@mcp.tool()\nasync def local(ctx: Context) -> str:\n'
+        "    result = await ctx.session.list_roots()\n    for root in result.roots:\n"
+        f"        if {test}:\n            continue\n        return str(root.uri)\n    return ''\n"
+    )
+    _, found = _run(tmp_path, server)
+    assert [(f.line, f.code, f.action.value) for f in found] == [(8, "MR101", "rewritten")]
+
+
 def test_a_raw_roots_request_is_marked_never_silent(tmp_path):
     server = (
         "import mcp.types as types\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"

@@ -326,7 +326,12 @@ class SiteIndex:
                 f"this function reads the roots' names, `{named[0]}` ({os.path.basename(state.path)}:{named[1]}): "
                 "roots made from a path "
                 "argument have no name, so that code would never match them; choose the folder by an argument "
-                "or by configuration instead of by name, by hand, then run again",
+                "or by configuration instead of by name, by hand, then run again"
+                if not named[0].rstrip(")").endswith(("host", "netloc"))
+                else f"this function tells roots apart by their URI's host, `{named[0]}` "
+                f"({os.path.basename(state.path)}:{named[1]}): roots made from a path argument are `file://` URIs "
+                "with no host, so that code would never match them; carry that value by an argument or by "
+                "configuration instead, by hand, then run again",
             )
         site.existing = _guarding_param(call, state)
         if state.function is not None:

@@ -51,13 +51,14 @@ def _bindings(name: cst.Name, state: FileState) -> list[Any]:
 
 
 def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] | None:
-    """`r.name` where `r` runs over roots (`for r in result.roots`, a comprehension) or `….roots[0].name`:
-    the spelling and line of the first, once per function."""
+    """`r.name` where `r` runs over roots (`for r in result.roots`, a comprehension) or `….roots[0].name`, or
+    `r.uri.host` matched against a host (`== "workspace"`): roots that carry values, not directories. The
+    spelling and line of the first, once per function."""
     cache: dict[cst.FunctionDef, tuple[str, int] | None] = state.extra.setdefault("root-names", {})
     if func in cache:
         return cache[func]
     loops: set[str] = set()
-    found: list[cst.Attribute] = []
+    found: list[tuple[cst.Attribute, cst.BaseExpression]] = []  # (the `.name` / `.uri.host`, the root)
 
     def over_roots(node: cst.BaseExpression) -> bool:
         return (isinstance(node, cst.Attribute) and node.attr.value == "roots") or (
@@ -74,21 +75,46 @@ def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] 
                 loops.add(node.target.value)
 
         def visit_Attribute(self, node: cst.Attribute) -> None:
-            if node.attr.value != "name":
+            if node.attr.value == "name":
+                value = node.value
+            elif (
+                node.attr.value in ("host", "netloc")
+                and isinstance(node.value, cst.Attribute)
+                and node.value.attr.value == "uri"
+                and _names_a_host(node, state)
+            ):
+                value = node.value.value  # `r.uri.host == "workspace"`: a value carried in the URI
+            else:
                 return
-            value = node.value
             if isinstance(value, cst.Name) or (isinstance(value, cst.Subscript) and over_roots(value.value)):
-                found.append(node)
+                found.append((node, value))
 
     state.walk(func.body, Names())
     code = state.wrapper.module.code_for_node
     hits = [
         n
-        for n in found
-        if (not isinstance(n.value, cst.Name) or n.value.value in loops) and _chooses(n, state)
+        for n, base in found
+        if (not isinstance(base, cst.Name) or base.value in loops) and _chooses(n, state)
     ]
     cache[func] = (code(hits[0]), state.pos(hits[0])[0]) if hits else None
     return cache[func]
+
+
+def _names_a_host(node: cst.Attribute, state: FileState) -> bool:
+    """`r.uri.host` matched against a host of its own (`== "workspace"`, a `match` case): roots made from a path
+    are `file://` URIs with no host. A test against "" or "localhost" only skips remote roots."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Match):
+        return True
+    if isinstance(parent, cst.ComparisonTarget):
+        parent = state.parent(parent)
+    if not isinstance(parent, cst.Comparison):
+        return False
+    sides = [parent.left, *(t.comparator for t in parent.comparisons)]
+    # `in ("workspace", "repo")`: the strings of a literal tuple, list or set count one by one
+    sides += [e.value for n in sides if isinstance(n, (cst.Tuple, cst.List, cst.Set)) for e in n.elements]
+    strings = [n.evaluated_value for n in sides if isinstance(n, cst.SimpleString)]
+    return any(isinstance(v, str) and v not in ("", "localhost") for v in strings)
 
 
 def _chooses(node: cst.CSTNode, state: FileState) -> bool:
