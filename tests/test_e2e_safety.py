@@ -1,7 +1,8 @@
 """Safe rewrites, driven by the mcp 2.x client in both eras after migration (issue 18, items 1, 3 and 4).
 
 - a write bounded by the client's roots (else the working directory) still refuses
-  `{"output_path": "/elsewhere/x", "root": ["/"]}` after migration, in every era, and writes nothing;
+  `{"output_path": "/elsewhere/x", "root": ["/"]}` after migration, in every era, and writes nothing (MR110:
+  no argument; a legacy client's roots, else the old fallback, bound it);
 - a tool whose loop already uses `root` receives its explicit argument (`root_path`), not the loop's value;
 - a roots-capability check in front of the read lets a modern client's argument through (not the cwd).
 """
@@ -81,8 +82,10 @@ def test_safe_rewrites_under_the_mcp2_client(tmp_path, workspace):
     server.write_text(SERVER)
     results = run_engine(server.parent)
     findings = {(f.code, f.line) for r in results for f in r.findings}
-    assert any(code == "MR109" for code, _ in findings), findings
+    assert ("MR110", 24) in findings, findings  # the bound: the operator's list, no argument (MR110)
     text = server.read_text()
+    assert "roots = (await allowed_roots_compat(ctx.session)).roots" in text
+    assert "async def save(output_path: str, ctx: Context) -> str:" in text
     assert "async def looped(ctx: Context, root_path: RootPath = None)" in text
     assert "if root is None and (caps is None or not caps.roots):" in text
     elsewhere = tmp_path / "elsewhere"

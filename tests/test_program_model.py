@@ -1046,3 +1046,57 @@ def test_a_returned_parameter_that_is_no_path_is_not_reused(tmp_path, param):
     text = (root / "pkg" / "server.py").read_text()
     assert f"{param} or None" not in text
     assert "list_roots_compat(ctx, root, " in text and "root: RootPath = None" in text
+
+
+ONCE_ON_OBJECT = """\
+from dataclasses import dataclass
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+@dataclass
+class App:
+    checked: bool = False
+    root: str = "."
+
+
+async def _first_root(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+
+
+async def _update(app: App, ctx: Context) -> None:
+    if app.checked:
+        return
+    app.checked = True
+    {read}
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    app = ctx.request_context.lifespan_context
+    await _update(app, ctx)
+    return app.root
+"""
+
+
+@pytest.mark.parametrize(
+    ("read", "line", "words"),
+    [
+        # the flag in front of the call into the read (code-atlas: _maybe_update_root -> _try_list_roots)
+        ("app.root = await _first_root(ctx)", 15, "called by `_update` (pkg/server.py:23) once, behind the flag"),
+        # the flag in front of the read itself
+        ("app.root = str((await ctx.session.list_roots()).roots[0].uri)", 23, "roots read once, behind the flag"),
+    ],
+)
+def test_once_behind_a_flag_kept_on_an_object(tmp_path, read, line, words):
+    """A flag on the lifespan context (`if app.checked: return`, then `app.checked = True`) lets the read run
+    on the first call only: a path argument would be ignored after it (code-atlas was rewritten, wrongly)."""
+    source = ONCE_ON_OBJECT.replace("{read}", read)
+    findings = check_noop(tmp_path, source, select=["MR1", "MR211"], settings={"markers": False})
+    marked = [f for f in findings if f.code.startswith("MR1") or f.code == "MR211"]
+    assert [(f.line, f.code) for f in marked if f.line == line] == [(line, "MR211")], marked
+    assert words in next(f.message for f in marked if f.line == line)
+    assert "`app.checked`" in next(f.message for f in marked if f.line == line)

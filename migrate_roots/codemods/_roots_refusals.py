@@ -201,6 +201,26 @@ def _declared_global(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
     return found
 
 
+def _attribute_flags(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
+    """`flow.attribute_flags`, once per function (every call in it asks)."""
+    cache = state.extra.setdefault("attribute_flags", {})
+    if func not in cache:
+        cache[func] = flow.attribute_flags(func)
+    return cast(frozenset[str], cache[func])
+
+
+def _once_refusal(call: cst.Call, func: cst.FunctionDef, state: FileState) -> tuple[str, str] | None:
+    """A read behind a flag its function sets on an object (`if app.roots_checked: return`, then
+    `app.roots_checked = True`): it runs on the first call only, so a path argument would be ignored after."""
+    flag = next(iter(flow.guarding_globals(call, state, _attribute_flags(func, state))), None)
+    if flag is None:
+        return None
+    return "MR211", (
+        f"roots read once, behind the flag `{flag}` that `{state.qualname(func)}` sets on that object: a path "
+        "argument would be read on the first call and ignored afterwards; read it per call, then run again"
+    )
+
+
 def _returns_name(func: cst.FunctionDef, name: str) -> bool:
     found = False
 

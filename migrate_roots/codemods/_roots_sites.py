@@ -16,10 +16,12 @@ from migrate_roots.codemods import _bounds, _names, _sdk
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_refusals import (
+    _attribute_flags,
     _declared_global,
     _guarding_param,
     _local_refusal,
     _names_in,
+    _once_refusal,
     _returns_name,
     _uses,
 )
@@ -270,7 +272,9 @@ class SiteIndex:
             found = flow.guard(node, state, frozenset(caller.params))
             if found is not None:
                 caller.guards[position] = found
-        flags = _declared_global(state.function, state) if state.function is not None else frozenset()
+        flags: frozenset[str] = frozenset()
+        if state.function is not None:  # globals, and `if app.roots_checked: return` on an object
+            flags = _declared_global(state.function, state) | _attribute_flags(state.function, state)
         if flags and caller.value is None:
             flag = flow.guard(node, state, frozenset(flags)) or next(
                 iter(flow.guarding_globals(node, state, frozenset(flags))), None
@@ -336,6 +340,7 @@ class SiteIndex:
         site.existing = _guarding_param(call, state)
         if state.function is not None:
             site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
+            site.refusal = site.refusal or _once_refusal(call, state.function, state)
         return site
 
 

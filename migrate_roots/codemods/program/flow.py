@@ -100,7 +100,7 @@ def guarding_globals(node: cst.CSTNode, state: FileState, declared: frozenset[st
     current = state.parent(node)
     while current is not None and current is not func:
         if isinstance(current, (cst.If, cst.While)):
-            found |= {n.value for n in _names(current.test)} & declared
+            found |= _tested_names(current.test) & declared
         found |= _early_returns_before(current, child) & declared
         child, current = current, state.parent(current)
     if func is not None and current is func:
@@ -117,8 +117,52 @@ def _early_returns_before(block: cst.CSTNode, child: cst.CSTNode) -> set[str]:
     names: set[str] = set()
     for stmt in body[: body.index(child)]:
         if isinstance(stmt, cst.If) and _ends_in_return(stmt.body):
-            names |= {n.value for n in _names(stmt.test)}
+            names |= _tested_names(stmt.test)
     return names
+
+
+def _tested_names(test: cst.CSTNode) -> set[str]:
+    """The names a test reads, and its attribute chains on names (`app.roots_checked`)."""
+    names = {n.value for n in _names(test)}
+
+    class Chains(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            dotted = _dotted(node)
+            if dotted is not None:
+                names.add(dotted)
+                return False
+            return True
+
+    test.visit(Chains())
+    return names
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr.value}" if base is not None else None
+    return None
+
+
+def attribute_flags(func: cst.FunctionDef) -> frozenset[str]:
+    """Attributes `func` tests in an `if ...: return` of its own body and also sets (`if app.roots_checked:
+    return`, then `app.roots_checked = True`): a fetch-once flag kept on an object, such as the lifespan
+    context, so whatever follows runs on the first call only."""
+    statements = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+    tested: set[str] = set()
+    for stmt in statements:
+        if isinstance(stmt, cst.If) and _ends_in_return(stmt.body):
+            tested |= {n for n in _tested_names(stmt.test) if "." in n}
+    if not tested:
+        return frozenset()
+    assigned: set[str] = set()
+    for stmt in statements:
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                assigned |= {d for t in small.targets if (d := _dotted(t.target)) is not None}
+    return frozenset(tested & assigned)
 
 
 def _ends_in_return(block: cst.BaseSuite) -> bool:

@@ -138,8 +138,14 @@ class ProgramModel:
                         f"roots read in `{_last(fq)}`"
                         + (f" (through `{_last(current)}`)" if current != fq else "")
                         + f", called by `{_last(caller)}` "
-                        f"({_short(path)}:{line}) once per process, behind the flag `{flag}`: a path argument "
-                        "would be read on the first call and ignored afterwards; read it per call, then run again"
+                        f"({_short(path)}:{line}) "
+                        + (
+                            f"once, behind the flag `{flag}` that it sets on that object"
+                            if "." in flag
+                            else f"once per process, behind the flag `{flag}`"
+                        )
+                        + ": a path argument would be read on the first call and ignored afterwards; read it per "
+                        "call, then run again"
                     )
                 if caller not in seen:
                     seen.add(caller)
