@@ -538,3 +538,34 @@ def test_bound_checked_two_calls_down_from_the_handler_is_marked(tmp_path):
     findings = _marked(root)
     assert [f.code for f in findings if f.code.startswith("MR10")] == ["MR109"]
     assert "`is_relative_to` in `resolve`" in next(f.message for f in findings if f.code == "MR109")
+
+
+@pytest.mark.parametrize("relative_base", [False, True])
+def test_roots_as_the_default_of_a_path_argument_the_check_also_bounds_are_no_bound(tmp_path, relative_base):
+    """quick-context-mcp: the tool's own `directory` wins; only when it is unset does a helper take the first
+    root; whatever comes back bounds the files the tool reads (`relative_to` under `try`). The caller already
+    chooses that bound, so the roots bound nothing more: rewritten as usual, not MR109/MR110 (it was MR110,
+    a false reason). With a relative `directory` resolved against the roots too, the roots are its base."""
+    relative = (
+        "    if not Path(directory).is_absolute():\n"
+        "        return str(Path(await _first_root(ctx)) / directory)\n"
+        if relative_base
+        else ""
+    )
+    server = (
+        "from pathlib import Path\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\nasync def _first_root(ctx: Context) -> str:\n'
+        "    result = await ctx.session.list_roots()\n    return result.roots[0].uri.path\n\n\n"
+        "async def _resolve_directory(directory: str | None, ctx: Context) -> str:\n"
+        "    if directory is None:\n        return await _first_root(ctx)\n"
+        + relative
+        + "    return directory\n\n\n"
+        "def _read(base: str, name: str) -> str:\n    root = Path(base).resolve()\n"
+        "    target = (root / name).resolve()\n    try:\n        target.relative_to(root)\n"
+        "    except ValueError:\n        return 'outside the directory'\n    return target.read_text()\n\n\n"
+        "@mcp.tool()\nasync def search(name: str, ctx: Context, directory: str | None = None) -> str:\n"
+        "    return _read(await _resolve_directory(directory, ctx), name)\n"
+    )
+    findings = _marked(helpers._layout(tmp_path, server, None, True))
+    decided = [(f.code, f.action.value) for f in findings if f.code in ("MR101", "MR109", "MR110")]
+    assert decided == [("MR101", "rewritten")], findings

@@ -404,7 +404,8 @@ def _sign_for(
     """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return."""
     calls = every.get(fq, {})
     here: BoundFacts | None = by_fq[fq][1].bound_sign
-    if here is None:
+    positions = [p for p in positions if not _defaulted(fq, p, by_fq, calls)]
+    if here is None or not positions:
         return None
     results = dict(here.results)
     seeds = frozenset().union(*(results.get(p, frozenset()) for p in positions))
@@ -426,6 +427,30 @@ def _sign_for(
             if found is not None:
                 return f"{found[0]} in `{found[1].rpartition('.')[2]}`"
     return None
+
+
+def _defaulted(
+    fq: str, position: Pos, by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
+) -> bool:
+    """The tool `fq` hands its own argument, at `position`, to a helper that reads roots only when that argument
+    is unset (`_resolve_directory(directory, ctx)`: `if directory is None: return await from_roots(ctx)`). What
+    comes back is the caller's choice whenever the caller makes one, so a check against it bounds nothing the
+    caller could not already choose: no roots bound (the existing argument is then the explicit value)."""
+    func = by_fq[fq][1]
+    if func.tool is None:
+        return False
+    handed = [(key, name) for key, name in func.bound.get(position, ()) if name in func.params]
+    for callee in calls.get(position, ()):
+        target = by_fq[callee][1] if callee in by_fq else None
+        if target is None or not target.guards:
+            continue
+        params = [p for p in target.params if p not in ("self", "cls")]
+        for key, _ in handed:
+            index = int(key[1:]) if key.startswith("#") else None
+            param = key if index is None else (params[index] if index < len(params) else None)
+            if param is not None and param in target.guards.values():
+                return True
+    return False
 
 
 def _bound_parameter_sign(
