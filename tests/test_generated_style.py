@@ -220,3 +220,22 @@ def test_low_level_fixtures_gain_no_line_over_the_line_length():
         if count[1] > count[0]:
             grown[before.name] = count
     assert grown == {}
+
+
+def test_a_comment_at_the_end_of_the_last_parameter_stays_on_its_line(tmp_path):
+    """code-atlas: `ctx: Context = None,  # type: ignore[assignment]` as the last parameter; the new one went
+    below it and took the comment along (the ignore then applied to the wrong line), with or without a
+    trailing comma."""
+    before = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n'
+        "@mcp.tool()\nasync def where(\n    name: str,\n    ctx: Context = None,  # type: ignore[assignment]\n"
+        ") -> str:\n    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri) + name\n\n\n"
+        "@mcp.tool()\nasync def there(\n    name: str,\n    ctx: Context = None  # type: ignore[assignment]\n"
+        ") -> str:\n    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri) + name\n"
+    )
+    root = helpers._layout(tmp_path, before, None, True)
+    helpers.run_engine(root, select=["MR1"])
+    text = (root / "pkg" / "server.py").read_text()
+    assert text.count("    ctx: Context = None,  # type: ignore[assignment]\n    root: RootPath = None") == 2, text
+    assert "root: RootPath = None,  #" not in text and "root: RootPath = None  #" not in text

@@ -182,8 +182,11 @@ def _append(items: Any, new: Any) -> list[Any]:
                 last_line=cst.SimpleWhitespace(_indent_of(last.comma.whitespace_after) + "    ")
             )
             inner = last.comma.with_changes(whitespace_after=indent)
+        # A comment at the end of the last item's line (`# type: ignore[...]`) stays on that line.
+        kept, bare = _line_end(last.comma.whitespace_after)
+        inner = inner.with_changes(whitespace_after=_with_line_end(inner.whitespace_after, kept))
         out[-1] = last.with_changes(comma=inner)
-        return [*out, new.with_changes(comma=last.comma)]
+        return [*out, new.with_changes(comma=last.comma.with_changes(whitespace_after=bare))]
     space_field = "whitespace_after_param" if isinstance(last, cst.Param) else "whitespace_after_arg"
     space = getattr(last, space_field, None)
     if last.comma is cst.MaybeSentinel.DEFAULT and isinstance(space, cst.ParenthesizedWhitespace):
@@ -193,8 +196,10 @@ def _append(items: Any, new: Any) -> list[Any]:
         if inner is None or not isinstance(inner.whitespace_after, cst.ParenthesizedWhitespace):
             line = space.with_changes(last_line=cst.SimpleWhitespace(_indent_of(space) + "    "))
             inner = cst.Comma(whitespace_after=line)
+        kept, bare = _line_end(space)
+        inner = inner.with_changes(whitespace_after=_with_line_end(inner.whitespace_after, kept))
         out[-1] = last.with_changes(comma=inner, **{space_field: cst.SimpleWhitespace("")})
-        return [*out, new.with_changes(**{space_field: space})]
+        return [*out, new.with_changes(**{space_field: bare})]
     if last.comma is cst.MaybeSentinel.DEFAULT:
         out[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         # `(\n    a, b\n)`: the newline before the bracket follows the last item; it moves to the new one.
@@ -204,6 +209,19 @@ def _append(items: Any, new: Any) -> list[Any]:
                 out[-1] = out[-1].with_changes(**{attr: cst.SimpleWhitespace("")})
                 new = new.with_changes(**{attr: space})
     return [*out, new]
+
+
+def _line_end(space: Any) -> tuple[cst.TrailingWhitespace | None, Any]:
+    """The end of the line a line break closes, when it holds a comment; and the break without it."""
+    if not isinstance(space, cst.ParenthesizedWhitespace) or space.first_line.comment is None:
+        return None, space
+    return space.first_line, space.with_changes(first_line=cst.TrailingWhitespace())
+
+
+def _with_line_end(space: Any, end: cst.TrailingWhitespace | None) -> Any:
+    if end is None or not isinstance(space, cst.ParenthesizedWhitespace):
+        return space
+    return space.with_changes(first_line=end)
 
 
 def _indent_of(space: cst.ParenthesizedWhitespace) -> str:

@@ -188,9 +188,9 @@ class ProgramModel:
         callers = ", ".join(f"`{c.rpartition('.')[2]}` ({_short(p)}:{line})" for c, p, line in chain[:3])
         more = f" and {len(chain) - 3} more" if len(chain) > 3 else ""
         return "MR103", (
-            f"roots read in `{short}`, reached only from {callers}{more}, none of them a tool, and no call "
-            "migrate-roots can follow reaches them from one: if a tool reaches them (through a value it "
-            "cannot type), give that tool a path argument by hand"
+            f"roots read in `{short}`, which the calls migrate-roots can follow reach only from {callers}{more}: "
+            "none of them a tool or called from one. If a tool (or a prompt) reaches it another way (an import "
+            "inside a function, a value it cannot type), give that tool a path argument by hand"
         )
 
 
