@@ -9,7 +9,6 @@ request (on mcp 2.x the old call fails there, and the server falls back). With M
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,18 +20,27 @@ from tests.sdk.harness import drive
 pytestmark = pytest.mark.sdk
 
 SOURCE = Path(__file__).resolve().parent / "e2e" / "bounded"
-CASES = [
-    ("mcp1_fastmcp.py", "mcp1"),
-    ("mcp2_mcpserver.py", "mcp2"),
-    ("fastmcp_listroots.py", "fastmcp3"),
-    ("fastmcp4_session.py", "fastmcp4"),
-]
+SESSION = (SOURCE / "mcp2_mcpserver.py").read_text()
+# The session form under each line that has it (mcp 1.x spelled through the request context), and fastmcp's
+# own list form.
+SERVERS = {
+    "mcp1": SESSION.replace(
+        "mcp.server.mcpserver import Context, MCPServer", "mcp.server.fastmcp import Context, FastMCP"
+    )
+    .replace('MCPServer("bounded-mcp2")', 'FastMCP("bounded-mcp1")')
+    .replace("ctx.session.list_roots()", "ctx.request_context.session.list_roots()"),
+    "mcp2": SESSION,
+    "fastmcp3": (SOURCE / "fastmcp_listroots.py").read_text(),
+    "fastmcp4": SESSION.replace(
+        "mcp.server.mcpserver import Context, MCPServer", "fastmcp import Context, FastMCP"
+    ).replace('MCPServer("bounded-mcp2")', 'FastMCP("bounded-fastmcp4")'),
+}
 MODERN = {"mcp2", "fastmcp4"}
 
 
 @pytest.mark.parametrize("transport", ["inproc", "stdio"])
-@pytest.mark.parametrize(("fixture", "line"), CASES, ids=[line for _, line in CASES])
-def test_migrated_bound_server(tmp_path, workspace, fixture, line, transport):
+@pytest.mark.parametrize("line", sorted(SERVERS))
+def test_migrated_bound_server(tmp_path, workspace, line, transport):
     python = sdk_python_or_skip(line)
     client_dir, operator_dir = workspace
     (client_dir / "a.txt").write_text("client file")
@@ -40,7 +48,7 @@ def test_migrated_bound_server(tmp_path, workspace, fixture, line, transport):
     original, migrated = tmp_path / "orig", tmp_path / "new"
     for folder in (original, migrated):
         folder.mkdir()
-        shutil.copy(SOURCE / fixture, folder / "server.py")
+        (folder / "server.py").write_text(SERVERS[line])
         (folder / "here.txt").write_text("working directory file")
 
     results = run_engine(migrated)
@@ -54,14 +62,21 @@ def test_migrated_bound_server(tmp_path, workspace, fixture, line, transport):
     eras = [("legacy-roots", [client_dir.as_uri()]), ("legacy-noroots", [])]
     eras += [("modern", [client_dir.as_uri()])] if line in MODERN else []
     cells = [(era, roots, name, path) for era, roots in eras for name, path in files.items()]
-    calls = [{"era": era, "tool": "read", "args": {"path": path}, "roots": roots} for era, roots, _, path in cells]
+    calls = [
+        {"era": era, "tool": "read", "args": {"path": path}, "roots": roots} for era, roots, _, path in cells
+    ]
 
     before = drive(python, original / "server.py", line, transport, calls, "--lenient-warnings")
     after = drive(python, migrated / "server.py", line, transport, calls)
     assert [r["text"] for r in after] == [r["text"] for r in before], after
     # What the operator lists: a 2026-07-28 request is bound by it, a legacy client keeps its own roots.
     listed = drive(
-        python, migrated / "server.py", line, transport, calls, env={"MCP_ROOTS_ALLOWED_PATHS": str(operator_dir)}
+        python,
+        migrated / "server.py",
+        line,
+        transport,
+        calls,
+        env={"MCP_ROOTS_ALLOWED_PATHS": str(operator_dir)},
     )
     allowed = {
         ("legacy-roots", "client"): "client file",
