@@ -605,7 +605,7 @@ MR214 | task | leftovers | marked | | background roots refresh (`_rescan`)
 MR215 | roots-function | leftovers | marked | | resources/list_changed sent because roots changed | the server's own resources change
 MR215 | kept-branch | removed | marked | | resources/list_changed sent because roots changed
 MR216 | private | leftovers | rewritten | def _workspace_roots | dead roots helper `_workspace_roots` removed
-MR216 | public | leftovers | reported | def workspace_roots | roots helper `workspace_roots` is named by no other file of the project | it is public
+MR216 | public | leftovers | reported | def workspace_roots | roots helper `workspace_roots` is unused within the package | it is public
 MR216 | namespace | dead_public_namespace | reported | | `workspace_roots` looks dead in its package | but `tools/files.py` names it
 MR216 | named-outside | dead_named_outside | reported | | `_workspace_roots` looks dead in its package | but `main.py` names it
 MR217 | removed | leftovers | rewritten | # discarded | roots fetched and the result thrown away: call removed

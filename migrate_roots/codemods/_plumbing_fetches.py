@@ -175,10 +175,12 @@ class _Fetches(_PlumbingBase):
                         continue  # it feeds a cache that stays: MR211 marks it
                     if any(f is func for f, _, _ in self.attr_writes):
                         continue
-                    # The rest of the project first: a folder without `__init__.py` is a package of its own
-                    # here, and `from utilities import dependencies` in another folder still calls it.
-                    where = self.used_elsewhere(name)
-                    if where is not None or not name.startswith("_"):
+                    # The rest of the project: before a private helper goes, and for a public one of a folder
+                    # without `__init__.py` (its "package" here), which `from utilities import dependencies` in
+                    # another folder still calls. A package's public helper: what outside code imports is unknown.
+                    public = not name.startswith("_")
+                    where = None if public and state.package else self.used_elsewhere(name)
+                    if where is not None or public:
                         if func not in self.reported_public:
                             self.reported_public.add(func)
                             state.report(
@@ -187,6 +189,9 @@ class _Fetches(_PlumbingBase):
                                 f"roots helper `{name}` looks dead in its package, but `{where}` names it: kept; "
                                 "delete it once nothing uses it"
                                 if where is not None
+                                else f"roots helper `{name}` is unused within the package; it is public, so code "
+                                "outside the package may import it: delete it if nothing does"
+                                if state.package
                                 else f"roots helper `{name}` is named by no other file of the project; it is "
                                 "public, so code outside the project may import it: delete it if nothing does",
                                 Severity.DEPRECATED,

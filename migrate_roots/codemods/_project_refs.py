@@ -12,6 +12,7 @@ them (git-aware, virtual environments and build folders skipped), once per proje
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from functools import lru_cache
@@ -43,11 +44,67 @@ def _python_files(root: str) -> tuple[str, ...]:
     return tuple(os.path.abspath(p) for p in discover([Path(root)]))
 
 
+_HAYSTACK_LIMIT = (
+    128 * 1024 * 1024
+)  # bytes of a project's files held at once; a larger project is read per name
+
+
+@lru_cache(maxsize=2)
+def _haystack(root: str) -> tuple[bytes, tuple[int, ...], tuple[str, ...]] | None:
+    """Every Python file of the project, read once and joined (NUL between files), with each file's start: a
+    run asks about many names (every dead-looking helper), and reading the tree per name cost seconds."""
+    parts: list[bytes] = []
+    starts: list[int] = []
+    size = 0
+    for other in _python_files(root):
+        try:
+            with open(other, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            data = b""
+        starts.append(size)
+        parts.append(data)
+        size += len(data) + 1
+        if size > _HAYSTACK_LIMIT:
+            return None
+    return b"\0".join(parts), tuple(starts), _python_files(root)
+
+
+def _word_at(data: bytes, name: bytes, start: int = 0) -> int:
+    """The first whole-word occurrence of `name` in `data` from `start` (a plain find, then its edges), or -1."""
+    while True:
+        at = data.find(name, start)
+        if at < 0:
+            return -1
+        before = data[at - 1 : at] if at else b""
+        after = data[at + len(name) : at + len(name) + 1]
+        if not _IDENT.match(before) and not _IDENT.match(after):
+            return at
+        start = at + 1
+
+
+_IDENT = re.compile(rb"[A-Za-z0-9_]")
+
+
 def used_elsewhere(path: str, name: str, fallback: str) -> str | None:
     """A project file other than `path` that mentions `name` (relative to the project), or None."""
     me = os.path.abspath(path)
     root = project_root(os.path.dirname(me), fallback or os.path.dirname(me))
-    word = re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(name.encode()) + rb"(?![A-Za-z0-9_])")
+    needle = name.encode()
+    hay = _haystack(root)
+    if hay is None:
+        return _used_elsewhere_streamed(root, me, needle)
+    data, starts, files = hay
+    at = _word_at(data, needle)
+    while at >= 0:
+        other = files[bisect.bisect_right(starts, at) - 1]
+        if other != me:
+            return os.path.relpath(other, root).replace(os.sep, "/")
+        at = _word_at(data, needle, at + 1)
+    return None
+
+
+def _used_elsewhere_streamed(root: str, me: str, needle: bytes) -> str | None:
     for other in _python_files(root):
         if other == me:
             continue
@@ -56,6 +113,6 @@ def used_elsewhere(path: str, name: str, fallback: str) -> str | None:
                 data = handle.read()
         except OSError:
             continue
-        if word.search(data):
+        if _word_at(data, needle) >= 0:
             return os.path.relpath(other, root).replace(os.sep, "/")
     return None
