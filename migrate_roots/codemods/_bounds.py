@@ -32,9 +32,8 @@ against another directory bounds nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import libcst as cst
 
@@ -368,21 +367,6 @@ def _helper_test(test: cst.BaseExpression) -> cst.Call | None:
     return None
 
 
-def _signs(
-    facts: BoundFacts, by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
-) -> list[tuple[str, frozenset[str]]]:
-    """A function's signs with the names each checks against. A refusal under a test of a helper the plan can
-    see checks only what the other tests mention: whether the helper's arguments are a bound is its own signs'
-    to say (`_bound_parameter_sign`), so `_is_relative_to(target, clone_root)` bounds nothing by `target`."""
-    out = list(facts.signs)
-    for index, position, outer in facts.deferred:
-        if any(
-            callee in by_fq and by_fq[callee][1].bound_sign is not None for callee in calls.get(position, ())
-        ):
-            out[index] = (out[index][0], outer)
-    return out
-
-
 def taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
     tainted = set(seeds)
     changed = True
@@ -393,144 +377,3 @@ def taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:
                 tainted |= targets
                 changed = True
     return tainted
-
-
-def _sign_for(
-    fq: str,
-    positions: list[Pos],
-    by_fq: Mapping[str, tuple[str, Any]],
-    every: Mapping[str, Mapping[Pos, list[str]]],
-) -> str | None:
-    """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return."""
-    calls = every.get(fq, {})
-    here: BoundFacts | None = by_fq[fq][1].bound_sign
-    positions = [p for p in positions if not _defaulted(fq, p, by_fq, calls)]
-    if here is None or not positions:
-        return None
-    results = dict(here.results)
-    seeds = frozenset().union(*(results.get(p, frozenset()) for p in positions))
-    tainted = taint(here, seeds)
-    where = fq.rpartition(".")[2]
-    for sign, names in _signs(here, by_fq, calls):
-        if names & tainted:
-            return f"{sign} in `{where}`"
-    # Calls that receive the values as the bound of their own check: through a name, or the call itself as
-    # an argument (`check(path, await allowed(ctx))`).
-    keyed = dict(here.args)
-    fed = {outer: inner for inner, outer in here.feeds if inner in positions}
-    for position, arguments in sorted(keyed.items()):
-        hit = [key for key, names in arguments if names & tainted]
-        if position in fed:
-            hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
-        for callee in calls.get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, every)
-            if found is not None:
-                return f"{found[0]} in `{found[1].rpartition('.')[2]}`"
-    return None
-
-
-def _defaulted(
-    fq: str, position: Pos, by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
-) -> bool:
-    """The tool `fq` hands its own argument, at `position`, to a helper that reads roots only when that argument
-    is unset (`_resolve_directory(directory, ctx)`: `if directory is None: return await from_roots(ctx)`). What
-    comes back is the caller's choice whenever the caller makes one, so a check against it bounds nothing the
-    caller could not already choose: no roots bound (the existing argument is then the explicit value)."""
-    func = by_fq[fq][1]
-    if func.tool is None:
-        return False
-    handed = [(key, name) for key, name in func.bound.get(position, ()) if name in func.params]
-    for callee in calls.get(position, ()):
-        target = by_fq[callee][1] if callee in by_fq else None
-        if target is None or not target.guards:
-            continue
-        params = [p for p in target.params if p not in ("self", "cls")]
-        for key, _ in handed:
-            index = int(key[1:]) if key.startswith("#") else None
-            param = key if index is None else (params[index] if index < len(params) else None)
-            if param is not None and param in target.guards.values():
-                return True
-    return False
-
-
-def _bound_parameter_sign(
-    fq: str,
-    keys: list[str],
-    by_fq: Mapping[str, tuple[str, Any]],
-    calls: Mapping[str, Mapping[Pos, list[str]]],
-    depth: int = 0,
-) -> tuple[str, str] | None:
-    """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
-    flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
-    `resolve(path, roots)`: a few calls deep)."""
-    func = by_fq[fq][1] if fq in by_fq else None
-    theirs: BoundFacts | None = func.bound_sign if func is not None else None
-    if func is None or theirs is None:
-        return None
-    params = list(func.params)
-    if params and params[0] in ("self", "cls"):
-        params = params[1:]
-    names = {params[int(k[1:])] if int(k[1:]) < len(params) else None for k in keys if k.startswith("#")}
-    names |= {k for k in keys if not k.startswith("#") and k in params}
-    tainted = taint(theirs, frozenset(n for n in names if n is not None))
-    if not tainted:
-        return None
-    for sign, bound in _signs(theirs, by_fq, calls.get(fq, {})):
-        if bound & tainted:
-            return sign, fq
-    if depth >= 3:
-        return None
-    for position, arguments in sorted(theirs.args):
-        hit = [key for key, mentioned in arguments if mentioned & tainted]
-        for callee in calls.get(fq, {}).get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1)
-            if found is not None:
-                return found
-    return None
-
-
-def refuse(
-    by_fq: Mapping[str, tuple[str, Any]], allowlist_env: str
-) -> dict[tuple[str, Pos], tuple[tuple[str, str], str]]:
-    """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
-    the read's result in the function holding it, or the result of a call into the way in a function on the way
-    up. `by_fq`: fully qualified name -> (path, _roots_model.Func); returns (function, site position) ->
-    (refusal, the sign with its place), writing nothing (the plan is a pure function of the summaries). The plan
-    hands the sign to the operator's-bound rewrite (MR110) where the site allows it. Run before the plan
-    computes its reach."""
-    out: dict[tuple[str, Pos], tuple[tuple[str, str], str]] = {}
-    callers: dict[str, set[str]] = {}
-    calls_of: dict[str, dict[Pos, list[str]]] = {}
-    for caller in by_fq:
-        for callee, position in by_fq[caller][1].calls:
-            callers.setdefault(callee, set()).add(caller)
-            calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
-    for fq in sorted(by_fq):
-        func = by_fq[fq][1]
-        # A bound outranks the None-versus-empty question (MR105): a path argument must not widen it.
-        open_sites = [s for s in func.sites if (s.refusal is None or s.refusal[0] == "MR105") and not s.done]
-        if not open_sites:
-            continue
-        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of)
-        way, todo = {fq}, [fq]
-        while todo and sign is None:
-            current = todo.pop()
-            for caller in sorted(callers.get(current, ())):
-                if caller in way:
-                    continue
-                way.add(caller)
-                todo.append(caller)
-                mine = calls_of.get(caller, {})
-                positions = [p for p, callees in mine.items() if current in callees]
-                sign = sign or _sign_for(caller, positions, by_fq, calls_of)
-        if sign is None:
-            continue
-        reason = (
-            f"roots bound what this tool may touch ({sign}): an explicit argument would let "
-            f"the caller choose its own bound. Keep the bound with the operator ({allowlist_env}, "
-            "which the compatibility module enforces, or the old fallback such as the working directory) "
-            "and migrate this by hand"
-        )
-        for site in open_sites:
-            out[(fq, site.pos)] = (("MR109", reason), sign)
-    return out

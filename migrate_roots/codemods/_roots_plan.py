@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from migrate_roots.codemods import _bounds, _checked_params, _kept_on_way, _names
+from migrate_roots.codemods import _bounds_refuse, _checked_params, _kept_on_way, _names
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
@@ -134,13 +134,13 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     refused: dict[Key, tuple[str, str]] = {}  # refusals decided here (the summaries' own stay as they are)
     param = settings.param_name
 
-    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds reads
+    # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds_refuse reads
     # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
     bounded: dict[Key, dict[Pos, tuple[str, str]]] = {}
     signs: dict[tuple[Key, Pos], str] = {}  # the sign of each bound, for the operator's-bound rewrite (MR110)
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
-        for (fq, pos), (why, sign) in _bounds.refuse(view, settings.allowlist_env).items():
+        for (fq, pos), (why, sign) in _bounds_refuse.refuse(view, settings.allowlist_env).items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
             bounded.setdefault(key, {})[pos] = why
             signs[(key, pos)] = sign
