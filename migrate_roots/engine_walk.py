@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from migrate_roots import codemods, guards, sourcefile
+from migrate_roots.codemods._project_refs import PROJECT_MARKERS
 from migrate_roots.engine_types import Options
 
 if TYPE_CHECKING:
@@ -19,17 +20,13 @@ if TYPE_CHECKING:
     from migrate_roots.codemods.base import FileState, Rule
 
 
-# A folder holding one of these is where a project's imports start (its `sys.path` entry), never a package of
-# it: a stray `__init__.py` beside them (telegram-mcp's repository root) must not put the real package
-# `telegram_mcp` inside a package named after the checkout, which no import can name.
-_PROJECT_ROOT = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
-
-
 def _in_package(folder: Path) -> bool:
-    """Whether `folder` is a package its files are imported through."""
+    """Whether `folder` is a package its files are imported through. A project's root (`pyproject.toml`,
+    `.git`, ...) is where its imports start, never a package of it: a stray `__init__.py` there (telegram-mcp's)
+    must not put the real package `telegram_mcp` inside one named after the checkout, which no import can name."""
     if not (folder / "__init__.py").is_file() or not folder.name.isidentifier():
         return False
-    return not any(os.path.exists(folder / name) for name in _PROJECT_ROOT)
+    return not any(os.path.exists(folder / name) for name in PROJECT_MARKERS)
 
 
 def package_info(path: Path) -> tuple[str, str, str]:

@@ -72,6 +72,10 @@ class _PlumbingBase:
         self.external = _external(state)
         self.enabled = state.enabled
         self.param = _argument_name(state)
+        plan = state.plan.get(
+            "MR101"
+        )  # MR110 reads and no tool argument here: advice names the operator's list
+        self.bound_only = bool(plan is not None and plan.bound and not plan.tools)
         self.allowlist_env = state.settings.allowlist_env
         self.funcs: dict[cst.FunctionDef, FuncInfo] = {}
         self.top: dict[str, cst.FunctionDef] = {}

@@ -86,8 +86,7 @@ class _Leftovers(_PlumbingBase):
             return
         # A hint about text, not about code: in the report only, unless `select` names MR218 itself.
         selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
-        plan = state.plan.get("MR101")
-        if plan is not None and plan.bound and not plan.tools:  # MR110 here: no argument, the operator's list
+        if self.bound_only:
             advice = (
                 f"tell them to list the allowed directories in {self.allowlist_env} where the server runs "
                 "instead (the roots here bound what the tools may touch: MR110 adds no argument)"

@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+# A folder holding one of these is a project's root (engine_walk.package_info: never a package of it).
+PROJECT_MARKERS = (*_PROJECT_FILES, ".git")
 
 
 @lru_cache(maxsize=256)
@@ -44,9 +46,8 @@ def _python_files(root: str) -> tuple[str, ...]:
     return tuple(os.path.abspath(p) for p in discover([Path(root)]))
 
 
-_HAYSTACK_LIMIT = (
-    128 * 1024 * 1024
-)  # bytes of a project's files held at once; a larger project is read per name
+# Bytes of a project's files held at once; a larger project is read per name.
+_HAYSTACK_LIMIT = 128 * 1024 * 1024
 
 
 @lru_cache(maxsize=2)

@@ -331,7 +331,7 @@ class SiteIndex:
                 "roots made from a path "
                 "argument have no name, so that code would never match them; choose the folder by an argument "
                 "or by configuration instead of by name, by hand, then run again"
-                if not named[0].rstrip(")").endswith(("host", "netloc"))
+                if not named[2]
                 else f"this function tells roots apart by their URI's host, `{named[0]}` "
                 f"({os.path.basename(state.path)}:{named[1]}): roots made from a path argument are `file://` URIs "
                 "with no host, so that code would never match them; carry that value by an argument or by "

@@ -50,11 +50,11 @@ def _bindings(name: cst.Name, state: FileState) -> list[Any]:
     return list(scope[name.value]) if scope is not None and name.value in scope else []
 
 
-def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] | None:
+def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int, bool] | None:
     """`r.name` where `r` runs over roots (`for r in result.roots`, a comprehension) or `….roots[0].name`, or
     `r.uri.host` matched against a host (`== "workspace"`): roots that carry values, not directories. The
-    spelling and line of the first, once per function."""
-    cache: dict[cst.FunctionDef, tuple[str, int] | None] = state.extra.setdefault("root-names", {})
+    spelling and line of the first, and whether it is a host, once per function."""
+    cache: dict[cst.FunctionDef, tuple[str, int, bool] | None] = state.extra.setdefault("root-names", {})
     if func in cache:
         return cache[func]
     loops: set[str] = set()
@@ -96,7 +96,7 @@ def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int] 
         for n, base in found
         if (not isinstance(base, cst.Name) or base.value in loops) and _chooses(n, state)
     ]
-    cache[func] = (code(hits[0]), state.pos(hits[0])[0]) if hits else None
+    cache[func] = (code(hits[0]), state.pos(hits[0])[0], hits[0].attr.value != "name") if hits else None
     return cache[func]
 
 
