@@ -69,7 +69,7 @@ _PATH_WORDS = frozenset(
 )
 
 
-def _path_taint(facts: BoundFacts, seeds: frozenset[str]) -> frozenset[str]:
+def path_taint(facts: BoundFacts, seeds: frozenset[str]) -> frozenset[str]:
     """The names that hold one of `seeds` as a path: assigned from it through path functions only."""
     tainted = set(seeds)
     changed = True
@@ -82,7 +82,7 @@ def _path_taint(facts: BoundFacts, seeds: frozenset[str]) -> frozenset[str]:
     return frozenset(tainted)
 
 
-def _params(func: Any) -> list[str]:
+def params_of(func: Any) -> list[str]:
     params = list(func.params)
     return params[1:] if params and params[0] in ("self", "cls") else params
 
@@ -103,7 +103,7 @@ def _checked(
     facts: BoundFacts | None = func.bound_sign
     if facts is None:
         return None
-    tainted = {name: _path_taint(facts, names) for name, names in seeds.items()}
+    tainted = {name: path_taint(facts, names) for name, names in seeds.items()}
     for name, held in tainted.items():
         for sign, tested, pos in facts.checks:
             if tested & held and not tested & way and (sign not in _PLAIN or path_like(name)):
@@ -115,7 +115,7 @@ def _checked(
         targets.setdefault(pos, []).append(callee)
     for pos, arguments in sorted(facts.args):
         for callee in targets.get(pos, ()):
-            theirs = _params(by_key[callee][1]) if callee in by_key else []
+            theirs = params_of(by_key[callee][1]) if callee in by_key else []
             for keyword, mentioned in arguments:
                 index = int(keyword[1:]) if keyword.startswith("#") else None
                 target = theirs[index] if index is not None and index < len(theirs) else keyword
@@ -169,7 +169,7 @@ def refuse(
                 way = frozenset(
                     taint(facts, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
                 )
-            seeds = {p: frozenset({p}) for p in _params(by_key[current][1])}
+            seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
             hit = _checked(current, seeds, by_key, calls, path_like, way)
             if hit is not None:
                 found = (current, hit)

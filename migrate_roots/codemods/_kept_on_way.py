@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._checked_params import callers_within
-from migrate_roots.codemods._plumbing_queries import _ALLOWS
+from migrate_roots.codemods._plumbing_state import _ALLOWS
 from migrate_roots.codemods._roots_model import Pos
 
 K = TypeVar("K")

@@ -5,7 +5,7 @@ so that removals that depend on each other (a handler and the stale flag it sets
 The steps live beside it: `_plumbing_collect.py` (the walk that finds registrations, handlers and reads),
 `_plumbing_caches.py` (caches and stale flags, to a fixed point, and the registrations they keep),
 `_plumbing_fetches.py` (eager fetches, tasks, dead helpers, discarded reads), `_plumbing_leftovers.py`
-(leftover references, wording, imports, spacing), `_plumbing_queries.py` and `_plumbing_edits.py`.
+(leftover references, wording, imports, spacing), `_plumbing_queries.py`, `_plumbing_state.py` and `_plumbing_edits.py`.
 """
 
 from __future__ import annotations
@@ -19,18 +19,16 @@ from migrate_roots.codemods._plumbing_caches import _Caches
 from migrate_roots.codemods._plumbing_collect import _Collector
 from migrate_roots.codemods._plumbing_fetches import _Fetches
 from migrate_roots.codemods._plumbing_leftovers import _Leftovers
-from migrate_roots.codemods._plumbing_queries import (
+from migrate_roots.codemods._plumbing_queries import _first, _names, _strings_in
+from migrate_roots.codemods._plumbing_state import (
     _ALLOWS,
     _LOG_METHODS,
     _READ_ONLY_METHODS,
     _dotted,
-    _first,
     _first_party_import,
-    _names,
     _names_global,
     _relays,
     _state_write,
-    _strings_in,
 )
 from migrate_roots.codemods.base import FileState
 

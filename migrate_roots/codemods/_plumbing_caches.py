@@ -12,7 +12,6 @@ from migrate_roots.codemods._plumbing_base import Registration, _PlumbingBase
 from migrate_roots.codemods._plumbing_edits import _keep_global, _prepend_body, _remove, _unwrap_if
 from migrate_roots.codemods._plumbing_queries import (
     _all_simple_lines,
-    _assigned_at_top,
     _assigned_names,
     _assigns_flag,
     _contains,
@@ -20,11 +19,10 @@ from migrate_roots.codemods._plumbing_queries import (
     _first,
     _guard,
     _is_flag,
-    _is_literal,
     _names,
-    _sends_resource_changed,
     _top_statements,
 )
+from migrate_roots.codemods._plumbing_state import _assigned_at_top, _is_literal, _sends_resource_changed
 from migrate_roots.model import Action, Severity
 
 

@@ -13,21 +13,19 @@ import libcst as cst
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_base import FuncInfo, Registration
 from migrate_roots.codemods._plumbing_queries import (
-    _attribute_base,
     _branch_kind,
     _calls_in,
     _docstring_owner,
     _handler_arg,
     _in_import,
-    _is_local,
     _is_site,
     _is_tool,
     _mentions_site,
-    _names_global,
     _our_description,
     _pattern_argument,
     _statement_of_call,
 )
+from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local, _names_global
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing import _Plumbing

@@ -9,7 +9,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods._plumbing_queries import _bound_name
+from migrate_roots.codemods._plumbing_state import _bound_name
 
 
 def _remove(_node: cst.CSTNode) -> Any:

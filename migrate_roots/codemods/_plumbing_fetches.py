@@ -15,9 +15,8 @@ from migrate_roots.codemods._plumbing_queries import (
     _discarded_statement,
     _in_try,
     _is_site,
-    _resource_calls,
-    _state_write,
 )
+from migrate_roots.codemods._plumbing_state import _resource_calls, _state_write
 from migrate_roots.model import Action, Severity
 
 # Calls without side effects that a roots read's result goes through (MR213 removes a call made only of them).

@@ -15,7 +15,8 @@ from migrate_roots.codemods._plumbing_edits import (
     _with_blank_lines,
     _without_blank_lines,
 )
-from migrate_roots.codemods._plumbing_queries import _ALLOWS, _bound_name, _contains, _dotted, _inside
+from migrate_roots.codemods._plumbing_queries import _contains
+from migrate_roots.codemods._plumbing_state import _ALLOWS, _bound_name, _dotted, _inside
 from migrate_roots.model import Severity
 
 

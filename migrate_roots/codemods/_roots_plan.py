@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from migrate_roots.codemods import _bounds_refuse, _checked_params, _kept_on_way, _names
+from migrate_roots.codemods import _bounds_refuse, _checked_params, _kept_on_way, _names, _roots_handed_out
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
@@ -180,6 +180,14 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
     # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
     checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)
+    # Roots handed, with a path argument, to code the plan does not read: the nearer reason (MR109).
+    ours = {summary.module.partition(".")[0] for summary in summaries.values()}
+
+    def unseen(key: Key, fq: str) -> bool:
+        return fq.partition(".")[0] not in ours and funcs.resolve(key[0], fq) is None
+
+    for key, refusals in _roots_handed_out.refuse(by_key, calls, first, guarded, path_like, unseen).items():
+        checked[key] = {**checked.get(key, {}), **refusals}
     # Roots kept on an attribute by a caller on the way would keep one caller's argument too (MR212).
     for key, refusals in _kept_on_way.refuse(by_key, calls, first, settings.allowlist_env).items():
         checked[key] = {**refusals, **checked.get(key, {})}  # MR109's reason first where both refuse

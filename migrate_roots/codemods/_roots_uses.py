@@ -9,7 +9,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods._plumbing_queries import _attribute_base, _is_local
+from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
 
 

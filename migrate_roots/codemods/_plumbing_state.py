@@ -1,0 +1,171 @@
+"""Tree queries about state and names for the plumbing analysis: what a statement writes, what a name is bound
+to, where an import comes from, and what a module-level value holds.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import GlobalScope
+
+from migrate_roots.codemods.base import FileState
+
+# State that bounds what the tools may touch (`allowed_roots.update_from_client_roots()`, `box.allowed`).
+_ALLOWS = re.compile(r"allow|permit|sandbox|whitelist|trusted", re.IGNORECASE)
+# Methods of a module value (ContextVar, dict, list, Event) that read it: calling one changes nothing.
+_READ_ONLY_METHODS = frozenset({"get", "copy", "keys", "values", "items", "count", "index", "is_set"})
+_STDLIB = frozenset(sys.stdlib_module_names)
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _inside(node: cst.CSTNode, state: FileState) -> str:
+    """` in `install_handlers()`` when `node` sits in a function, else nothing."""
+    current = state.parent(node)
+    while current is not None and not isinstance(current, cst.FunctionDef):
+        current = state.parent(current)
+    return f" in `{current.name.value}()`" if current is not None else ""
+
+
+def _first_party_import(scope: Any, name: str) -> bool:
+    """Is `name` a module-level import of something not in the standard library (`from pkg.shared import
+    allowed_roots`)? Its methods may keep state of the package (an allow-list registry)."""
+    for assignment in scope[name]:
+        node = getattr(assignment, "node", None)
+        module: cst.BaseExpression | None = None
+        if isinstance(node, cst.ImportFrom):
+            if node.relative:
+                return True
+            module = node.module
+        elif isinstance(node, cst.Import):
+            module = next((a.name for a in node.names if _bound_name(a) == name), None)
+        while isinstance(module, cst.Attribute):
+            module = module.value
+        if isinstance(module, cst.Name) and module.value not in _STDLIB:
+            return True
+    return False
+
+
+def _names_global(scope: Any, name: str) -> bool:
+    """Does `name`, read in `scope`, resolve to the module's binding (no local of the same name)?"""
+    if isinstance(scope, GlobalScope):
+        return True
+    return name in scope and all(isinstance(a.scope, GlobalScope) for a in scope[name])
+
+
+def _attribute_base(target: cst.Attribute) -> cst.BaseExpression:
+    """What an attribute chain hangs on: `self` of `self.cache.roots`."""
+    base = target.value
+    while isinstance(base, cst.Attribute):
+        base = base.value
+    return base
+
+
+def _is_local(name: cst.Name, func: cst.FunctionDef, state: FileState) -> bool:
+    """Bound by a plain assignment inside `func` (not a parameter, not a global)."""
+    scope = state.scope(name)
+    if scope is None or name.value not in scope or isinstance(scope, GlobalScope):
+        return False
+    assignments = list(scope[name.value])
+    for assignment in assignments:
+        node = getattr(assignment, "node", None)
+        if isinstance(node, cst.Param) or node is None or assignment.scope is not scope:
+            return False
+    return bool(assignments)
+
+
+def _state_write(node: cst.CSTNode) -> str | None:
+    """The first attribute or item assigned in `node` (not in nested functions), as text; else None."""
+    found: list[str] = []
+
+    class Writes(cst.CSTVisitor):
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            return n is node
+
+        def _target(self, target: cst.BaseExpression) -> None:
+            if isinstance(target, (cst.Attribute, cst.Subscript)) and not found:
+                found.append(
+                    _dotted(target.value)
+                    + ("." + target.attr.value if isinstance(target, cst.Attribute) else "[...]")
+                )
+
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+            self._target(n.target)
+
+        def visit_AugAssign(self, n: cst.AugAssign) -> None:
+            self._target(n.target)
+
+        def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
+            self._target(n.target)
+
+    node.visit(Writes())
+    return found[0] if found else None
+
+
+def _relays(node: cst.CSTNode) -> bool:
+    found = False
+
+    class Relay(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            nonlocal found
+            if isinstance(n.func, cst.Attribute) and n.func.attr.value == "send_roots_list_changed":
+                found = True
+
+    node.visit(Relay())
+    return found
+
+
+def _resource_calls(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            if isinstance(n.func, cst.Attribute) and n.func.attr.value == "send_resource_list_changed":
+                found.append(n)
+
+    node.visit(Calls())
+    return found
+
+
+def _sends_resource_changed(node: cst.CSTNode) -> bool:
+    return bool(_resource_calls(node))
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return "..."
+
+
+def _bound_name(alias: cst.ImportAlias) -> str | None:
+    if alias.asname is not None:
+        target = alias.asname.name
+        return target.value if isinstance(target, cst.Name) else None
+    name: cst.BaseExpression = alias.name
+    while isinstance(name, cst.Attribute):
+        name = name.value  # `import a.b` binds `a`
+    return name.value if isinstance(name, cst.Name) else None
+
+
+def _is_literal(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    if isinstance(value, (cst.Integer, cst.SimpleString)):
+        return True
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        return not value.elements
+    return isinstance(value, cst.Dict) and not value.elements
+
+
+def _assigned_at_top(guard: cst.If, name: str) -> bool:
+    return any(
+        isinstance(s, cst.SimpleStatementLine)
+        and len(s.body) == 1
+        and isinstance(s.body[0], cst.Assign)
+        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in s.body[0].targets)
+        for s in guard.body.body
+    )

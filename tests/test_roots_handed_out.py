@@ -1,0 +1,198 @@
+"""Roots handed, with a path argument, to code migrate-roots does not read (MR109, codemods/_roots_handed_out.py).
+
+Measured on the field (codex-in-claude): the tool passes its `workspace_root` and the client's roots to a
+dependency's `resolve_workspace`, which refuses a workspace outside the roots. migrate-roots cannot read it;
+the marker named an unrelated check on another argument instead. Such sites are marked with the call and its
+module; roots handed to the standard library, to the run's own code, or with no path argument beside them
+are rewritten as before.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from tests import helpers
+
+
+def _findings(tmp_path, files: dict[str, str]):
+    pkg = tmp_path / "proj" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for name, text in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(textwrap.dedent(text))
+    results = helpers.run_engine(tmp_path / "proj", select=["MR1"], write=False)
+    return [(f.code, f.action.value, f.path.rsplit("/", 1)[-1], f.message) for r in results for f in r.findings]
+
+
+def _tool(body: str, imports: str = "") -> dict[str, str]:
+    head = "import os\n\nfrom mcp.server.fastmcp import Context, FastMCP\n" + imports
+    return {
+        "server.py": head
+        + textwrap.dedent(
+            """
+            mcp = FastMCP("x")
+
+
+            async def client_roots(ctx: Context) -> list[str]:
+                result = await ctx.session.list_roots()
+                return [str(r.uri) for r in result.roots]
+
+
+            @mcp.tool()
+            async def open_workspace(ctx: Context, workspace_root: str | None = None) -> str:
+            """
+        )
+        + textwrap.indent(textwrap.dedent(body), "    ")
+    }
+
+
+def test_noop_roots_handed_to_the_standard_library(tmp_path):
+    findings = _findings(
+        tmp_path,
+        _tool(
+            """\
+            roots = await client_roots(ctx)
+            return os.path.join(workspace_root or "", *roots)
+            """
+        ),
+    )
+    assert sorted(f[:2] for f in findings) == [("MR101", "rewritten"), ("MR107", "rewritten")]
+
+
+def test_noop_roots_handed_to_the_runs_own_logger(tmp_path):
+    findings = _findings(
+        tmp_path,
+        _tool(
+            """\
+            roots = await client_roots(ctx)
+            LOG.info("%s %s", workspace_root, roots)
+            return roots[0]
+            """,
+            "import logging\n\nLOG = logging.getLogger(__name__)\n",
+        ),
+    )
+    assert sorted(f[:2] for f in findings) == [("MR101", "rewritten"), ("MR107", "rewritten")]
+
+
+def test_noop_roots_handed_out_without_a_path_argument(tmp_path):
+    findings = _findings(
+        tmp_path,
+        _tool(
+            """\
+            roots = await client_roots(ctx)
+            return indexer.build(roots)
+            """,
+            "import indexer\n",
+        ),
+    )
+    assert sorted(f[:2] for f in findings) == [("MR101", "rewritten"), ("MR107", "rewritten")]
+
+
+def test_noop_a_path_argument_handed_out_without_the_roots(tmp_path):
+    findings = _findings(
+        tmp_path,
+        _tool(
+            """\
+            roots = await client_roots(ctx)
+            return indexer.build(workspace_root) + roots[0]
+            """,
+            "import indexer\n",
+        ),
+    )
+    assert sorted(f[:2] for f in findings) == [("MR101", "rewritten"), ("MR107", "rewritten")]
+
+
+def _marked(findings) -> str:
+    assert [f[:2] for f in findings] == [("MR109", "marked")], findings
+    return findings[0][3]
+
+
+def test_a_module_attribute_of_a_dependency(tmp_path):
+    """codex-in-claude's shape, in our spelling: `from dep.core import workspace`, positional arguments."""
+    message = _marked(
+        _findings(
+            tmp_path,
+            _tool(
+                """\
+                roots = await client_roots(ctx)
+                return workspace.resolve_workspace(workspace_root, roots, os.getcwd())
+                """,
+                "from pontoon.core import workspace\n",
+            ),
+        )
+    )
+    assert message.startswith(
+        "`open_workspace` hands the roots, with its path argument `workspace_root`, to `resolve_workspace` "
+        "(from `pontoon.core.workspace`, server.py:"
+    )
+    assert "may bound `workspace_root` by the roots" in message
+    assert "checks its path argument" not in message
+
+
+def test_a_name_imported_from_a_dependency_with_keywords(tmp_path):
+    message = _marked(
+        _findings(
+            tmp_path,
+            _tool(
+                """\
+                found = await client_roots(ctx)
+                chosen = pick(explicit=os.path.abspath(workspace_root or "."), candidates=found)
+                return str(chosen)
+                """,
+                "from workspaces import pick\n",
+            ),
+        )
+    )
+    assert "to `pick` (from `workspaces`" in message
+
+
+def test_handed_out_in_the_function_holding_the_read(tmp_path):
+    """The read sits in the tool itself; its result goes to the dependency beside the path argument."""
+    files = {
+        "server.py": """\
+            import scopes
+            from mcp.server.fastmcp import Context, FastMCP
+
+            mcp = FastMCP("x")
+
+
+            @mcp.tool()
+            async def read_file(ctx: Context, path: str) -> str:
+                listed = await ctx.session.list_roots()
+                scopes.ensure_inside(path, [r.uri for r in listed.roots])
+                with open(path) as handle:
+                    return handle.read()
+            """,
+    }
+    message = _marked(_findings(tmp_path, files))
+    assert "`read_file` hands the roots, with its path argument `path`, to `ensure_inside` (from `scopes`" in message
+
+
+def test_handed_out_by_a_helper_on_the_way(tmp_path):
+    """The tool hands its argument to a helper of the run, which hands it with the roots to the dependency."""
+    files = {
+        "server.py": """\
+            from mcp.server.fastmcp import Context, FastMCP
+
+            from .paths import resolve
+
+            mcp = FastMCP("x")
+
+
+            @mcp.tool()
+            async def index(ctx: Context, project_dir: str | None = None) -> str:
+                return await resolve(ctx, project_dir)
+            """,
+        "paths.py": """\
+            import dep_paths as dp
+            from mcp.server.fastmcp import Context
+
+
+            async def resolve(ctx: Context, project_dir: str | None) -> str:
+                result = await ctx.session.list_roots()
+                return dp.choose(project_dir, result.roots)
+            """,
+    }
+    message = _marked(_findings(tmp_path, files))
+    assert "`resolve` hands the roots, with its path argument `project_dir`, to `choose` (from `dep_paths`" in message
