@@ -1,6 +1,7 @@
 """A server spread over modules (tests/e2e/crossmodule: the server object in `app.py`, tools registered on it
 in `tools.py`, by decorator and by `add_tool`, the roots read in `workspace.py` by a helper that already takes
-the path and by one that reaches the session through `getattr`, and a method of the module's own instance reached through `from workspace import workspace`),
+the path and by one that reaches the session through `getattr`, a method of the module's own instance reached through `from workspace import workspace`, and a tool that calls
+another tool as a function),
 migrated by the engine, then driven by the
 mcp 1.x client, in-process and over stdio."""
 
@@ -41,10 +42,10 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         original / "server.py",
         "mcp1",
         transport,
-        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ("where", "where_all", "where_first")],
+        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ("where", "where_all", "where_first", "where_first_again")],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 3
+    assert [r["text"] for r in before] == [str(client_dir)] * 4
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -57,6 +58,11 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_first", {}, roots, str(client_dir)),
         ("where_first", {"root": str(arg_dir)}, roots, str(arg_dir)),
         ("where_first", {}, [], "`root`"),
+        # A tool calling the tool above passes its own argument on (spellbook's shape).
+        ("where_first_again", {}, roots, str(client_dir)),
+        ("where_first_again", {"root": str(arg_dir)}, roots, str(arg_dir)),
+        ("where_first_again", {"root": str(arg_dir)}, [], str(arg_dir)),
+        ("where_first_again", {}, [], "`root`"),
     ]
     after = drive(
         python,
@@ -71,6 +77,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     schemas = {r["tool"]: r["input_schema"] for r in after}
     assert "root" not in schemas["where"]["properties"] and "project_dir" in schemas["where"]["properties"]
     assert "root" in schemas["where_all"]["properties"] and "root" in schemas["where_first"]["properties"]
+    assert "root" in schemas["where_first_again"]["properties"]
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)

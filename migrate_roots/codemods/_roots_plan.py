@@ -262,6 +262,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 if helper_names.get(callee, param) != param:
                     plan.keywords[pos] = helper_names[callee]
 
+    _tool_to_tool(by_key, calls, reach, plans, param)
+
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
     for key in sorted(reach):
         path, func = by_key[key]
@@ -322,6 +324,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 for pos in func.strings:
                     if named is not None:
                         plans.setdefault(path, Plan()).strings[pos] = named
+    _drop_idle(by_key, reach, plans)
     _plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]
@@ -435,3 +438,71 @@ def _shim_location(summary: Summary, settings: Any) -> tuple[str, str]:
     top = os.path.basename(summary.package_root)
     depth = summary.package.count(".") + 1 if summary.package.startswith(top) else 1
     return "." * depth + module, shim_path
+
+
+def _tool_to_tool(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    plans: dict[str, Plan],
+    param: str,
+) -> None:
+    """A tool that calls another tool as a function (`return await spawn(ctx, prompt, wd)`) passes its own
+    argument on by the callee's keyword, unless the call already gives that parameter: else the caller's new
+    argument would be taken and dropped (spellbook's `spawn_claude_session`)."""
+    for key in sorted(reach):
+        path, func = by_key[key]
+        if func.tool is None or func.value is not None:
+            continue
+        supplied = _supplied(func)
+        for callee, pos in calls[key]:
+            target = by_key.get(callee)
+            if callee == key or callee not in reach or target is None or target[1].tool is None:
+                continue
+            cpath, cfunc = target
+            if cfunc.value is not None or cfunc.qualname not in plans[cpath].tools:
+                continue
+            name, _, new = plans[cpath].tools[cfunc.qualname]
+            # A new parameter no call can give yet; an existing one only where the call's arguments are known.
+            if pos in plans[path].calls or (
+                not new and (pos not in supplied or name in _given(cfunc, supplied[pos]))
+            ):
+                continue
+            plans[path].calls[pos] = plans[path].values[func.qualname]
+            plans[path].callees[pos] = callee[1].rpartition(".")[2]
+            if name != param:
+                plans[path].keywords[pos] = name
+
+
+def _drop_idle(by_key: Mapping[Key, tuple[str, Func]], reach: set[Key], plans: dict[str, Plan]) -> None:
+    """A tool planned a new argument that nothing would read (it reaches roots only through a tool it calls
+    with that tool's own argument given: `return await inner(ctx, project_dir)`) takes none."""
+    for key in sorted(reach):
+        path, func = by_key[key]
+        plan = plans[path]
+        if (
+            func.tool is None
+            or func.value is not None
+            or not plan.tools.get(func.qualname, ("", "", False))[2]
+        ):
+            continue
+        if any(plan.sites.get(s.pos, ()) is None for s in func.sites) or any(
+            p in plan.calls for _, p in func.calls
+        ):
+            continue
+        del plan.tools[func.qualname]
+        del plan.values[func.qualname]
+
+
+def _given(func: Func, keys: tuple[str, ...]) -> set[str]:
+    """The parameters of `func` that a call's arguments (`_supplied`) bind."""
+    theirs = [p for p in func.params if p not in ("self", "cls")]
+    return {theirs[int(k[1:])] if k.startswith("#") and int(k[1:]) < len(theirs) else k for k in keys}
+
+
+def _supplied(func: Func) -> dict[Pos, tuple[str, ...]]:
+    """Call position -> what each argument binds (a keyword, or `#<index>` when positional), from the facts."""
+    facts = func.bound_sign
+    if facts is None:
+        return {}
+    return {pos: tuple(k for k, _ in arguments) for pos, arguments in facts.args}

@@ -23,3 +23,9 @@ mcp.add_tool(all_roots, name="where_all")
 async def where_first(ctx: Context) -> str:
     """The first shared directory, through the module's instance."""
     return await workspace.first(ctx)
+
+
+@mcp.tool()
+async def where_first_again(ctx: Context) -> str:
+    """The same, asked of the tool above as a function: its argument must be passed on."""
+    return await where_first(ctx)

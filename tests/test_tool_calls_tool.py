@@ -1,0 +1,106 @@
+"""A tool that calls another tool as a function passes its own argument on (codemods/_roots_plan._tool_to_tool).
+
+Measured on the field (spellbook): `spawn_claude_session` returns `await spawn_session(ctx, prompt, wd, ...)`;
+both gained `root`, but the call did not pass it, so the outer tool took the argument and dropped it. The
+e2e is tests/test_program_model_e2e.py (`where_first_again`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests import helpers
+
+HEAD = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+async def first_root(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+
+
+"""
+
+
+def _run(tmp_path, body: str) -> str:
+    root = helpers._layout(tmp_path, HEAD + textwrap.dedent(body), None, True)
+    results = helpers.run_engine(root)
+    assert not [r for r in results if r.status.value == "failed"]
+    text = (root / "pkg" / "server.py").read_text()
+    assert not helpers.flakes(text), helpers.flakes(text)
+    return text
+
+
+def test_noop_a_tool_that_calls_a_plain_function(tmp_path):
+    text = _run(
+        tmp_path,
+        """\
+        def shout(text: str) -> str:
+            return text.upper()
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            return shout(await first_root(ctx))
+        """,
+    )
+    assert "shout(await first_root(ctx, root=root))" in text
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "await inner(ctx, prompt)",
+        "await inner(ctx, prompt=prompt)",
+        "await inner(ctx=ctx, prompt=prompt, mode='x')",
+        "(await inner(ctx, prompt)).strip()",
+    ],
+)
+def test_the_outer_tool_passes_its_new_argument(tmp_path, call):
+    text = _run(
+        tmp_path,
+        f"""\
+        @mcp.tool()
+        async def inner(ctx: Context, prompt: str, mode: str = "") -> str:
+            return prompt + await first_root(ctx)
+
+
+        @mcp.tool()
+        async def outer(ctx: Context, prompt: str) -> str:
+            return {call}
+        """,
+    )
+    outer = text.split("async def outer")[1]
+    assert "root: RootPath = None" in outer and "root=root)" in outer, outer
+
+
+def test_an_existing_argument_the_call_already_gives_is_not_given_twice(tmp_path):
+    """`inner` reuses its `project_dir` (the helper reads roots only when it is unset); `outer` gives it."""
+    text = _run(
+        tmp_path,
+        """\
+        async def resolve(ctx: Context, project_dir: str | None) -> str:
+            if project_dir:
+                return project_dir
+            return await first_root(ctx)
+
+
+        @mcp.tool()
+        async def inner(ctx: Context, project_dir: str | None = None) -> str:
+            return await resolve(ctx, project_dir)
+
+
+        @mcp.tool()
+        async def outer(ctx: Context, project_dir: str | None = None) -> str:
+            return await inner(ctx, project_dir)
+        """,
+    )
+    assert "return await inner(ctx, project_dir)\n" in text, text
+    assert text.count("project_dir=") == 0, text
+    # Nothing in `outer` would read a new argument: it takes none.
+    assert "async def outer(ctx: Context, project_dir: str | None = None) -> str:" in text, text
