@@ -1,7 +1,8 @@
 """A server spread over modules (tests/e2e/crossmodule: the server object in `app.py`, tools registered on it
 in `tools.py`, by decorator and by `add_tool`, the roots read in `workspace.py` by a helper that already takes
 the path and by one that reaches the session through `getattr`, a method of the module's own instance reached through `from workspace import workspace`, and a tool that calls
-another tool as a function),
+another tool as a function; `Context` and `FastMCP` come through the project's own re-export module `sdk.py`,
+as in clew),
 migrated by the engine, then driven by the
 mcp 1.x client, in-process and over stdio."""
 

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, cast
 import libcst as cst
 from libcst.metadata import QualifiedName, Scope, ScopeProvider
 
-from migrate_roots.codemods import _fastmeta, _markers, _style
+from migrate_roots.codemods import _fastmeta, _markers, _sdk_alias, _style
 from migrate_roots.codemods._fastmeta import Spans
 from migrate_roots.model import Action, Finding, Severity
 
@@ -147,6 +147,8 @@ class FileState:
     extra: dict[str, Any] = field(default_factory=dict)  # rule-to-rule scratch (e.g. imports to add)
     stack: list[cst.CSTNode] = field(default_factory=list)  # enclosing FunctionDef/ClassDef nodes
     meta: Mapping[Any, Any] = field(default_factory=dict)
+    import_root: str = ""  # the folder the dotted module name starts from (codemods/_sdk_alias.py)
+    aliases: dict[str, str | None] = field(default_factory=dict)  # name -> the SDK's name it re-exports
 
     def __post_init__(self) -> None:
         if not self.meta:
@@ -229,13 +231,18 @@ class FileState:
         return {self._absolute(q.name) for q in self.qualified_names(node)}
 
     def _absolute(self, name: str) -> str:
-        if not name.startswith("."):
-            return name
-        dots = len(name) - len(name.lstrip("."))
-        base = self.package.split(".") if self.package else []
-        if dots > 1:
-            base = base[: len(base) - (dots - 1)]
-        return ".".join([*base, name[dots:]]).strip(".")
+        if name.startswith("."):
+            dots = len(name) - len(name.lstrip("."))
+            base = self.package.split(".") if self.package else []
+            if dots > 1:
+                base = base[: len(base) - (dots - 1)]
+            name = ".".join([*base, name[dots:]]).strip(".")
+        # An SDK name through the project's own re-export module (`from ._sdk import Context`) is the SDK's.
+        if self.module and "." in name:
+            if not self.import_root:
+                self.import_root = _sdk_alias.import_root(self.path, self.module)
+            return _sdk_alias.translate(name, self.module, self.import_root, self.aliases)
+        return name
 
     def scope(self, node: cst.CSTNode) -> Scope | None:
         return self.meta[ScopeProvider].get(node)

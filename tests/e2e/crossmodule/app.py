@@ -1,5 +1,5 @@
 """The server object, built in its own module (the tools register on it from another)."""
 
-from mcp.server.fastmcp import FastMCP
+from sdk import FastMCP
 
 mcp = FastMCP("e2e-crossmodule")

@@ -1,7 +1,7 @@
 """Tools registered on a server object imported from another module."""
 
 from app import mcp
-from mcp.server.fastmcp import Context
+from sdk import Context
 from workspace import every_root, resolve, workspace
 
 

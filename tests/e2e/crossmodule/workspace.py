@@ -4,7 +4,7 @@ through `getattr`, one is a method of the module's own instance (`workspace = Wo
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from mcp.server.fastmcp import Context
+from sdk import Context
 
 
 def _path(uri: object) -> str:

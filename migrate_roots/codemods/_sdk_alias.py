@@ -1,0 +1,100 @@
+"""SDK names that reach a module through the project's own re-export module.
+
+    # pkg/_sdk.py
+    from mcp.server import MCPServer
+    from mcp.server.mcpserver.context import Context
+    # pkg/server.py
+    from ._sdk import Context, MCPServer
+
+`Context` in `server.py` is `pkg._sdk.Context` to libcst, a class of the project, and the roots read under
+`ctx: Context` was not an MCP call: no finding at all (clew). A module of the project (a file under the
+folder the importing module's dotted name starts from, in a package or loose beside it) whose own imports come
+from an SDK (`mcp`, `fastmcp`) is read (with `ast`, once per process) and its names are taken for the SDK's:
+`FileState.qnames` then answers `mcp.server.mcpserver.context.Context`, and every rule sees the SDK name.
+Only `from SDK import NAME [as ALIAS]` at the module's top level counts, one re-export deep; a module that
+defines the name itself (`class Context(...)`) is not an alias.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from functools import lru_cache
+
+_SDKS = ("mcp", "fastmcp")
+# Never a first-party module: the SDKs themselves and the standard library (3.10+ lists it).
+_SKIP = frozenset(_SDKS) | frozenset(getattr(sys, "stdlib_module_names", ()))
+
+
+@lru_cache(maxsize=1024)
+def _reexports(path: str) -> dict[str, str]:
+    """Name -> the SDK's qualified name, for the SDK names `path` imports at its top level."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return {}
+    if b"mcp" not in data:
+        return {}
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module.partition(".")[0] in _SDKS:
+                for alias in node.names:
+                    if alias.name != "*":
+                        found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)):
+            # Defined here after all: the project's own class or value, not the SDK's.
+            targets = (
+                [node.name]
+                if not isinstance(node, ast.Assign)
+                else [t.id for t in node.targets if isinstance(t, ast.Name)]
+            )
+            for name in targets:
+                found.pop(name, None)
+    return found
+
+
+def _module_file(import_root: str, module: str) -> str | None:
+    base = os.path.join(import_root, *module.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def import_root(path: str, module: str) -> str:
+    """The folder the file's dotted module name starts from."""
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(module.count(".") + (os.path.basename(path) == "__init__.py")):
+        folder = os.path.dirname(folder)
+    return folder
+
+
+def translate(name: str, module: str, root: str, cache: dict[str, str | None]) -> str:
+    """`name` (absolute), or the SDK's name it stands for when a first-party module re-exports it
+    (`pkg._sdk.Context.session` -> `mcp.server.mcpserver.context.Context.session`). `cache`: the file's own
+    answers, by name."""
+    top = name.partition(".")[0]
+    if top == name or top in _SKIP:
+        return name
+    if name in cache:
+        return cache[name] or name
+    answer = None
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        owner = ".".join(parts[:i])
+        if owner == module:
+            break
+        path = _module_file(root, owner)
+        if path is not None:
+            target = _reexports(path).get(parts[i])
+            answer = ".".join([target, *parts[i + 1 :]]) if target else None
+            break
+    cache[name] = answer
+    return answer or name

@@ -1,0 +1,84 @@
+"""SDK names through the project's own re-export module (codemods/_sdk_alias.py).
+
+Measured on the field (clew, mcp 2.x): `from ._sdk import Context, MCPServer`, where `_sdk.py` imports both
+from the SDK; the roots read under `ctx: Context` got no finding at all, and the tool registered by
+`mcp.add_tool(...)` on the `MCPServer` was not seen. The e2e is tests/test_program_model_e2e.py (`sdk.py`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests import helpers
+
+SERVER = """\
+{imports}
+
+
+class State:
+    async def first(self, ctx: {ctx}) -> str:
+        result = await ctx.session.list_roots()
+        return str(result.roots[0].uri)
+
+
+def build() -> {server}:
+    app = {server}("x")
+    state = State()
+
+    async def status(ctx: {ctx}) -> str:
+        return await state.first(ctx)
+
+    app.add_tool(status, name="status")
+    return app
+"""
+
+
+def _run(tmp_path, files: dict[str, str]):
+    pkg = tmp_path / "proj" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for name, text in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(textwrap.dedent(text))
+    results = helpers.run_engine(tmp_path / "proj")
+    return [(f.code, f.action.value) for r in results for f in r.findings], (pkg / "server.py").read_text()
+
+
+SDK2 = "from mcp.server import MCPServer\nfrom mcp.server.mcpserver.context import Context\n"
+SDK1 = "from mcp.server.fastmcp import Context, FastMCP\n"
+
+
+def test_noop_a_project_class_of_the_same_name_is_not_the_sdks(tmp_path):
+    """`_sdk.py` imports the SDK's server but defines its own `Context`: a read under it is no MCP call."""
+    sdk = SDK1.replace("Context, ", "") + "\n\nclass Context:\n    session = None\n"
+    findings, text = _run(
+        tmp_path,
+        {
+            "_sdk.py": sdk,
+            "server.py": SERVER.format(imports="from ._sdk import Context, FastMCP", ctx="Context", server="FastMCP"),
+        },
+    )
+    assert findings == [] and "list_roots_compat" not in text
+
+
+@pytest.mark.parametrize(
+    ("sdk_file", "sdk", "imports", "ctx", "server"),
+    [
+        ("_sdk.py", SDK2, "from ._sdk import Context, MCPServer", "Context", "MCPServer"),
+        ("_sdk.py", SDK1, "from pkg._sdk import Context, FastMCP", "Context", "FastMCP"),
+        ("compat.py", SDK1.replace("Context, FastMCP", "Context as Ctx, FastMCP as App"), "from .compat import App, Ctx", "Ctx", "App"),
+        ("sdk/__init__.py", SDK2, "from .sdk import Context, MCPServer", "Context", "MCPServer"),
+        ("sdk/__init__.py", SDK2, "from . import sdk", "sdk.Context", "sdk.MCPServer"),
+    ],
+    ids=["mcp2-relative", "mcp1-absolute", "aliased", "package", "module-attribute"],
+)
+def test_the_read_under_a_reexported_context_is_rewritten(tmp_path, sdk_file, sdk, imports, ctx, server):
+    findings, text = _run(
+        tmp_path, {sdk_file: sdk, "server.py": SERVER.format(imports=imports, ctx=ctx, server=server)}
+    )
+    assert ("MR101", "rewritten") in findings, findings
+    assert "result = await list_roots_compat(ctx, root, name=\"root\")" in text, text
+    assert "async def status(ctx: " + ctx + ", root: RootPath = None) -> str:" in text, text
+    assert not helpers.flakes(text), helpers.flakes(text)
