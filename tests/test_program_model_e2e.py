@@ -34,7 +34,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     results = run_engine(migrated)
     assert [r for r in results if r.status.value == "failed"] == []
     rewritten = [f for r in results for f in r.findings if f.code == "MR101"]
-    assert len(rewritten) == 3 and all(f.action.value == "rewritten" for f in rewritten), rewritten
+    assert len(rewritten) == 4 and all(f.action.value == "rewritten" for f in rewritten), rewritten
     # The helper's own parameter carries `project_dir`: no second path argument on `where`.
     assert "root" not in (migrated / "tools.py").read_text().split("async def where")[1].split("\n")[0]
 
@@ -43,10 +43,13 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         original / "server.py",
         "mcp1",
         transport,
-        [{"era": "legacy-roots", "tool": t, "args": {}, "roots": roots} for t in ("where", "where_all", "where_first", "where_first_again")],
+        [
+            {"era": "legacy-roots", "tool": t, "args": {}, "roots": roots}
+            for t in ("where", "where_all", "where_first", "where_first_again", "where_or_given")
+        ],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 4
+    assert [r["text"] for r in before] == [str(client_dir)] * 5
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -64,6 +67,12 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_first_again", {"root": str(arg_dir)}, roots, str(arg_dir)),
         ("where_first_again", {"root": str(arg_dir)}, [], str(arg_dir)),
         ("where_first_again", {}, [], "`root`"),
+        # The tool's own `working_directory` skips the roots when set: it is the argument, no second one; an
+        # empty one still falls back to the roots for a legacy client.
+        ("where_or_given", {}, roots, str(client_dir)),
+        ("where_or_given", {"working_directory": ""}, roots, str(client_dir)),
+        ("where_or_given", {"working_directory": str(arg_dir)}, [], str(arg_dir)),
+        ("where_or_given", {}, [], "`working_directory`"),
     ]
     after = drive(
         python,
@@ -79,6 +88,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     assert "root" not in schemas["where"]["properties"] and "project_dir" in schemas["where"]["properties"]
     assert "root" in schemas["where_all"]["properties"] and "root" in schemas["where_first"]["properties"]
     assert "root" in schemas["where_first_again"]["properties"]
+    assert set(schemas["where_or_given"]["properties"]) == {"working_directory"}
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)

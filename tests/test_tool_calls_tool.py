@@ -104,3 +104,48 @@ def test_an_existing_argument_the_call_already_gives_is_not_given_twice(tmp_path
     assert text.count("project_dir=") == 0, text
     # Nothing in `outer` would read a new argument: it takes none.
     assert "async def outer(ctx: Context, project_dir: str | None = None) -> str:" in text, text
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "if working_directory is None:\n    working_directory = await first_root(ctx)",
+        "if not working_directory:\n    working_directory = await first_root(ctx)",
+        "if working_directory:\n    pass\nelse:\n    working_directory = await first_root(ctx)",
+    ],
+    ids=["is-none", "falsy", "else"],
+)
+def test_a_tool_whose_own_path_argument_skips_the_roots_takes_no_second_one(tmp_path, guard):
+    """spellbook's `spawn_session`: the roots fill `working_directory` only when it is unset; the tool checks
+    an explicit one (`check_input`). A new `root` would be a second argument that skips that check."""
+    body = (
+        "def check_input(value: str) -> None:\n"
+        "    if ';' in value:\n"
+        "        raise ValueError(value)\n\n\n"
+        "@mcp.tool()\n"
+        "async def spawn(ctx: Context, prompt: str, working_directory: str | None = None) -> str:\n"
+        "    if working_directory:\n"
+        "        check_input(working_directory)\n"
+        + textwrap.indent(guard, "    ")
+        + "\n    return prompt + working_directory\n"
+    )
+    text = _run(tmp_path, body)
+    assert "async def spawn(ctx: Context, prompt: str, working_directory: str | None = None) -> str:" in text
+    assert "async def first_root(ctx: Context) -> str:" in text, text
+    assert 'result = await list_roots_compat(ctx, None, name="working_directory")' in text, text
+    assert "RootPath" not in text
+
+
+def test_noop_a_guard_on_a_parameter_that_is_no_path(tmp_path):
+    """`prompt` skips the roots when set, but it is no directory: the tool takes a `root` argument as usual."""
+    text = _run(
+        tmp_path,
+        """\
+        @mcp.tool()
+        async def ask(ctx: Context, prompt: str | None = None) -> str:
+            if prompt is None:
+                prompt = await first_root(ctx)
+            return prompt
+        """,
+    )
+    assert "async def ask(ctx: Context, prompt: str | None = None, root: RootPath = None) -> str:" in text, text

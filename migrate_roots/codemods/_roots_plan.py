@@ -215,11 +215,18 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         return "single"
 
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
+    unset = _unset_tools(by_key, calls, reach, guarded, path_like, param)
+    # Helpers only such tools (or such helpers) call: they read roots only without the tools' argument, so
+    # they take no parameter, and their reads pass None (the shim's error names the tools' argument).
+    idle = _idle_helpers(by_key, calls, reach, guarded, unset)
     # A helper's parameter: free in its body (callers pass it by this keyword).
     helper_names = {
         key: _names.choose(param, by_key[key][1].taken, by_key[key][1].params)
         for key in reach
-        if by_key[key][1].tool is None and by_key[key][1].value is None and key not in guarded
+        if by_key[key][1].tool is None
+        and by_key[key][1].value is None
+        and key not in guarded
+        and key not in idle
     }
     for key in sorted(reach):
         path, func = by_key[key]
@@ -241,6 +248,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             }
             if len(existing) == 1 and not calls_reach:
                 name, new = existing.pop(), False
+            elif key in unset:
+                name, new = unset[key], False
             elif len(handed) == 1 and not existing and param not in func.params:
                 name, new = handed.pop(), False
             else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
@@ -250,14 +259,22 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             plan.values[func.qualname] = name
         elif key in guarded:
             plan.values[func.qualname] = guarded[key].value
+        elif key in idle:
+            plan.values[func.qualname] = "None"
         else:
             name = helper_names[key]
             if name not in func.params:
                 plan.threaded[func.qualname] = name
             plan.values[func.qualname] = name
         for callee, pos in calls[key]:
-            if callee in reach and by_key[callee][1].tool is None and callee not in guarded:
-                plan.calls[pos] = plan.values[func.qualname]
+            if (
+                callee in reach
+                and by_key[callee][1].tool is None
+                and callee not in guarded
+                and callee not in idle
+            ):
+                # Behind the tool's own guard its argument is unset (or falsy, `""`): the read gets None.
+                plan.calls[pos] = "None" if key in unset else plan.values[func.qualname]
                 plan.callees[pos] = callee[1].rpartition(".")[2]
                 if helper_names.get(callee, param) != param:
                     plan.keywords[pos] = helper_names[callee]
@@ -270,7 +287,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if (
             func.tool is None
             and func.value is None
-            and (func.qualname in plans[path].threaded or key in guarded)
+            and (func.qualname in plans[path].threaded or key in guarded or key in idle)
         ):
             names = {
                 plans[by_key[t][0]].tools[by_key[t][1].qualname][0]
@@ -472,6 +489,60 @@ def _tool_to_tool(
             plans[path].callees[pos] = callee[1].rpartition(".")[2]
             if name != param:
                 plans[path].keywords[pos] = name
+
+
+def _unset_tools(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    guarded: Mapping[Key, Any],
+    path_like: Any,
+    param: str,
+) -> dict[Key, str]:
+    """Tool -> its own path parameter whose being set skips every way it has to roots (`if working_directory
+    is None: working_directory = await first_root(ctx)`, spellbook): that parameter is already the argument."""
+    out: dict[Key, str] = {}
+    for key in sorted(reach):
+        func = by_key[key][1]
+        ways = [pos for c, pos in calls[key] if c in reach and c not in guarded]
+        if func.tool is None or func.value is not None or not ways or param in func.params:
+            continue
+        skipped = {s.existing for s in func.sites if s.refusal is None} | {
+            func.guards.get(pos) for pos in ways
+        }
+        name = next(iter(skipped))
+        if len(skipped) == 1 and name is not None and path_like(name):
+            out[key] = name
+    return out
+
+
+def _idle_helpers(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    guarded: Mapping[Key, Any],
+    unset: Mapping[Key, str],
+) -> set[Key]:
+    """Helpers that only `unset` tools, or helpers of this set, call within `reach` (to a fixed point)."""
+    callers: dict[Key, set[Key]] = {}
+    for key in reach:
+        for callee, _ in calls[key]:
+            if callee in reach and callee != key:
+                callers.setdefault(callee, set()).add(key)
+    helpers = {
+        k
+        for k in reach
+        if by_key[k][1].tool is None and by_key[k][1].value is None and k not in guarded and k in callers
+    }
+    idle = set(helpers)
+    changed = True
+    while changed:
+        changed = False
+        for key in sorted(idle):
+            if not all(c in unset or c in idle for c in callers[key]):
+                idle.discard(key)
+                changed = True
+    return idle
 
 
 def _drop_idle(by_key: Mapping[Key, tuple[str, Func]], reach: set[Key], plans: dict[str, Plan]) -> None:

@@ -2,7 +2,7 @@
 
 from app import mcp
 from sdk import Context
-from workspace import every_root, resolve, workspace
+from workspace import every_root, first_shared, resolve, workspace
 
 
 @mcp.tool()
@@ -29,3 +29,11 @@ async def where_first(ctx: Context) -> str:
 async def where_first_again(ctx: Context) -> str:
     """The same, asked of the tool above as a function: its argument must be passed on."""
     return await where_first(ctx)
+
+
+@mcp.tool()
+async def where_or_given(ctx: Context, working_directory: str | None = None) -> str:
+    """The given directory, else the client's first root: the argument is already there."""
+    if not working_directory:
+        working_directory = await first_shared(ctx)
+    return working_directory

@@ -31,3 +31,9 @@ class Workspace:
 
 
 workspace = Workspace()
+
+
+async def first_shared(ctx: Context) -> str:
+    """Only for a tool whose own `working_directory` skips it (the read names that argument)."""
+    result = await ctx.session.list_roots()
+    return _path(result.roots[0].uri)
