@@ -124,7 +124,7 @@ def test_a_module_attribute_of_a_dependency(tmp_path):
     )
     assert message.startswith(
         "`open_workspace` hands the roots, with its path argument `workspace_root`, to `resolve_workspace` "
-        "(from `pontoon.core.workspace`, server.py:"
+        "of `pontoon.core.workspace` (server.py:"
     )
     assert "may bound `workspace_root` by the roots" in message
     assert "checks its path argument" not in message
@@ -144,7 +144,7 @@ def test_a_name_imported_from_a_dependency_with_keywords(tmp_path):
             ),
         )
     )
-    assert "to `pick` (from `workspaces`" in message
+    assert "to `pick` of `workspaces`" in message
 
 
 def test_handed_out_in_the_function_holding_the_read(tmp_path):
@@ -166,7 +166,7 @@ def test_handed_out_in_the_function_holding_the_read(tmp_path):
             """,
     }
     message = _marked(_findings(tmp_path, files))
-    assert "`read_file` hands the roots, with its path argument `path`, to `ensure_inside` (from `scopes`" in message
+    assert "`read_file` hands the roots, with its path argument `path`, to `ensure_inside` of `scopes`" in message
 
 
 def test_handed_out_by_a_helper_on_the_way(tmp_path):
@@ -195,4 +195,34 @@ def test_handed_out_by_a_helper_on_the_way(tmp_path):
             """,
     }
     message = _marked(_findings(tmp_path, files))
-    assert "`resolve` hands the roots, with its path argument `project_dir`, to `choose` (from `dep_paths`" in message
+    assert "`resolve` hands the roots, with its path argument `project_dir`, to `choose` of `dep_paths`" in message
+
+
+def test_a_second_run_adds_nothing_when_the_call_is_below_the_marker(tmp_path):
+    """The marker names the hand-off's line, which the marker above it moves: still the same marker."""
+    pkg = tmp_path / "proj" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "server.py").write_text(
+        textwrap.dedent(
+            """\
+            import scopes
+            from mcp.server.fastmcp import Context, FastMCP
+
+            mcp = FastMCP("x")
+
+
+            @mcp.tool()
+            async def read_file(ctx: Context, path: str) -> str:
+                listed = await ctx.session.list_roots()
+                scopes.ensure_inside(path, [r.uri for r in listed.roots])
+                return path
+            """
+        )
+    )
+    first = helpers.run_engine(tmp_path / "proj", select=["MR1"])
+    text = (pkg / "server.py").read_text()
+    assert "# migrate-roots: MR109:" in text and [r.status.value for r in first if r.status.value == "changed"]
+    again = helpers.run_engine(tmp_path / "proj", select=["MR1"])
+    assert (pkg / "server.py").read_text() == text
+    assert not [r for r in again if r.status.value == "changed"]

@@ -106,8 +106,8 @@ def refuse(
         function = by_key[where][1].qualname.rpartition(".")[2]
         module, _, callee = fq.rpartition(".")
         reason = (
-            f"`{function}` hands the roots, with its path argument `{name}`, to `{callee}` (from `{module}`, "
-            f"{os.path.basename(path)}:{pos[0]}), which migrate-roots does not read: it may bound `{name}` by "
+            f"`{function}` hands the roots, with its path argument `{name}`, to `{callee}` of `{module}` "
+            f"({os.path.basename(path)}:{pos[0]}), which migrate-roots does not read: it may bound `{name}` by "
             "the roots (a new argument would let the caller choose both) or fill it in from them (the tool "
             "already has its argument). Decide which by hand"
         )
