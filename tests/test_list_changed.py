@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers as helpers_module
 from tests.helpers import check_noop, check_transformed, codes
 
 # --- noop cases first ------------------------------------------------------------------------------------
@@ -338,6 +339,66 @@ def test_proxy_relaying_the_notification_is_marked(tmp_path):
     )
     assert codes(findings) == ["MR202", "MR202", "MR303"]  # the registration, and the handler kept with it
     assert {f.severity.value for f in findings} == {"deprecated"}
+
+
+HUB = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+{imports}
+app = Server("hub")
+CHILDREN: list = []
+{helpers}
+
+async def on_changed(_n: types.RootsListChangedNotification) -> None:
+    {body}
+
+
+app.notification_handlers[types.RootsListChangedNotification] = on_changed
+"""
+
+
+def _hub_findings(tmp_path, imports: str, helpers: str, body: str, extra=None):
+    source = HUB.format(imports=imports, helpers=helpers, body=body)
+    root = helpers_module._layout(tmp_path, source, extra, True)
+    results = helpers_module.run_engine(root, write=False)
+    return [(f.code, f.action.value, f.message) for r in results for f in r.findings if f.code.startswith("MR2")]
+
+
+@pytest.mark.parametrize(
+    ("helpers", "body"),
+    [
+        (
+            "\n\nasync def _fan_out() -> None:\n    for child in CHILDREN:\n        await child.send_roots_list_changed()\n",
+            "await _fan_out()",
+        ),
+        (
+            "\n\nasync def _one(child) -> None:\n    await child.send_roots_list_changed()\n\n\n"
+            "async def _fan_out() -> None:\n    for child in CHILDREN:\n        await _one(child)\n",
+            "await _fan_out()",
+        ),
+    ],
+    ids=["helper", "two-deep"],
+)
+def test_a_relay_through_a_helper_of_the_module_is_marked(tmp_path, helpers, body):
+    """mcp-hub's shape: the handler only calls a helper that fans the change out to child servers; removing
+    them would stop legacy children from hearing of it."""
+    findings = _hub_findings(tmp_path, "", helpers, body)
+    assert [f[:2] for f in findings] == [("MR202", "marked"), ("MR202", "marked")], findings
+    assert any("relays the change to downstream servers" in f[2] for f in findings), findings
+
+
+@pytest.mark.parametrize("imports", ["from .fanout import fan_out\n", "from pkg.fanout import fan_out\n"])
+def test_a_handler_calling_an_imported_function_is_marked(tmp_path, imports):
+    """What `fan_out` does is out of this file's sight: the handler stays, marked, naming it."""
+    extra = {"fanout.py": "async def fan_out() -> None:\n    print('relayed')\n"}
+    findings = _hub_findings(tmp_path, imports, "", "await fan_out()", extra)
+    assert [f[:2] for f in findings] == [("MR202", "marked"), ("MR202", "marked")], findings
+    assert any("the handler calls `fan_out` (imported from `" in f[2] for f in findings), findings
+
+
+def test_noop_a_handler_calling_only_the_standard_library_is_removed(tmp_path):
+    findings = _hub_findings(tmp_path, "from logging import info\n", "", "info('roots changed')")
+    assert [f[:2] for f in findings] == [("MR201", "rewritten")], findings
 
 
 def test_middleware_branch_with_else_and_dict_literal_are_marked(tmp_path):

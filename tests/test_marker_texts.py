@@ -260,6 +260,12 @@ KEPT = fast(
         _invalidate()
     async def plain(notification) -> None:
         print("changed")
+    async def _fan_out() -> None:
+        await downstream.send_roots_list_changed()
+    async def on_fan(notification) -> None:
+        await _fan_out()
+    async def on_imported(notification) -> None:
+        await imported(None, None)
     class Holder:
         def __init__(self) -> None:
             server.notification_handlers[types.RootsListChangedNotification] = self.on_roots
@@ -275,6 +281,8 @@ KEPT = fast(
     ok = server.add_notification_handler("notifications/roots/list_changed", types.NotificationParams, plain)
     server.notification_handlers[types.RootsListChangedNotification] = plain; print("set")
     HANDLERS = {types.RootsListChangedNotification: plain}
+    sixth = Server("u", on_roots_list_changed=on_fan)
+    seventh = Server("t", on_roots_list_changed=on_imported)
     """,
     LOW + "\n",
 )
@@ -579,6 +587,8 @@ MR202 | event | kept | marked | = on_event | the handler changes `changed.set()`
 MR202 | attribute | kept | marked | on_attr) | the handler changes `State.stale`
 MR202 | calls | kept | marked | =on_call) | the handler calls `_invalidate`, which changes module state
 MR202 | lambda-calls | kept | marked | lambda | (not a plain function) calls `_invalidate`
+MR202 | relay-helper | kept | marked | =on_fan) | the handler calls `_fan_out`, which relays the change to downstream servers
+MR202 | imported-call | kept | marked | =on_imported) | the handler calls `imported` (imported from `.handlers`), which migrate-roots does not read here
 MR202 | method | kept | marked | = self.on_roots | the handler `self.on_roots` is not a module-level function
 MR202 | import | kept | marked | =imported) | the handler `imported` is not a module-level function
 MR202 | partial | kept | marked | functools.partial( | the handler `functools.partial(on_call

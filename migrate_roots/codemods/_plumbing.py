@@ -191,6 +191,11 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                 continue
             seen.add(name)
             info = self.funcs[self.top[name]]
+            if info.relays:
+                return (
+                    f"the handler calls `{name}`, which relays the change to downstream servers (a proxy): they "
+                    "may still cache roots; remove both once they take explicit paths"
+                )
             changed = _state_write(info.node) or self._global_method_call(info.node)
             if info.globals_declared or changed is not None:
                 what = f" (`{changed}`)" if changed else ""
@@ -207,6 +212,33 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                     f"the readers take the `{self.param}` argument"
                 )
             todo.extend(sorted(info.calls & set(self.top)))
+        # A function imported from the project or a dependency: what it does is out of this file's sight (it
+        # may relay the change, or refresh an allow-list), so the handler stays.
+        for name in sorted(
+            set().union(*(self._calls_of(self.funcs[self.top[n]].node) for n in seen), self._calls_of(body))
+        ):
+            imported = self._imported(name)
+            if imported is not None:
+                return (
+                    f"the handler calls `{name}` (imported from `{imported}`), which migrate-roots does not "
+                    "read here: check what it does, then remove the registration and the handler by hand"
+                )
+        return None
+
+    def _imported(self, name: str) -> str | None:
+        """The module a module-level `from M import name` of this file takes `name` from, unless M is the
+        standard library or an MCP SDK."""
+        scope = self.globalscope
+        if scope is None or name not in scope:
+            return None
+        for assignment in scope[name]:
+            node = getattr(assignment, "node", None)
+            if isinstance(node, cst.ImportFrom) and _first_party_import(scope, name):
+                module = ("." * len(node.relative)) + (
+                    _dotted(node.module) if node.module is not None else ""
+                )
+                if module.lstrip(".").partition(".")[0] not in ("mcp", "fastmcp"):
+                    return module
         return None
 
     def _global_method_call(self, node: cst.CSTNode) -> str | None:
