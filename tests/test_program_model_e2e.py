@@ -45,11 +45,11 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         transport,
         [
             {"era": "legacy-roots", "tool": t, "args": {}, "roots": roots}
-            for t in ("where", "where_all", "where_first", "where_first_again", "where_or_given")
+            for t in ("where", "where_all", "where_first", "where_first_again", "where_or_given", "where_app")
         ],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 5
+    assert [r["text"] for r in before] == [str(client_dir)] * 6
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -73,6 +73,10 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_or_given", {"working_directory": ""}, roots, str(client_dir)),
         ("where_or_given", {"working_directory": str(arg_dir)}, [], str(arg_dir)),
         ("where_or_given", {}, [], "`working_directory`"),
+        # A tool on an instance of the project's own subclass of FastMCP.
+        ("where_app", {}, roots, str(client_dir)),
+        ("where_app", {"root": [str(arg_dir)]}, [], str(arg_dir)),
+        ("where_app", {}, [], "`root`"),
     ]
     after = drive(
         python,
@@ -89,6 +93,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     assert "root" in schemas["where_all"]["properties"] and "root" in schemas["where_first"]["properties"]
     assert "root" in schemas["where_first_again"]["properties"]
     assert set(schemas["where_or_given"]["properties"]) == {"working_directory"}
+    assert "root" in schemas["where_app"]["properties"]
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)

@@ -82,3 +82,83 @@ def test_the_read_under_a_reexported_context_is_rewritten(tmp_path, sdk_file, sd
     assert "result = await list_roots_compat(ctx, root, name=\"root\")" in text, text
     assert "async def status(ctx: " + ctx + ", root: RootPath = None) -> str:" in text, text
     assert not helpers.flakes(text), helpers.flakes(text)
+
+
+SUBCLASS = """\
+{imports}
+
+
+class {cls}({bases}):
+    \"\"\"The project's own server class.\"\"\"
+
+
+async def first_root(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+
+
+{instance}
+"""
+
+MODULE_LEVEL = """\
+mcp = {cls}("x")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    return await first_root(ctx)
+"""
+
+FACTORY = """\
+def build() -> {cls}:
+    mcp = {cls}("x")
+
+    @mcp.tool()
+    async def where(ctx: Context) -> str:
+        return await first_root(ctx)
+
+    return mcp
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "bases", "instance"),
+    [
+        ("from mcp.server.fastmcp import Context, FastMCP", "FastMCP", MODULE_LEVEL),
+        ("from mcp.server.fastmcp import Context, FastMCP", "FastMCP", FACTORY),
+        ("from mcp.server.fastmcp import Context, FastMCP\n\n\nclass Mixin:\n    pass", "Mixin, FastMCP", FACTORY),
+        ("from mcp.server.mcpserver import Context, MCPServer", "MCPServer", MODULE_LEVEL),
+        ("from fastmcp import Context, FastMCP", "FastMCP", FACTORY),
+    ],
+    ids=["mcp1-module", "mcp1-factory", "mixin-first", "mcp2", "fastmcp"],
+)
+def test_a_tool_on_an_instance_of_a_subclass_is_rewritten(tmp_path, imports, bases, instance):
+    """code-indexing-mcp's `class AutoIndexingMCP(FastMCP)`: its tools were marked MR103 ("not known as a
+    tool registration")."""
+    source = SUBCLASS.format(imports=imports, cls="MyMCP", bases=bases, instance=instance.format(cls="MyMCP"))
+    findings, text = _run(tmp_path, {"server.py": source})
+    assert sorted(findings) == [("MR101", "rewritten"), ("MR107", "rewritten")], findings
+    assert "async def where(ctx: Context, root: RootPath = None) -> str:" in text, text
+    assert not helpers.flakes(text), helpers.flakes(text)
+
+
+def test_a_subclass_from_another_module_of_the_project(tmp_path):
+    base = "from mcp.server.fastmcp import Context, FastMCP\n\n\nclass App(FastMCP):\n    pass\n"
+    server = SUBCLASS.split("\n\nclass")[0].format(imports="from .base import App, Context") + (
+        '\n\nasync def first_root(ctx: Context) -> str:\n    result = await ctx.session.list_roots()\n'
+        "    return str(result.roots[0].uri)\n\n\n" + MODULE_LEVEL.format(cls="App")
+    )
+    findings, text = _run(tmp_path, {"base.py": base, "server.py": server})
+    assert ("MR101", "rewritten") in findings, findings
+    assert "async def where(ctx: Context, root: RootPath = None) -> str:" in text, text
+
+
+def test_noop_a_class_that_subclasses_nothing_of_the_sdks(tmp_path):
+    source = (
+        "from mcp.server.fastmcp import Context\n\n\nclass Registry:\n    def tool(self):\n"
+        "        return lambda fn: fn\n\n\nasync def first_root(ctx: Context) -> str:\n"
+        "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n\n\n"
+        + MODULE_LEVEL.format(cls="Registry")
+    )
+    findings, text = _run(tmp_path, {"server.py": source})
+    assert [f for f in findings if f[1] == "rewritten"] == [], findings

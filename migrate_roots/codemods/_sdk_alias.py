@@ -12,7 +12,9 @@ folder the importing module's dotted name starts from, in a package or loose bes
 from an SDK (`mcp`, `fastmcp`) is read (with `ast`, once per process) and its names are taken for the SDK's:
 `FileState.qnames` then answers `mcp.server.mcpserver.context.Context`, and every rule sees the SDK name.
 Only `from SDK import NAME [as ALIAS]` at the module's top level counts, one re-export deep; a module that
-defines the name itself (`class Context(...)`) is not an alias.
+defines the name itself (`class Context(...)`) is not an alias, unless the class subclasses such a name
+(`class MyMCP(FastMCP)`, in the module itself or another of the project): then it stands for its SDK base, so
+an instance is a server object and its `@mcp.tool()` functions are tools.
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ def _reexports(path: str) -> dict[str, str]:
                 for alias in node.names:
                     if alias.name != "*":
                         found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.ClassDef) and any(
+            isinstance(b, ast.Name) and b.id in found for b in node.bases
+        ):
+            # `class MyMCP(FastMCP)`, `class Tools(Mixin, FastMCP)`: an instance is the SDK's server to the rules.
+            base = next(b.id for b in node.bases if isinstance(b, ast.Name) and b.id in found)
+            found[node.name] = found[base]
         elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)):
             # Defined here after all: the project's own class or value, not the SDK's.
             targets = (
@@ -89,8 +97,6 @@ def translate(name: str, module: str, root: str, cache: dict[str, str | None]) -
     parts = name.split(".")
     for i in range(len(parts) - 1, 0, -1):
         owner = ".".join(parts[:i])
-        if owner == module:
-            break
         path = _module_file(root, owner)
         if path is not None:
             target = _reexports(path).get(parts[i])

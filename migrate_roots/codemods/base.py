@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 import libcst as cst
-from libcst.metadata import QualifiedName, Scope, ScopeProvider
+from libcst.metadata import QualifiedName, QualifiedNameSource, Scope, ScopeProvider
 
 from migrate_roots.codemods import _fastmeta, _markers, _sdk_alias, _style
 from migrate_roots.codemods._fastmeta import Spans
@@ -228,9 +228,14 @@ class FileState:
         return found
 
     def qnames(self, node: cst.CSTNode) -> set[str]:
-        return {self._absolute(q.name) for q in self.qualified_names(node)}
+        return {
+            self._absolute(q.name, q.source is QualifiedNameSource.LOCAL) for q in self.qualified_names(node)
+        }
 
-    def _absolute(self, name: str) -> str:
+    def _absolute(self, name: str, local: bool = False) -> str:
+        if local and self.module:  # `MyMCP` of `class MyMCP(FastMCP)` here: its SDK base (_sdk_alias)
+            found = self._sdk_name(f"{self.module}.{name}")
+            return name if found == f"{self.module}.{name}" else found
         if name.startswith("."):
             dots = len(name) - len(name.lstrip("."))
             base = self.package.split(".") if self.package else []
@@ -238,11 +243,12 @@ class FileState:
                 base = base[: len(base) - (dots - 1)]
             name = ".".join([*base, name[dots:]]).strip(".")
         # An SDK name through the project's own re-export module (`from ._sdk import Context`) is the SDK's.
-        if self.module and "." in name:
-            if not self.import_root:
-                self.import_root = _sdk_alias.import_root(self.path, self.module)
-            return _sdk_alias.translate(name, self.module, self.import_root, self.aliases)
-        return name
+        return self._sdk_name(name) if self.module and "." in name else name
+
+    def _sdk_name(self, name: str) -> str:
+        if not self.import_root:
+            self.import_root = _sdk_alias.import_root(self.path, self.module)
+        return _sdk_alias.translate(name, self.module, self.import_root, self.aliases)
 
     def scope(self, node: cst.CSTNode) -> Scope | None:
         return self.meta[ScopeProvider].get(node)
