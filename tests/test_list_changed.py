@@ -1045,3 +1045,48 @@ def test_handler_registered_inside_a_function_that_only_logs_is_removed(tmp_path
         extra={"log.py": "def setup_logger():\n    return None\n"},
     )
     assert codes(findings) == ["MR201"]
+
+
+@pytest.mark.parametrize(
+    ("handler", "expected"),
+    [
+        ("state.on_changed", "is not a module-level function of this file"),
+        ("on_changed_plain", None),
+    ],
+    ids=["method", "function"],
+)
+def test_a_registration_by_a_module_constant_is_seen(tmp_path, handler, expected):
+    """clew's shape: `ROOTS_CHANGED_METHOD = "notifications/roots/list_changed"`, then
+    `server.add_notification_handler(ROOTS_CHANGED_METHOD, NotificationParams, state.on_roots_list_changed)`:
+    the registration had no finding."""
+    source = f"""\
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp.types import NotificationParams
+
+ROOTS_CHANGED = "notifications/roots/list_changed"
+server = Server("x")
+
+
+class State:
+    async def on_changed(self, _ctx: Any, _params: Any) -> None:
+        print("changed")
+
+
+async def on_changed_plain(_ctx: Any, _params: Any) -> None:
+    print("changed")
+
+
+state = State()
+server.add_notification_handler(ROOTS_CHANGED, NotificationParams, {handler})
+"""
+    root = helpers_module._layout(tmp_path, source, None, True)
+    results = helpers_module.run_engine(root, write=False)
+    found = [(f.code, f.action.value, f.line, f.message) for r in results for f in r.findings]
+    at_registration = [f for f in found if f[2] == source.count("\n")]
+    if expected is None:
+        assert [f[:2] for f in at_registration] == [("MR201", "rewritten")], found
+    else:
+        assert [f[:2] for f in at_registration] == [("MR202", "marked")], found
+        assert expected in at_registration[0][3]

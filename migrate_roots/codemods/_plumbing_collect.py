@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
+from libcst.metadata import GlobalScope
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_base import FuncInfo, Registration
@@ -29,6 +30,7 @@ from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local, _
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing import _Plumbing
+    from migrate_roots.codemods.base import FileState
 
 
 # Wording in user-facing strings that tells people to set up roots (MR218).
@@ -163,7 +165,9 @@ class _Collector(cst.CSTVisitor):
                     self._init_handler(arg.value)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_notification_handler" and node.args:
             method = node.args[0].value
-            value = method.evaluated_value if isinstance(method, cst.SimpleString) else None
+            value = (
+                method.evaluated_value if isinstance(method, cst.SimpleString) else _constant(state, method)
+            )
             kind = _sdk.expr_kind(state, func.value)
             if kind == _sdk.FOREIGN:
                 self.o.handled.add(node)  # a user's own event bus that happens to use the same string
@@ -259,3 +263,20 @@ class _MiddlewareBranches(cst.CSTVisitor):
         else:
             reg.remove = node
         self.o.registrations.append(reg)
+
+
+def _constant(state: FileState, node: cst.BaseExpression) -> str | None:
+    """The string a module-level constant holds (`ROOTS_CHANGED = "notifications/roots/list_changed"`), when
+    `node` names one assigned once."""
+    scope = state.scope(node) if isinstance(node, cst.Name) else None
+    if scope is None or not isinstance(node, cst.Name) or node.value not in scope:
+        return None
+    assignments = list(scope[node.value])
+    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
+    if not isinstance(target, cst.Name) or not isinstance(
+        getattr(assignments[0], "scope", None), GlobalScope
+    ):
+        return None
+    value = _sdk._assigned_value(state, target)
+    found = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    return found if isinstance(found, str) else None
