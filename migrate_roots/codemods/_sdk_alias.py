@@ -39,33 +39,68 @@ def _reexports(path: str) -> dict[str, str]:
         return {}
     if b"mcp" not in data:
         return {}
+    found: dict[str, str] = {}
+    for kind, name, detail in _top_level(data):
+        if kind == "import":
+            if detail[0].partition(".")[0] in _SDKS and detail[1] != "*":
+                found[name] = f"{detail[0]}.{detail[1]}"
+        elif kind == "class" and any(b in found for b in detail):
+            # `class MyMCP(FastMCP)`, `class Tools(Mixin, FastMCP)`: an instance is the SDK's server to the rules.
+            found[name] = found[next(b for b in detail if b in found)]
+        else:  # defined here after all: the project's own class or value, not the SDK's
+            found.pop(name, None)
+    return found
+
+
+def _top_level(data: bytes) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The module's top-level bindings, in order: ("import", bound name, (module, imported name)) for an
+    absolute `from M import N [as A]`, ("class", name, base names), ("def", name, ()) for a function or a plain
+    assignment. With `ast`; syntax newer than this interpreter (`def f[**P]`, 3.12) with libcst."""
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
-    found: dict[str, str] = {}
+        return _top_level_cst(data)
+    out: list[tuple[str, str, tuple[str, ...]]] = []
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            if node.module.partition(".")[0] in _SDKS:
-                for alias in node.names:
-                    if alias.name != "*":
-                        found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        elif isinstance(node, ast.ClassDef) and any(
-            isinstance(b, ast.Name) and b.id in found for b in node.bases
-        ):
-            # `class MyMCP(FastMCP)`, `class Tools(Mixin, FastMCP)`: an instance is the SDK's server to the rules.
-            base = next(b.id for b in node.bases if isinstance(b, ast.Name) and b.id in found)
-            found[node.name] = found[base]
-        elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign)):
-            # Defined here after all: the project's own class or value, not the SDK's.
-            targets = (
-                [node.name]
-                if not isinstance(node, ast.Assign)
-                else [t.id for t in node.targets if isinstance(t, ast.Name)]
-            )
-            for name in targets:
-                found.pop(name, None)
-    return found
+            out += [("import", a.asname or a.name, (node.module, a.name)) for a in node.names]
+        elif isinstance(node, ast.ClassDef):
+            out.append(("class", node.name, tuple(b.id for b in node.bases if isinstance(b, ast.Name))))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(("def", node.name, ()))
+        elif isinstance(node, ast.Assign):
+            out += [("def", t.id, ()) for t in node.targets if isinstance(t, ast.Name)]
+    return out
+
+
+def _top_level_cst(data: bytes) -> list[tuple[str, str, tuple[str, ...]]]:
+    import libcst as cst
+
+    try:
+        module = cst.parse_module(data)
+    except Exception:  # noqa: BLE001 (libcst's parser errors have no common base worth naming)
+        return []
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    for statement in module.body:
+        if isinstance(statement, cst.ClassDef):
+            bases = tuple(a.value.value for a in statement.bases if isinstance(a.value, cst.Name))
+            out.append(("class", statement.name.value, bases))
+        elif isinstance(statement, cst.FunctionDef):
+            out.append(("def", statement.name.value, ()))
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                    source = module.code_for_node(small.module)
+                    names = small.names if isinstance(small.names, (list, tuple)) else ()
+                    for alias in names:
+                        bound = alias.asname.name if alias.asname is not None else alias.name
+                        if isinstance(bound, cst.Name):
+                            out.append(("import", bound.value, (source, module.code_for_node(alias.name))))
+                elif isinstance(small, cst.Assign):
+                    out += [
+                        ("def", t.target.value, ()) for t in small.targets if isinstance(t.target, cst.Name)
+                    ]
+    return out
 
 
 def _module_file(import_root: str, module: str) -> str | None:
