@@ -387,6 +387,16 @@ S: dict[str, str] = {
     "tool_reader": CACHED.replace("@mcp.tool()\n", "")
     + "\n@mcp.tool()\ndef count() -> int:\n    return len(_roots)\n",
     "outside": OUTSIDE,
+    "opaque": fast("""\
+        async def first_root(ctx: Context) -> str:
+            return str((await ctx.session.list_roots()).roots[0].uri)
+        class Tools:
+            async def where(self, ctx: Context) -> str:
+                return await first_root(ctx)
+        tools = Tools()
+        for name in ("where",):
+            mcp.add_tool(getattr(tools, name), name=name)
+        """),
     "wrappers": WRAPPERS,
     "none_versus_empty": NONE_VERSUS_EMPTY,
     "helper": HELPER,
@@ -545,6 +555,7 @@ MR103 | callers | outside | marked | # scan | in `scan` | the calls migrate-root
 MR103 | decorator | outside | marked | # crawl | in `crawl` | from `run` (pkg/server.py:21) | `@command("crawl")` | does not know as a tool registration
 MR103 | click | outside | marked | # click | in `first_root` | from `main` (pkg/server.py:26) | decorated by `@click.command()` | does not know as a tool registration
 MR103 | returned | outside | marked | # returned | in `reader` | a function that `make` returns
+MR103 | opaque | opaque | marked | | roots read in `first_root` | reach only from `where` (pkg/server.py:9) | Tools registered from a value migrate-roots cannot follow to a function, such as `mcp.add_tool(getattr(tools, name))` (pkg/server.py:12), may be that way
 MR103 | resource | outside | marked | # resource | the handler `first` | `@mcp.resource` (pkg/server.py:33)
 MR104 | wrapper | wrappers | marked | # wrapper | roots read in a decorator that wraps tools
 MR104 | wraps | wrappers | marked | # wraps | in `first_root` | from `inner` (pkg/server.py:19) | (`@wraps(fn)`)

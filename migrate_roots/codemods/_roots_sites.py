@@ -60,6 +60,7 @@ class SiteIndex:
         self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
         self.defs: dict[str, cst.FunctionDef] = {}
         self.registrations: list[Registration] = []  # on server objects the model resolves
+        self.opaque: tuple[tuple[str, int], ...] = ()  # tools registered from values no function names
         # Attribute writes that outlive the request, per function (the attribute, the names its value reads),
         # and calls whose result a local name holds: (caller, call position, function, the names).
         self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str]]]] = {}

@@ -66,12 +66,16 @@ class RootsCall(SiteIndex, Rule):
         self._kept_caches(state)
         self._kept_attributes(state)
         registered: dict[str, tuple[Pos, str]] = {}
+        opaque: list[tuple[str, int]] = []
         for ref, tool_name, scope, pos, spelling in self.added_tools:
             qualname = recognise.registered_function(ref, scope, self.defs)
             func = self.functions.get(qualname) if qualname is not None else None
-            if func is not None:
+            if func is None:
+                opaque.append((spelling, pos[0]))
+            else:
                 func.tool = tool_name or func.qualname.rpartition(".")[2]
                 registered.setdefault(func.qualname, (pos, spelling))
+        self.opaque = tuple(opaque)
         for func in self.functions.values():
             if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
                 where = registered.get(func.qualname)
@@ -137,7 +141,7 @@ class RootsCall(SiteIndex, Rule):
             or (f.bound_sign and (f.bound_sign.signs or f.bound_sign.checks))
         }
         doubles = self._doubles()
-        facts = recognise.module_facts(state, self.registrations)
+        facts = recognise.module_facts(state, self.registrations, self.opaque)
         # A module that only re-exports (a package's `__init__`) is summarized for its first-party imports.
         top = state.module.split(".")[0]
         targets = [target for _, target in facts.imports] + list(facts.stars)

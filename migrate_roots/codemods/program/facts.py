@@ -38,6 +38,11 @@ class ModuleFacts:
     imports: tuple[tuple[str, str], ...] = ()
     stars: tuple[str, ...] = ()  # modules star-imported (`from .runtime import *`)
     registrations: tuple[Registration, ...] = ()
+    # Tools registered on a server object of this module from a value the rules cannot follow to a function
+    # (`mcp.add_tool(method, ...)` in a loop, `mcp.add_tool(getattr(tools, name))`): (spelling, line).
+    opaque: tuple[tuple[str, int], ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.servers or self.server_classes or self.instances or self.registrations)
+        return bool(
+            self.servers or self.server_classes or self.instances or self.registrations or self.opaque
+        )

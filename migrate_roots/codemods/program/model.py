@@ -38,6 +38,8 @@ class ProgramModel:
     returned: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     # (caller, line) -> the global flag that makes that call happen once per process.
     once: dict[tuple[str, int], str] = field(default_factory=dict)
+    # Tools registered from values no function names: (spelling, path, line), the first of the group.
+    opaque: tuple[str, str, int] | None = None
 
     @classmethod
     def build(cls, summaries: Mapping[str, Any]) -> ProgramModel:
@@ -47,6 +49,9 @@ class ProgramModel:
             model.paths.setdefault(summary.module, path)
             if facts is not None:
                 model.modules[summary.module] = facts
+                for spelling, line in getattr(facts, "opaque", ()):
+                    if model.opaque is None or (path, line) < model.opaque[1:]:
+                        model.opaque = (spelling, path, line)
             for func in summary.functions.values():
                 if func.tool and func.refusal:
                     model.refused[f"{summary.module}.{func.qualname}"] = func.refusal
@@ -182,7 +187,7 @@ class ProgramModel:
                 f"roots read in `{short}`, which is not a tool and which no call migrate-roots can follow "
                 "reaches (unused, a handler, called from outside the package, or called through a value it "
                 "cannot type, such as a method of an object a function returns): if a tool reaches it, give "
-                "that tool a path argument by hand"
+                f"that tool a path argument by hand{self._opaque_note()}"
             )
         chain.sort(key=lambda c: "test" in c[1])  # the package's own callers first, its tests after
         callers = ", ".join(f"`{c.rpartition('.')[2]}` ({_short(p)}:{line})" for c, p, line in chain[:3])
@@ -190,7 +195,18 @@ class ProgramModel:
         return "MR103", (
             f"roots read in `{short}`, which the calls migrate-roots can follow reach only from {callers}{more}: "
             "none of them a tool or called from one. If a tool (or a prompt) reaches it another way (an import "
-            "inside a function, a value it cannot type), give that tool a path argument by hand"
+            f"inside a function, a value it cannot type), give that tool a path argument by hand{self._opaque_note()}"
+        )
+
+    def _opaque_note(self) -> str:
+        """The first tool registration whose value names no function: such a tool may be the way in."""
+        if self.opaque is None:
+            return ""
+        spelling, path, line = self.opaque
+        spelling = spelling if len(spelling) <= 60 and "\n" not in spelling else f"{spelling[:57]}..."
+        return (
+            f". Tools registered from a value migrate-roots cannot follow to a function, such as `{spelling}` "
+            f"({_short(path)}:{line}), may be that way"
         )
 
 

@@ -24,6 +24,8 @@ _STDLIB = frozenset(sys.stdlib_module_names)
 # Methods that register a tool: `@x.tool`, `x.tool(fn)`, `x.add_tool(fn)`; `Tool.from_function(fn)`.
 TOOL_DECORATORS = frozenset({"tool"})
 TOOL_ADDERS = frozenset({"add_tool"})
+# The function a registration names when its value is no function of the module (`getattr(tools, name)`).
+OPAQUE = "<value>"
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,8 @@ def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, F
     if names is None:
         return None
     qualname = _function_ref(state, args[0].value)
+    if qualname is None and names == () and attr in TOOL_ADDERS:
+        qualname = OPAQUE  # a value the rules cannot follow: reported where a roots read goes unreached
     if qualname is None:
         return None
     name = _tool_name(inner) if inner is not None else _keyword(node, "name")
@@ -235,7 +239,9 @@ def _dotted(node: cst.ImportFrom) -> str:
     return dots + cst.Module(body=()).code_for_node(node.module)
 
 
-def module_facts(state: FileState, registrations: list[Registration]) -> ModuleFacts:
+def module_facts(
+    state: FileState, registrations: list[Registration], opaque: tuple[tuple[str, int], ...] = ()
+) -> ModuleFacts:
     """The server objects, server classes, instances and imports bound at the top of this module."""
     module = state.wrapper.module
     servers: set[str] = set()
@@ -282,6 +288,7 @@ def module_facts(state: FileState, registrations: list[Registration]) -> ModuleF
         imports=tuple(imports),
         stars=tuple(state.extra.get("star_imports", ())),
         registrations=tuple(registrations),
+        opaque=opaque,
     )
 
 
