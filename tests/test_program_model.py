@@ -1100,3 +1100,34 @@ def test_once_behind_a_flag_kept_on_an_object(tmp_path, read, line, words):
     assert [(f.line, f.code) for f in marked if f.line == line] == [(line, "MR211")], marked
     assert words in next(f.message for f in marked if f.line == line)
     assert "`app.checked`" in next(f.message for f in marked if f.line == line)
+
+
+def test_a_long_unknown_decorator_is_quoted_short_in_the_marker(tmp_path):
+    """code-indexing-mcp: a decorator with a nine-line `description=` was copied whole into a twelve-line
+    marker. A decorator whose arguments span lines or run long is quoted as `@f(...)`."""
+    source = '''\
+from mcp.server.fastmcp import Context
+
+from .registry import command
+
+
+async def first_root(ctx: Context) -> str:
+    return str((await ctx.session.list_roots()).roots[0].uri)
+
+
+@command(
+    title="Initialize project",
+    description=(
+        "Register a directory as an indexable project and write its local marker, which holds an id."
+    ),
+)
+async def init_project(ctx: Context) -> str:
+    return await first_root(ctx)
+'''
+    from tests import helpers as h
+
+    root = h._layout(tmp_path, source, {"registry.py": "def command(**kw):\n    return lambda fn: fn\n"}, True)
+    results = h.run_engine(root, select=["MR1"], write=False)
+    messages = [f.message for r in results for f in r.findings if f.code == "MR103"]
+    assert len(messages) == 1 and "decorated by `@command(...)`, which migrate-roots" in messages[0], messages
+    assert "Initialize project" not in messages[0]

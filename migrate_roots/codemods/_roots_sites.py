@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _bounds, _names, _sdk
+from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_refusals import (
@@ -127,7 +127,7 @@ class SiteIndex:
             else:
                 func.handler = func.handler or recognise.handler(state, decorator.decorator)
                 if func.handler is None and func.decorator is None:
-                    func.decorator = "@" + state.wrapper.module.code_for_node(decorator.decorator)
+                    func.decorator = "@" + _short_code(state, decorator.decorator)
         outer = state.parent(node)
         while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             outer = state.parent(outer)
@@ -225,7 +225,7 @@ class SiteIndex:
             else:
                 self.registrations.append(found.pending)
             return
-        patched = _patch(node, state)
+        patched = _test_patches.patch(node, state, lambda n: _fq(state, n))
         if patched is not None:
             scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]
             self.patches.append((patched[0], state.pos(node), patched[1], (*reversed(scopes), "")))
@@ -345,6 +345,14 @@ class SiteIndex:
         return site
 
 
+def _short_code(state: FileState, node: cst.BaseExpression) -> str:
+    """`node` as written, or `f(...)` when its arguments span lines or run long (a marker quotes it)."""
+    code = state.wrapper.module.code_for_node(node)
+    if ("\n" in code or len(code) > 60) and isinstance(node, cst.Call):
+        return state.wrapper.module.code_for_node(node.func) + "(...)"
+    return code
+
+
 def _names_roots_method(call: cst.Call) -> bool:
     """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
     if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
@@ -417,61 +425,6 @@ def _is_compat_call(call: cst.Call, state: FileState) -> bool:
     names = _fq(state, call.func)
     suffix = f"{state.settings.shim_module}.{SHIM_FUNCTION}"
     return any(n == suffix or n.endswith("." + suffix) for n in names)
-
-
-def _string(node: cst.BaseExpression | None) -> str | None:
-    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
-    return value if isinstance(value, str) else None
-
-
-def _patch(call: cst.Call, state: FileState) -> tuple[str, cst.BaseExpression] | None:
-    """(what is replaced, by what) for the usual ways tests swap a function:
-    `monkeypatch.setattr(obj, "name", fake)` (and builtin `setattr`), `monkeypatch.setattr("pkg.mod.name", fake)`,
-    `[mock.|mocker.]patch("pkg.mod.name", fake | new=fake | side_effect=fake)`, `patch.object(obj, "name", ...)`."""
-    func = call.func
-    called = _last_name(func)
-    if called not in ("setattr", "patch", "object"):
-        return None
-    args = [a.value for a in call.args if a.keyword is None and not a.star]
-    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-    by_keyword = keywords.get("new") or keywords.get("side_effect")
-    if called == "object":
-        if not (isinstance(func, cst.Attribute) and _last_name(func.value) == "patch"):
-            return None
-        called = "setattr"
-    if called == "setattr" and len(args) >= 2 and _string(args[1]) is not None:
-        owner = _owner(args[0], state)
-        value = args[2] if len(args) > 2 else by_keyword
-        return (f"{owner}.{_string(args[1])}", value) if owner and value is not None else None
-    dotted = _string(args[0]) if args else None
-    value = args[1] if len(args) > 1 else by_keyword
-    if dotted is None or "." not in dotted or value is None:
-        return None
-    return dotted, value
-
-
-def _last_name(node: cst.BaseExpression) -> str:
-    return (
-        node.attr.value
-        if isinstance(node, cst.Attribute)
-        else node.value
-        if isinstance(node, cst.Name)
-        else ""
-    )
-
-
-def _owner(node: cst.BaseExpression, state: FileState) -> str | None:
-    """The dotted name of a module or class object (`sys.modules[__name__]` is this module)."""
-    if isinstance(node, cst.Subscript) and _last_name(node.value) == "modules":
-        index = node.slice[0].slice if len(node.slice) == 1 else None
-        if (
-            isinstance(index, cst.Index)
-            and isinstance(index.value, cst.Name)
-            and index.value.value == "__name__"
-        ):
-            return state.module
-    names = _fq(state, node)
-    return min(names) if names else None
 
 
 def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | None:
