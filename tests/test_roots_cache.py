@@ -837,8 +837,9 @@ _EARLY_RETURN = """\
 def _early_return_after(guard: str) -> str:
     workspace = (
         "    # migrate-roots: MR211: `_workspace` keeps roots (or their staleness) across requests,\n"
-        "    #   and cannot go yet: read by `where`, a tool that does not fetch it; read the `root`\n"
-        "    #   argument per request instead\n"
+        "    #   and cannot go yet: read by `where`, a tool that does not fetch it; also read by\n"
+        "    #   `_upgrade`, which reads roots behind a guard migrate-roots does not unwrap (an early\n"
+        "    #   `return`, or more than one test); read the `root` argument per request instead\n"
     )
     flag = (
         "    # migrate-roots: MR211: `_attempted` keeps roots (or their staleness) across requests,\n"
@@ -1166,3 +1167,39 @@ async def read(path: str, ctx: Context) -> str:
     for finding in found:
         assert "keep that bound with the operator (MCP_ROOTS_ALLOWED_PATHS" in finding.message
         assert "take the directory per request" not in finding.message
+
+
+def test_every_reader_that_keeps_a_cache_is_named(tmp_path):
+    """atlassian-cli's shape: the cached folder is read by two client getters on every tool call, and the
+    marker named only the fetcher. It names the readers that do not fetch, then the fetcher."""
+    source = """\
+from pathlib import Path
+
+from mcp.server.lowlevel import Server
+
+server = Server("x")
+_project_dir: Path | None = None
+_fetched = False
+
+
+async def _resolve() -> Path | None:
+    global _project_dir, _fetched
+    if _fetched:
+        return _project_dir
+    _fetched = True
+    result = await server.request_context.session.list_roots()
+    _project_dir = Path(str(result.roots[0].uri)[7:])
+    return _project_dir
+
+
+def _client() -> str:
+    return str(_project_dir)
+
+
+def _store() -> str:
+    return str(_project_dir) + "/db"
+"""
+    root = helpers._layout(tmp_path, source, None, True)
+    results = helpers.run_engine(root, write=False)
+    marker = next(f.message for r in results for f in r.findings if f.code == "MR211" and f.line == 6)
+    assert "read by `_client` and `_store`, functions that do not fetch it; also read by `_resolve`" in marker

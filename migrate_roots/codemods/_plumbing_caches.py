@@ -191,6 +191,10 @@ class _Caches(_PlumbingBase):
         if len(self.top_assigns.get(name, [])) != 1:
             return "defined more than once at module level"
         unit_nodes = [u for _, u in units]
+        unwrapped: list[str] = []  # functions that fetch behind a guard not unwrapped
+        # Functions that read it and do not fetch: label -> "a tool" / "a function", and where each is defined.
+        readers: dict[str, str] = {}
+        first: dict[str, tuple[int, int]] = {}
         for node in [*self.accesses(name), *self.assignments(name)]:
             if any(
                 node is s.body[0].targets[0].target if isinstance(s.body[0], cst.Assign) else False
@@ -206,17 +210,19 @@ class _Caches(_PlumbingBase):
                 return "used at module level"
             if func not in fetchers:
                 label = self.state.qualname(func)
+                first.setdefault(label, self.state.pos(func))
                 if self.funcs[func].sites:  # it fetches, but not inside one `if <not cached>:` block
-                    return (
-                        f"read by `{label}`, which reads roots behind a guard migrate-roots does not "
-                        "unwrap (an early `return`, or more than one test)"
-                    )
-                kind = "a tool" if self.funcs[func].tool else "a function"
-                return f"read by `{label}`, {kind} that does not fetch it"
+                    unwrapped += [label] if label not in unwrapped else []
+                else:
+                    readers.setdefault(label, "a tool" if self.funcs[func].tool else "a function")
+                continue
             guard = fetchers[func]
             seeded = self.literal_default(name) is not None
             if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state, seeded):
                 return f"used in `{self.state.qualname(func)}` outside its fetch guard"
+        if readers or unwrapped:  # named in source order
+            ordered = {k: readers[k] for k in sorted(readers, key=first.__getitem__)}
+            return _readers_text(ordered, sorted(unwrapped, key=first.__getitem__))
         where = self.used_elsewhere(name)
         return f"named in `{where}`, which this run does not rewrite" if where else None
 
@@ -324,3 +330,30 @@ class _Caches(_PlumbingBase):
             Severity.DEPRECATED,
             Action.REWRITTEN,
         )
+
+
+def _readers_text(readers: dict[str, str], unwrapped: list[str]) -> str:
+    """Every function that keeps the cache alive: the readers that do not fetch it first (the cache serves
+    them), then the fetchers whose guard migrate-roots does not unwrap; three names at most each."""
+
+    def names(labels: list[str]) -> str:
+        shown = [f"`{label}`" for label in labels[:3]]
+        more = f" and {len(labels) - 3} more" if len(labels) > 3 else ""
+        return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]) + more
+
+    parts = []
+    if readers:
+        kinds = set(readers.values())
+        kind = kinds.pop() if len(kinds) == 1 else "a function"
+        plural = {"a tool": "tools", "a function": "functions"}[kind]
+        parts.append(
+            f"read by {names(list(readers))}, {kind if len(readers) == 1 else plural} that "
+            f"{'does' if len(readers) == 1 else 'do'} not fetch it"
+        )
+    if unwrapped:
+        parts.append(
+            f"{'also ' if readers else ''}read by {names(unwrapped)}, which "
+            f"{'reads' if len(unwrapped) == 1 else 'read'} roots behind a guard migrate-roots does not unwrap "
+            "(an early `return`, or more than one test)"
+        )
+    return "; ".join(parts)
