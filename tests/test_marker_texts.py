@@ -633,8 +633,8 @@ MR215 | roots-function | leftovers | marked | | resources/list_changed sent beca
 MR215 | kept-branch | removed | marked | | resources/list_changed sent because roots changed
 MR216 | private | leftovers | rewritten | def _workspace_roots | dead roots helper `_workspace_roots` removed
 MR216 | public | leftovers | reported | def workspace_roots | roots helper `workspace_roots` is unused within the package | it is public
-MR216 | namespace | dead_public_namespace | reported | | `workspace_roots` looks dead in its package | but `tools/files.py` names it
-MR216 | named-outside | dead_named_outside | reported | | `_workspace_roots` looks dead in its package | but `main.py` names it
+MR216 | namespace | dead_public_namespace | reported | | `workspace_roots` has no caller in its package | but `tools/files.py` names it: kept
+MR216 | named-outside | dead_named_outside | reported | | `_workspace_roots` has no caller in its package | but `main.py` names it: kept
 MR217 | removed | leftovers | rewritten | # discarded | roots fetched and the result thrown away: call removed
 MR217 | probe | leftovers | marked | # probe | probes the roots capability inside try
 MR217 | in-rewritten-tool | leftovers | marked | # ping | rewritten by MR101 although its result is thrown away

@@ -185,8 +185,8 @@ class _Fetches(_PlumbingBase):
                             state.report(
                                 func,
                                 "MR216",
-                                f"roots helper `{name}` looks dead in its package, but `{where}` names it: kept; "
-                                "delete it once nothing uses it"
+                                f"roots helper `{name}` has no caller in its package, but `{where}` names it: kept "
+                                "(migrate-roots removes a roots helper only when no file of the project names it)"
                                 if where is not None
                                 else f"roots helper `{name}` is unused within the package; it is public, so code "
                                 "outside the package may import it: delete it if nothing does"
