@@ -39,8 +39,17 @@ def _reexports(path: str) -> dict[str, str]:
         return {}
     if b"mcp" not in data:
         return {}
+    return _fold(_top_level(data))
+
+
+def local(module: object) -> dict[str, str]:
+    """`_reexports` of a module already parsed with libcst (the file being walked: no second read)."""
+    return _fold(_top_level_module(module))
+
+
+def _fold(bindings: list[tuple[str, str, tuple[str, ...]]]) -> dict[str, str]:
     found: dict[str, str] = {}
-    for kind, name, detail in _top_level(data):
+    for kind, name, detail in bindings:
         if kind == "import":
             if detail[0].partition(".")[0] in _SDKS and detail[1] != "*":
                 found[name] = f"{detail[0]}.{detail[1]}"
@@ -80,6 +89,13 @@ def _top_level_cst(data: bytes) -> list[tuple[str, str, tuple[str, ...]]]:
         module = cst.parse_module(data)
     except Exception:  # noqa: BLE001 (libcst's parser errors have no common base worth naming)
         return []
+    return _top_level_module(module)
+
+
+def _top_level_module(module: object) -> list[tuple[str, str, tuple[str, ...]]]:
+    import libcst as cst
+
+    assert isinstance(module, cst.Module)
     out: list[tuple[str, str, tuple[str, ...]]] = []
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):

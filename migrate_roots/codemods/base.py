@@ -149,6 +149,7 @@ class FileState:
     meta: Mapping[Any, Any] = field(default_factory=dict)
     import_root: str = ""  # the folder the dotted module name starts from (codemods/_sdk_alias.py)
     aliases: dict[str, str | None] = field(default_factory=dict)  # name -> the SDK's name it re-exports
+    local_sdk: dict[str, str] | None = None  # this module's own SDK names and subclasses (_sdk_alias.local)
 
     def __post_init__(self) -> None:
         if not self.meta:
@@ -233,9 +234,12 @@ class FileState:
         }
 
     def _absolute(self, name: str, local: bool = False) -> str:
-        if local and self.module:  # `MyMCP` of `class MyMCP(FastMCP)` here: its SDK base (_sdk_alias)
-            found = self._sdk_name(f"{self.module}.{name}")
-            return name if found == f"{self.module}.{name}" else found
+        if local:  # `MyMCP` of `class MyMCP(FastMCP)` here: its SDK base (_sdk_alias)
+            if self.local_sdk is None:
+                self.local_sdk = _sdk_alias.local(self.wrapper.module)
+            head, dot, rest = name.partition(".")
+            found = self.local_sdk.get(head)
+            return found + dot + rest if found else name
         if name.startswith("."):
             dots = len(name) - len(name.lstrip("."))
             base = self.package.split(".") if self.package else []
