@@ -1090,3 +1090,44 @@ server.add_notification_handler(ROOTS_CHANGED, NotificationParams, {handler})
     else:
         assert [f[:2] for f in at_registration] == [("MR202", "marked")], found
         assert expected in at_registration[0][3]
+
+
+LOCAL_HUB = """\
+from mcp.server.lowlevel import Server
+{imports}
+CHILDREN: list = []
+
+
+async def _fan_out() -> None:
+    for child in CHILDREN:
+        await child.send_roots_list_changed()
+
+
+def build() -> Server:
+    async def on_changed(_ctx, _params) -> None:
+        {body}
+
+    return Server("hub", on_roots_list_changed=on_changed)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "body", "words"),
+    [
+        ("", "for child in CHILDREN:\n            await child.send_roots_list_changed()", "the handler `on_changed` relays the change"),
+        ("", "await _fan_out()", "the handler `on_changed` calls `_fan_out`, which relays the change"),
+        ("from .fanout import fan_out\n", "await fan_out()", "calls `fan_out` (imported from `.fanout`)"),
+        ("", "print('changed')", "is not a module-level function of this file"),
+    ],
+    ids=["direct", "module-helper", "imported", "plain"],
+)
+def test_a_local_handler_that_relays_is_marked_as_a_relay(tmp_path, imports, body, words):
+    """mcp-hub's shape: `Server(on_roots_list_changed=on_changed)` with a closure that calls the relay; the
+    marker advised removing it by hand, which would stop legacy children from hearing of the change."""
+    source = LOCAL_HUB.format(imports=imports, body=body)
+    extra = {"fanout.py": "async def fan_out() -> None:\n    print('relayed')\n"}
+    root = helpers_module._layout(tmp_path, source, extra, True)
+    results = helpers_module.run_engine(root, write=False)
+    found = [(f.code, f.action.value, f.message) for r in results for f in r.findings if f.code == "MR202"]
+    assert len(found) == 1 and found[0][1] == "marked", found
+    assert words in found[0][2], found

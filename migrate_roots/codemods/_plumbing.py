@@ -159,6 +159,17 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             value = reg.handler_expr
             if value is None:
                 return None
+            local = self._local_function(value)
+            if local is not None:
+                who = f"the handler `{local.name.value}`"
+                if _relays(local):
+                    return (
+                        f"{who} relays the change to downstream servers (a proxy): they may still cache roots; "
+                        "remove this once they take explicit paths"
+                    )
+                found = self._body_refusal(local, who)
+                if found is not None:
+                    return found
             if not isinstance(value, cst.Lambda):
                 spelled = self.state.wrapper.module.code_for_node(value)
                 spelled = spelled if len(spelled) <= 60 and "\n" not in spelled else f"{spelled[:57]}..."
@@ -177,10 +188,15 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             if effect is not None:
                 return f"the handler calls `{effect}` on module state: remove it by hand"
             return None
+        return self._body_refusal(body, "the handler")
+
+    def _body_refusal(self, body: cst.CSTNode, who: str) -> str | None:
+        """Why a handler's body must stay: state it changes, a function of the module it calls that relays
+        the change or changes state, a function imported from elsewhere (out of sight). `who` names it."""
         target = _state_write(body) or self._global_method_call(body)
         if target is not None:
             return (
-                f"the handler changes `{target}`, which something may still read: remove it by hand once the "
+                f"{who} changes `{target}`, which something may still read: remove it by hand once the "
                 f"readers take the `{self.param}` argument"
             )
         seen: set[str] = set()
@@ -193,8 +209,8 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             info = self.funcs[self.top[name]]
             if info.relays:
                 return (
-                    f"the handler calls `{name}`, which relays the change to downstream servers (a proxy): they "
-                    "may still cache roots; remove both once they take explicit paths"
+                    f"{who} calls `{name}`, which relays the change to downstream servers (a proxy): they may "
+                    "still cache roots; remove both once they take explicit paths"
                 )
             changed = _state_write(info.node) or self._global_method_call(info.node)
             if info.globals_declared or changed is not None:
@@ -203,12 +219,12 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                     # An allow-list bounds what tools may touch: the caller's own argument must not replace it.
                     env = self.allowlist_env
                     return (
-                        f"the handler calls `{name}`, which changes an allow-list{what}: keep that bound with "
+                        f"{who} calls `{name}`, which changes an allow-list{what}: keep that bound with "
                         f"the operator ({env} or the server's own setting), not the caller's `{self.param}` "
                         "argument, then remove both by hand"
                     )
                 return (
-                    f"the handler calls `{name}`, which changes module state{what}: remove both by hand once "
+                    f"{who} calls `{name}`, which changes module state{what}: remove both by hand once "
                     f"the readers take the `{self.param}` argument"
                 )
             todo.extend(sorted(info.calls & set(self.top)))
@@ -220,10 +236,19 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             imported = self._imported(name)
             if imported is not None:
                 return (
-                    f"the handler calls `{name}` (imported from `{imported}`), which migrate-roots does not "
-                    "read here: check what it does, then remove the registration and the handler by hand"
+                    f"{who} calls `{name}` (imported from `{imported}`), which migrate-roots does not read "
+                    "here: check what it does (a relay to downstream servers must stay while they take roots), "
+                    "then remove the registration and the handler by hand"
                 )
         return None
+
+    def _local_function(self, value: cst.BaseExpression) -> cst.FunctionDef | None:
+        """The function a plain name names in its own scope (a closure defined beside the registration)."""
+        scope = self.state.scope(value) if isinstance(value, cst.Name) else None
+        if scope is None or not isinstance(value, cst.Name) or value.value not in scope:
+            return None
+        nodes = [getattr(a, "node", None) for a in scope[value.value]]
+        return nodes[0] if len(nodes) == 1 and isinstance(nodes[0], cst.FunctionDef) else None
 
     def _imported(self, name: str) -> str | None:
         """The module a module-level `from M import name` of this file takes `name` from, unless M is the
