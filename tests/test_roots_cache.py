@@ -1203,3 +1203,39 @@ def _store() -> str:
     results = helpers.run_engine(root, write=False)
     marker = next(f.message for r in results for f in r.findings if f.code == "MR211" and f.line == 6)
     assert "read by `_client` and `_store`, functions that do not fetch it; also read by `_resolve`" in marker
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        'logger.debug("client has no roots configured: %s", exc)',
+        'logger.warning(f"no roots support in client: {exc}")',
+        'logging.info("roots are not provided " + str(exc))',
+        'self.log.error("Client does not support roots")',
+    ],
+    ids=["debug", "f-string", "concatenated", "attribute"],
+)
+def test_noop_a_log_message_about_roots_is_not_user_wording(tmp_path, log):
+    """A log line is the operator's, not what the model or user is told, and a legacy client's fallback keeps
+    it true (the field's MR218 on debug text); the tool's own reply next to it is still wording."""
+    findings = check_noop(
+        tmp_path,
+        f"""\
+        import logging
+
+        from mcp.server.fastmcp import FastMCP
+
+        logger = logging.getLogger(__name__)
+        mcp = FastMCP("x")
+
+
+        class Box:
+            log = logger
+
+            def report(self, exc: Exception) -> str:
+                {log}
+                return "Please configure roots in your client"
+        """,
+    )
+    assert codes(findings) == ["MR218"], findings
+    assert findings[0].line == 14

@@ -21,6 +21,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _in_import,
     _is_site,
     _is_tool,
+    _log_argument,
     _mentions_site,
     _our_description,
     _pattern_argument,
@@ -224,8 +225,9 @@ class _Collector(cst.CSTVisitor):
             self.o.wording.append(node)
 
     def _user_facing(self, node: cst.SimpleString) -> bool:
-        """Not a docstring, unless it is a tool's (the tool description a model reads); not a pattern."""
-        if _pattern_argument(node, self.state):
+        """Not a docstring, unless it is a tool's (the tool description a model reads); not a pattern; not a
+        log message."""
+        if _pattern_argument(node, self.state) or _log_argument(node, self.state):
             return False
         owner = _docstring_owner(node, self.state)
         if owner is None:
@@ -237,7 +239,11 @@ class _Collector(cst.CSTVisitor):
             current: cst.CSTNode | None = node
             while current is not None and not isinstance(current, cst.FormattedString):
                 current = self.state.parent(current)
-            if current is not None and current not in self.o.wording:
+            if (
+                current is not None
+                and current not in self.o.wording
+                and not _log_argument(current, self.state)
+            ):
                 self.o.wording.append(current)
 
 

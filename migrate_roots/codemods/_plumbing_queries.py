@@ -136,6 +136,26 @@ def _pattern_argument(node: cst.CSTNode, state: FileState) -> bool:
     return name in _PATTERN_CALLS
 
 
+def _log_argument(node: cst.CSTNode, state: FileState) -> bool:
+    """A string handed to a logger (`logger.debug("roots not supported: %s", e)`, `logging.warning(...)`): the
+    operator's log, not what a model or user is told; a legacy client's fallback keeps it true."""
+    arg = state.parent(node)
+    while isinstance(arg, (cst.ConcatenatedString, cst.BinaryOperation)):
+        arg = state.parent(arg)
+    call = state.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return False
+    receiver = call.func.value
+    while isinstance(receiver, cst.Attribute):
+        receiver = receiver.attr if "log" in receiver.attr.value.lower() else receiver.value
+    name = receiver.value if isinstance(receiver, cst.Name) else ""
+    return call.func.attr.value in _LOG_CALLS and "log" in name.lower()
+
+
+# Logger methods (the standard library's and structlog's/loguru's usual names).
+_LOG_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "trace"})
+
+
 def _our_description(node: cst.SimpleString, state: FileState) -> bool:
     """Text that migrate-roots itself wrote (the path parameter's description)."""
     from migrate_roots.codemods.roots_call import DESCRIPTION_MANY, DESCRIPTION_ONE
