@@ -66,6 +66,7 @@ def refuse(
         caller, target, pos = found
         path, func = by_key[caller]
         name = func.qualname.rpartition(".")[2]
+        pos = func.stored_at.get(pos, pos)  # the assignment, not the call, when they are apart
         reason = (
             f"`{name}` keeps what this read gives on `{target}` ({os.path.basename(path)}:{pos[0]}), which "
             f"outlives the request: a path argument here would serve one caller's value to later calls; "

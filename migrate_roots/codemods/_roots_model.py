@@ -79,6 +79,8 @@ class Func:
     )
     # Call position -> the attribute its result is assigned to (`self._roots = await self.load(ctx)`).
     stores: dict[Pos, str] = field(default_factory=dict)
+    # ... and where that assignment is, when it is a later statement (`found = await ...`, then `self.x = found`).
+    stored_at: dict[Pos, Pos] = field(default_factory=dict)
     keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
 
 

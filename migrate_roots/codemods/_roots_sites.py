@@ -63,7 +63,7 @@ class SiteIndex:
         self.opaque: tuple[tuple[str, int], ...] = ()  # tools registered from values no function names
         # Attribute writes that outlive the request, per function (the attribute, the names its value reads),
         # and calls whose result a local name holds: (caller, call position, function, the names).
-        self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str]]]] = {}
+        self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str], Pos]]] = {}
         self.pending: list[tuple[Func, Pos, cst.FunctionDef, frozenset[str]]] = []
 
     # --- the walk ------------------------------------------------------------------------------------
@@ -76,10 +76,10 @@ class SiteIndex:
         elif isinstance(node, cst.Call):
             self._call(node, state)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
-            self._attribute_write([node.target], node.value, state)
+            self._attribute_write([node.target], node.value, state, state.pos(node))
         elif isinstance(node, cst.Assign):
             if state.function is not None:
-                self._attribute_write([t.target for t in node.targets], node.value, state)
+                self._attribute_write([t.target for t in node.targets], node.value, state, state.pos(node))
             for target in node.targets:
                 t = target.target
                 if (
@@ -90,22 +90,29 @@ class SiteIndex:
                     self.signatures.add(t.value.value)
 
     def _attribute_write(
-        self, targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | None, state: FileState
+        self,
+        targets: Sequence[cst.BaseExpression],
+        value: cst.BaseExpression | None,
+        state: FileState,
+        where: Pos,
     ) -> None:
         func = state.function
         if value is None or func is None or not any(isinstance(t, cst.Attribute) for t in targets):
             return
         kept = kept_target(targets, func, state)
         if kept is not None:
-            self.writes.setdefault(func, []).append((kept, frozenset(n.value for n in _names_in(value))))
+            self.writes.setdefault(func, []).append(
+                (kept, frozenset(n.value for n in _names_in(value)), where)
+            )
 
     def stores(self) -> None:
         """`found = await helper(ctx)`, then `self._roots = found` (or a value made of it) in the function: the
         call's result is kept on the attribute (read by `_kept_on_way`)."""
         for caller, position, func, names in self.pending:
-            kept = next((t for t, used in self.writes.get(func, ()) if used & names), None)
+            kept = next(((t, at) for t, used, at in self.writes.get(func, ()) if used & names), None)
             if kept is not None:
-                caller.stores.setdefault(position, kept)
+                caller.stores.setdefault(position, kept[0])
+                caller.stored_at.setdefault(position, kept[1])
         self.pending.clear()
 
     def _function(self, node: cst.FunctionDef, state: FileState) -> None:
