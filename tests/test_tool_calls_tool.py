@@ -1,4 +1,4 @@
-"""A tool that calls another tool as a function passes its own argument on (codemods/_roots_plan._tool_to_tool).
+"""A tool that calls another tool as a function passes its own argument on (codemods/_roots_plan_tools.tool_to_tool).
 
 Measured on the field (spellbook): `spawn_claude_session` returns `await spawn_session(ctx, prompt, wd, ...)`;
 both gained `root`, but the call did not pass it, so the outer tool took the argument and dropped it. The

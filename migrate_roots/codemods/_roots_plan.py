@@ -10,7 +10,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from migrate_roots.codemods import _bounds_refuse, _checked_params, _kept_on_way, _names, _roots_handed_out
+from migrate_roots.codemods import (
+    _bounds_refuse,
+    _checked_params,
+    _kept_on_way,
+    _names,
+    _roots_handed_out,
+    _roots_plan_tools,
+)
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
@@ -215,10 +222,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         return "single"
 
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
-    unset = _unset_tools(by_key, calls, reach, guarded, path_like, param)
+    unset = _roots_plan_tools.unset_tools(by_key, calls, reach, guarded, path_like, param)
     # Helpers only such tools (or such helpers) call: they read roots only without the tools' argument, so
     # they take no parameter, and their reads pass None (the shim's error names the tools' argument).
-    idle = _idle_helpers(by_key, calls, reach, guarded, unset)
+    idle = _roots_plan_tools.idle_helpers(by_key, calls, reach, guarded, unset)
     # A helper's parameter: free in its body (callers pass it by this keyword).
     helper_names = {
         key: _names.choose(param, by_key[key][1].taken, by_key[key][1].params)
@@ -279,7 +286,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 if helper_names.get(callee, param) != param:
                     plan.keywords[pos] = helper_names[callee]
 
-    _tool_to_tool(by_key, calls, reach, plans, param)
+    _roots_plan_tools.tool_to_tool(by_key, calls, reach, plans, param)
 
     # The argument a helper's error message names: the tools' own, when all the tools reaching it agree.
     for key in sorted(reach):
@@ -341,7 +348,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 for pos in func.strings:
                     if named is not None:
                         plans.setdefault(path, Plan()).strings[pos] = named
-    _drop_idle(by_key, reach, plans)
+    _roots_plan_tools.drop_idle(by_key, reach, plans)
     _plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]
@@ -455,125 +462,3 @@ def _shim_location(summary: Summary, settings: Any) -> tuple[str, str]:
     top = os.path.basename(summary.package_root)
     depth = summary.package.count(".") + 1 if summary.package.startswith(top) else 1
     return "." * depth + module, shim_path
-
-
-def _tool_to_tool(
-    by_key: Mapping[Key, tuple[str, Func]],
-    calls: Mapping[Key, list[tuple[Key, Pos]]],
-    reach: set[Key],
-    plans: dict[str, Plan],
-    param: str,
-) -> None:
-    """A tool that calls another tool as a function (`return await spawn(ctx, prompt, wd)`) passes its own
-    argument on by the callee's keyword, unless the call already gives that parameter: else the caller's new
-    argument would be taken and dropped (spellbook's `spawn_claude_session`)."""
-    for key in sorted(reach):
-        path, func = by_key[key]
-        if func.tool is None or func.value is not None:
-            continue
-        supplied = _supplied(func)
-        for callee, pos in calls[key]:
-            target = by_key.get(callee)
-            if callee == key or callee not in reach or target is None or target[1].tool is None:
-                continue
-            cpath, cfunc = target
-            if cfunc.value is not None or cfunc.qualname not in plans[cpath].tools:
-                continue
-            name, _, new = plans[cpath].tools[cfunc.qualname]
-            # A new parameter no call can give yet; an existing one only where the call's arguments are known.
-            if pos in plans[path].calls or (
-                not new and (pos not in supplied or name in _given(cfunc, supplied[pos]))
-            ):
-                continue
-            plans[path].calls[pos] = plans[path].values[func.qualname]
-            plans[path].callees[pos] = callee[1].rpartition(".")[2]
-            if name != param:
-                plans[path].keywords[pos] = name
-
-
-def _unset_tools(
-    by_key: Mapping[Key, tuple[str, Func]],
-    calls: Mapping[Key, list[tuple[Key, Pos]]],
-    reach: set[Key],
-    guarded: Mapping[Key, Any],
-    path_like: Any,
-    param: str,
-) -> dict[Key, str]:
-    """Tool -> its own path parameter whose being set skips every way it has to roots (`if working_directory
-    is None: working_directory = await first_root(ctx)`, spellbook): that parameter is already the argument."""
-    out: dict[Key, str] = {}
-    for key in sorted(reach):
-        func = by_key[key][1]
-        ways = [pos for c, pos in calls[key] if c in reach and c not in guarded]
-        if func.tool is None or func.value is not None or not ways or param in func.params:
-            continue
-        skipped = {s.existing for s in func.sites if s.refusal is None} | {
-            func.guards.get(pos) for pos in ways
-        }
-        name = next(iter(skipped))
-        if len(skipped) == 1 and name is not None and path_like(name):
-            out[key] = name
-    return out
-
-
-def _idle_helpers(
-    by_key: Mapping[Key, tuple[str, Func]],
-    calls: Mapping[Key, list[tuple[Key, Pos]]],
-    reach: set[Key],
-    guarded: Mapping[Key, Any],
-    unset: Mapping[Key, str],
-) -> set[Key]:
-    """Helpers that only `unset` tools, or helpers of this set, call within `reach` (to a fixed point)."""
-    callers: dict[Key, set[Key]] = {}
-    for key in reach:
-        for callee, _ in calls[key]:
-            if callee in reach and callee != key:
-                callers.setdefault(callee, set()).add(key)
-    helpers = {
-        k
-        for k in reach
-        if by_key[k][1].tool is None and by_key[k][1].value is None and k not in guarded and k in callers
-    }
-    idle = set(helpers)
-    changed = True
-    while changed:
-        changed = False
-        for key in sorted(idle):
-            if not all(c in unset or c in idle for c in callers[key]):
-                idle.discard(key)
-                changed = True
-    return idle
-
-
-def _drop_idle(by_key: Mapping[Key, tuple[str, Func]], reach: set[Key], plans: dict[str, Plan]) -> None:
-    """A tool planned a new argument that nothing would read (it reaches roots only through a tool it calls
-    with that tool's own argument given: `return await inner(ctx, project_dir)`) takes none."""
-    for key in sorted(reach):
-        path, func = by_key[key]
-        plan = plans[path]
-        if (
-            func.tool is None
-            or func.value is not None
-            or not plan.tools.get(func.qualname, ("", "", False))[2]
-        ):
-            continue
-        if any(plan.sites.get(s.pos, ()) is None for s in func.sites) or any(
-            p in plan.calls for _, p in func.calls
-        ):
-            continue
-        del plan.tools[func.qualname]
-        del plan.values[func.qualname]
-
-
-def _given(func: Func, keys: tuple[str, ...]) -> set[str]:
-    """The parameters of `func` that a call's arguments (`_supplied`) bind."""
-    theirs = [p for p in func.params if p not in ("self", "cls")]
-    return {theirs[int(k[1:])] if k.startswith("#") and int(k[1:]) < len(theirs) else k for k in keys}
-
-
-def _supplied(func: Func) -> dict[Pos, tuple[str, ...]]:
-    """Call position -> what each argument binds (a keyword, or `#<index>` when positional), from the facts."""
-    facts = func.bound_sign
-    if facts is None:
-        return {}
-    return {pos: tuple(k for k, _ in arguments) for pos, arguments in facts.args}

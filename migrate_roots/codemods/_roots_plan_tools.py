@@ -1,0 +1,136 @@
+"""The plan's decisions about tools as a whole (`plan_package` calls them): which tool's own path parameter is
+already its argument (`unset_tools`), which helpers only such tools call (`idle_helpers`), a tool that calls
+another tool as a function (`tool_to_tool`), and a tool that would take an argument nothing reads
+(`drop_idle`). Pure functions of the plan's inputs; `tool_to_tool` and `drop_idle` edit the plans being built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from migrate_roots.codemods._roots_model import Func, Plan, Pos
+
+Key = tuple[str, str]  # (import root, module.qualname), as in _roots_plan
+
+
+def tool_to_tool(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    plans: dict[str, Plan],
+    param: str,
+) -> None:
+    """A tool that calls another tool as a function (`return await spawn(ctx, prompt, wd)`) passes its own
+    argument on by the callee's keyword, unless the call already gives that parameter: else the caller's new
+    argument would be taken and dropped (spellbook's `spawn_claude_session`)."""
+    for key in sorted(reach):
+        path, func = by_key[key]
+        if func.tool is None or func.value is not None:
+            continue
+        supplied = _supplied(func)
+        for callee, pos in calls[key]:
+            target = by_key.get(callee)
+            if callee == key or callee not in reach or target is None or target[1].tool is None:
+                continue
+            cpath, cfunc = target
+            if cfunc.value is not None or cfunc.qualname not in plans[cpath].tools:
+                continue
+            name, _, new = plans[cpath].tools[cfunc.qualname]
+            # A new parameter no call can give yet; an existing one only where the call's arguments are known.
+            if pos in plans[path].calls or (
+                not new and (pos not in supplied or name in _given(cfunc, supplied[pos]))
+            ):
+                continue
+            plans[path].calls[pos] = plans[path].values[func.qualname]
+            plans[path].callees[pos] = callee[1].rpartition(".")[2]
+            if name != param:
+                plans[path].keywords[pos] = name
+
+
+def unset_tools(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    guarded: Mapping[Key, Any],
+    path_like: Any,
+    param: str,
+) -> dict[Key, str]:
+    """Tool -> its own path parameter whose being set skips every way it has to roots (`if working_directory
+    is None: working_directory = await first_root(ctx)`, spellbook): that parameter is already the argument."""
+    out: dict[Key, str] = {}
+    for key in sorted(reach):
+        func = by_key[key][1]
+        ways = [pos for c, pos in calls[key] if c in reach and c not in guarded]
+        if func.tool is None or func.value is not None or not ways or param in func.params:
+            continue
+        skipped = {s.existing for s in func.sites if s.refusal is None} | {
+            func.guards.get(pos) for pos in ways
+        }
+        name = next(iter(skipped))
+        if len(skipped) == 1 and name is not None and path_like(name):
+            out[key] = name
+    return out
+
+
+def idle_helpers(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    guarded: Mapping[Key, Any],
+    unset: Mapping[Key, str],
+) -> set[Key]:
+    """Helpers that only `unset` tools, or helpers of this set, call within `reach` (to a fixed point)."""
+    callers: dict[Key, set[Key]] = {}
+    for key in reach:
+        for callee, _ in calls[key]:
+            if callee in reach and callee != key:
+                callers.setdefault(callee, set()).add(key)
+    helpers = {
+        k
+        for k in reach
+        if by_key[k][1].tool is None and by_key[k][1].value is None and k not in guarded and k in callers
+    }
+    idle = set(helpers)
+    changed = True
+    while changed:
+        changed = False
+        for key in sorted(idle):
+            if not all(c in unset or c in idle for c in callers[key]):
+                idle.discard(key)
+                changed = True
+    return idle
+
+
+def drop_idle(by_key: Mapping[Key, tuple[str, Func]], reach: set[Key], plans: dict[str, Plan]) -> None:
+    """A tool planned a new argument that nothing would read (it reaches roots only through a tool it calls
+    with that tool's own argument given: `return await inner(ctx, project_dir)`) takes none."""
+    for key in sorted(reach):
+        path, func = by_key[key]
+        plan = plans[path]
+        if (
+            func.tool is None
+            or func.value is not None
+            or not plan.tools.get(func.qualname, ("", "", False))[2]
+        ):
+            continue
+        if any(plan.sites.get(s.pos, ()) is None for s in func.sites) or any(
+            p in plan.calls for _, p in func.calls
+        ):
+            continue
+        del plan.tools[func.qualname]
+        del plan.values[func.qualname]
+
+
+def _given(func: Func, keys: tuple[str, ...]) -> set[str]:
+    """The parameters of `func` that a call's arguments (`_supplied`) bind."""
+    theirs = [p for p in func.params if p not in ("self", "cls")]
+    return {theirs[int(k[1:])] if k.startswith("#") and int(k[1:]) < len(theirs) else k for k in keys}
+
+
+def _supplied(func: Func) -> dict[Pos, tuple[str, ...]]:
+    """Call position -> what each argument binds (a keyword, or `#<index>` when positional), from the facts."""
+    facts = func.bound_sign
+    if facts is None:
+        return {}
+    return {pos: tuple(k for k, _ in arguments) for pos, arguments in facts.args}
