@@ -920,6 +920,30 @@ def test_roots_told_apart_by_their_uri_host_are_marked(tmp_path, test):
     assert "root: " not in (root / "pkg" / "server.py").read_text()
 
 
+@pytest.mark.parametrize(
+    "use",
+    [
+        "return f'.files/{result.roots[0].uri.host}'",
+        "folder = Path('.files') / result.roots[0].uri.host\n    return str(folder)",
+        "for root in result.roots:\n        key = root.uri.host\n        return key\n    return ''",
+    ],
+    ids=["f-string", "path", "loop-value"],
+)
+def test_roots_whose_uri_host_is_used_as_a_value_are_marked(tmp_path, use):
+    """EnterpriseAI-Client: the client sends `file://{conversation_id}` and the tool keeps each conversation's
+    files under `.files/{host}`. A path argument's roots (and the operator's directories, MR110) have no
+    host: every conversation would share `.files/None`. Marked, never rewritten."""
+    server = (
+        "from pathlib import Path\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n@mcp.tool()\nasync def folder(ctx: Context) -> str:\n'
+        f"    result = await ctx.session.list_roots()\n    {use}\n"
+    )
+    root, found = _run(tmp_path, server, write=True)
+    assert [(f.line, f.code, f.action.value) for f in found] == [(10, "MR101", "marked")], found
+    assert found[0].message.startswith("this function uses the roots' URI host as a value, `")
+    assert "root: " not in (root / "pkg" / "server.py").read_text()
+
+
 @pytest.mark.parametrize("test", ['root.uri.host not in ("", "localhost")', "root.uri.host"])
 def test_roots_whose_remote_hosts_are_skipped_are_still_rewritten(tmp_path, test):
     """Skipping a remote root (a host other than "" or "localhost") keeps every `file://` root from a path."""

@@ -339,11 +339,16 @@ class SiteIndex:
                 "roots made from a path "
                 "argument have no name, so that code would never match them; choose the folder by an argument "
                 "or by configuration instead of by name, by hand, then run again"
-                if not named[2]
+                if named[2] == "name"
                 else f"this function tells roots apart by their URI's host, `{named[0]}` "
                 f"({os.path.basename(state.path)}:{named[1]}): roots made from a path argument are `file://` URIs "
                 "with no host, so that code would never match them; carry that value by an argument or by "
-                "configuration instead, by hand, then run again",
+                "configuration instead, by hand, then run again"
+                if named[2] == "host"
+                else f"this function uses the roots' URI host as a value, `{named[0]}` "
+                f"({os.path.basename(state.path)}:{named[1]}): it carries an id or a key, not a directory, and "
+                "roots made from a path argument (or the operator's directories) are `file://` URIs with no "
+                "host; carry that value by an argument or by configuration instead, by hand, then run again",
             )
         site.existing = _guarding_param(call, state)
         if state.function is not None:

@@ -50,11 +50,12 @@ def _bindings(name: cst.Name, state: FileState) -> list[Any]:
     return list(scope[name.value]) if scope is not None and name.value in scope else []
 
 
-def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int, bool] | None:
+def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int, str] | None:
     """`r.name` where `r` runs over roots (`for r in result.roots`, a comprehension) or `….roots[0].name`, or
-    `r.uri.host` matched against a host (`== "workspace"`): roots that carry values, not directories. The
-    spelling and line of the first, and whether it is a host, once per function."""
-    cache: dict[cst.FunctionDef, tuple[str, int, bool] | None] = state.extra.setdefault("root-names", {})
+    `r.uri.host` matched against a host (`== "workspace"`) or used as a value (`f".files/{r.uri.host}"`): roots
+    that carry values, not directories. The spelling and line of the first, and what it reads ("name", "host":
+    a host test, "host-value"), once per function."""
+    cache: dict[cst.FunctionDef, tuple[str, int, str] | None] = state.extra.setdefault("root-names", {})
     if func in cache:
         return cache[func]
     loops: set[str] = set()
@@ -94,27 +95,48 @@ def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int, 
     hits = [
         n
         for n, base in found
-        if (not isinstance(base, cst.Name) or base.value in loops) and _chooses(n, state)
+        if (not isinstance(base, cst.Name) or base.value in loops)
+        and (n.attr.value != "name" or _chooses(n, state))
     ]
-    cache[func] = (code(hits[0]), state.pos(hits[0])[0], hits[0].attr.value != "name") if hits else None
+    if not hits:
+        cache[func] = None
+    else:
+        kind = (
+            "name" if hits[0].attr.value == "name" else "host" if _compared(hits[0], state) else "host-value"
+        )
+        cache[func] = (code(hits[0]), state.pos(hits[0])[0], kind)
     return cache[func]
 
 
+def _compared(node: cst.Attribute, state: FileState) -> bool:
+    parent = state.parent(node)
+    return isinstance(parent, (cst.Match, cst.ComparisonTarget, cst.Comparison))
+
+
 def _names_a_host(node: cst.Attribute, state: FileState) -> bool:
-    """`r.uri.host` matched against a host of its own (`== "workspace"`, a `match` case): roots made from a path
-    are `file://` URIs with no host. A test against "" or "localhost" only skips remote roots."""
+    """`r.uri.host` matched against a host of its own (`== "workspace"`, a `match` case), or used as a value (a
+    folder or key named after it: `f".files/{r.uri.host}"`): roots made from a path are `file://` URIs with no
+    host. A test against "" or "localhost", or of its truth (`if r.uri.host:`), only skips remote roots."""
     parent = state.parent(node)
     if isinstance(parent, cst.Match):
         return True
     if isinstance(parent, cst.ComparisonTarget):
         parent = state.parent(parent)
     if not isinstance(parent, cst.Comparison):
-        return False
+        return not _tested(node, state)
     sides = [parent.left, *(t.comparator for t in parent.comparisons)]
     # `in ("workspace", "repo")`: the strings of a literal tuple, list or set count one by one
     sides += [e.value for n in sides if isinstance(n, (cst.Tuple, cst.List, cst.Set)) for e in n.elements]
     strings = [n.evaluated_value for n in sides if isinstance(n, cst.SimpleString)]
     return any(isinstance(v, str) and v not in ("", "localhost") for v in strings)
+
+
+def _tested(node: cst.CSTNode, state: FileState) -> bool:
+    """Is `node` only tested for truth (`if r.uri.host:`, `not r.uri.host`, `a and r.uri.host`)?"""
+    child, parent = node, state.parent(node)
+    while isinstance(parent, (cst.UnaryOperation, cst.BooleanOperation)):
+        child, parent = parent, state.parent(parent)
+    return isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Assert)) and child is parent.test
 
 
 def _chooses(node: cst.CSTNode, state: FileState) -> bool:
