@@ -968,6 +968,7 @@ def test_a_raw_roots_request_is_marked_never_silent(tmp_path):
     root, found = _run(tmp_path, server, write=True)
     assert [(f.line, f.code, f.action.value) for f in found] == [(9, "MR101", "marked")]
     assert "raw request" in found[0].message
+    assert "move it to the server's configuration instead: a tool argument is shown to the model" in found[0].message
     assert "root: " not in (root / "pkg" / "server.py").read_text()
 
 

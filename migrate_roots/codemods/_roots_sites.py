@@ -204,7 +204,9 @@ class SiteIndex:
                 "MR101",
                 "roots asked for as a raw request (`send_request(... ListRootsRequest ...)`), which fails on MCP "
                 "2026-07-28 requests: migrate-roots rewrites `list_roots()` calls only; give the tools that reach "
-                "it a path argument and call `list_roots_compat` here by hand",
+                "it a path argument and call `list_roots_compat` here by hand (if the roots carry a token or an "
+                "id rather than a directory, a non-`file://` URI, move it to the server's configuration instead: "
+                "a tool argument is shown to the model)",
             )
             owner.sites.append(raw)
             return
