@@ -163,3 +163,15 @@ def check_noop(
 
 def codes(findings: Iterable[Finding]) -> list[str]:
     return sorted(f.code for f in findings)
+
+
+def package(tmp: Path, files: Mapping[str, str]) -> Path:
+    """`tmp/proj/pkg/` with an `__init__.py` and `files` (dedented); returns the project folder `tmp/proj`."""
+    pkg = tmp / "proj" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    for name, text in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(textwrap.dedent(text))
+    return tmp / "proj"
+

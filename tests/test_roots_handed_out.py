@@ -15,13 +15,7 @@ from tests import helpers
 
 
 def _findings(tmp_path, files: dict[str, str]):
-    pkg = tmp_path / "proj" / "pkg"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    for name, text in files.items():
-        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
-        (pkg / name).write_text(textwrap.dedent(text))
-    results = helpers.run_engine(tmp_path / "proj", select=["MR1"], write=False)
+    results = helpers.run_engine(helpers.package(tmp_path, files), select=["MR1"], write=False)
     return [(f.code, f.action.value, f.path.rsplit("/", 1)[-1], f.message) for r in results for f in r.findings]
 
 

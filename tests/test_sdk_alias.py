@@ -7,8 +7,6 @@ from the SDK; the roots read under `ctx: Context` got no finding at all, and the
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from tests import helpers
@@ -36,14 +34,9 @@ def build() -> {server}:
 
 
 def _run(tmp_path, files: dict[str, str]):
-    pkg = tmp_path / "proj" / "pkg"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    for name, text in files.items():
-        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
-        (pkg / name).write_text(textwrap.dedent(text))
-    results = helpers.run_engine(tmp_path / "proj")
-    return [(f.code, f.action.value) for r in results for f in r.findings], (pkg / "server.py").read_text()
+    root = helpers.package(tmp_path, files)
+    results = helpers.run_engine(root)
+    return [(f.code, f.action.value) for r in results for f in r.findings], (root / "pkg" / "server.py").read_text()
 
 
 SDK2 = "from mcp.server import MCPServer\nfrom mcp.server.mcpserver.context import Context\n"

@@ -23,7 +23,7 @@ the read (codemods/program/reuse.py, `Site.existing`): the checked value is the 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import BoundFacts, taint
@@ -141,6 +141,46 @@ def callers_within(reach: set[K], calls: Mapping[K, list[tuple[K, Pos]]]) -> dic
     return callers
 
 
+def way_names(facts: BoundFacts, positions: list[Pos]) -> frozenset[str]:
+    """The names in a function that hold what its calls or sites at `positions` give (the way's own value)."""
+    results = dict(facts.results)
+    return frozenset(taint(facts, frozenset().union(*(results.get(p, frozenset()) for p in positions))))
+
+
+H = TypeVar("H")
+
+
+def first_on_way(
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    reach: set[K],
+    reused: Mapping[K, Any],
+    probe: Callable[[K, list[Pos]], H | None],
+) -> list[tuple[K, list[Any], K, H]]:
+    """For each function of `reach` with rewritable sites (and no reused parameter): the first function on the
+    way up to the tools (itself first) where `probe(function, positions into the way)` finds something, as
+    (function, its sites, where, what). The walk both MR109 refusals of a path argument share."""
+    callers = callers_within(reach, calls)
+    out: list[tuple[K, list[Any], K, H]] = []
+    for key in sorted(reach, key=repr):
+        sites = [s for s in by_key[key][1].sites if s.refusal is None and not s.done and not s.existing]
+        if not sites or key in reused:
+            continue
+        seen = {key}
+        todo: list[tuple[K, list[Pos]]] = [(key, [s.pos for s in sites])]
+        while todo:
+            current, positions = todo.pop()
+            hit = probe(current, positions)
+            if hit is not None:
+                out.append((key, sites, current, hit))
+                break
+            for caller, pos in sorted(callers.get(current, ()), key=repr):
+                if caller not in seen:
+                    seen.add(caller)
+                    todo.append((caller, [pos]))
+    return out
+
+
 def refuse(
     by_key: Mapping[K, tuple[str, Any]],
     calls: Mapping[K, list[tuple[K, Pos]]],
@@ -151,35 +191,15 @@ def refuse(
 ) -> dict[K, dict[Pos, tuple[str, str]]]:
     """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
     roots skip (see the module docstring). A pure function of its inputs."""
-    callers = callers_within(reach, calls)
+
+    def probe(current: K, positions: list[Pos]) -> tuple[str, str, str, Pos] | None:
+        facts = by_key[current][1].bound_sign
+        way = way_names(facts, positions) if facts is not None else frozenset()
+        seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
+        return _checked(current, seeds, by_key, calls, path_like, way)
+
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
-    for key in sorted(reach, key=repr):
-        func = by_key[key][1]
-        sites = [s for s in func.sites if s.refusal is None and not s.done and not s.existing]
-        if not sites or key in reused:
-            continue
-        found, seen = None, {key}
-        todo: list[tuple[K, list[Pos]]] = [(key, [s.pos for s in sites])]
-        while todo and found is None:
-            current, positions = todo.pop()
-            facts = by_key[current][1].bound_sign
-            way: frozenset[str] = frozenset()
-            if facts is not None:
-                results = dict(facts.results)
-                way = frozenset(
-                    taint(facts, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
-                )
-            seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
-            hit = _checked(current, seeds, by_key, calls, path_like, way)
-            if hit is not None:
-                found = (current, hit)
-            for caller, pos in sorted(callers.get(current, ()), key=repr):
-                if caller not in seen:
-                    seen.add(caller)
-                    todo.append((caller, [pos]))
-        if found is None:
-            continue
-        where, (name, sign, path, pos) = found
+    for key, sites, where, (name, sign, path, pos) in first_on_way(by_key, calls, reach, reused, probe):
         function = by_key[where][1].qualname.rpartition(".")[2]
         reason = (
             f"`{function}` checks its path argument `{name}` with {sign} ({os.path.basename(path)}:{pos[0]}) and "

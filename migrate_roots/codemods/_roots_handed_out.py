@@ -23,8 +23,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from migrate_roots.codemods._bounds import taint
-from migrate_roots.codemods._checked_params import callers_within, params_of, path_taint
+from migrate_roots.codemods._checked_params import first_on_way, params_of, path_taint, way_names
 
 K = TypeVar("K")
 Pos = tuple[int, int]
@@ -52,8 +51,7 @@ def _handed(
     facts = func.bound_sign
     if facts is None:
         return None
-    results = dict(facts.results)
-    way = taint(facts, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
+    way = way_names(facts, positions)
     if not way:
         return None
     held = {name: path_taint(facts, frozenset({name})) for name in params_of(func) if path_like(name)}
@@ -82,27 +80,15 @@ def refuse(
     """Function -> its sites to refuse (MR109) because a function on the way hands the roots, with a path
     argument, to code the plan does not read (see the module docstring). `unseen(key, fq)`: the callee `fq`,
     called from `key`, is an imported name no module of the run defines. A pure function of its inputs."""
-    callers = callers_within(reach, calls)
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
-    for key in sorted(reach, key=repr):
-        func = by_key[key][1]
-        sites = [s for s in func.sites if s.refusal is None and not s.done and not s.existing]
-        if not sites or key in reused:
-            continue
-        found, seen = None, {key}
-        todo: list[tuple[K, list[Pos]]] = [(key, [s.pos for s in sites])]
-        while todo and found is None:
-            current, positions = todo.pop()
-            hit = _handed(current, positions, by_key, unseen, path_like)
-            if hit is not None:
-                found = (current, hit)
-            for caller, pos in sorted(callers.get(current, ()), key=repr):
-                if caller not in seen:
-                    seen.add(caller)
-                    todo.append((caller, [pos]))
-        if found is None:
-            continue
-        where, (name, fq, path, pos) = found
+    found = first_on_way(
+        by_key,
+        calls,
+        reach,
+        reused,
+        lambda current, positions: _handed(current, positions, by_key, unseen, path_like),
+    )
+    for key, sites, where, (name, fq, path, pos) in found:
         function = by_key[where][1].qualname.rpartition(".")[2]
         module, _, callee = fq.rpartition(".")
         reason = (

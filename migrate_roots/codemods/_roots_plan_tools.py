@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from migrate_roots.codemods._checked_params import callers_within
 from migrate_roots.codemods._roots_model import Func, Plan, Pos
 
 Key = tuple[str, str]  # (import root, module.qualname), as in _roots_plan
@@ -81,11 +82,10 @@ def idle_helpers(
     unset: Mapping[Key, str],
 ) -> set[Key]:
     """Helpers that only `unset` tools, or helpers of this set, call within `reach` (to a fixed point)."""
-    callers: dict[Key, set[Key]] = {}
-    for key in reach:
-        for callee, _ in calls[key]:
-            if callee in reach and callee != key:
-                callers.setdefault(callee, set()).add(key)
+    callers = {
+        callee: {c for c, _ in found if c != callee} for callee, found in callers_within(reach, calls).items()
+    }
+    callers = {k: v for k, v in callers.items() if v}
     helpers = {
         k
         for k in reach
