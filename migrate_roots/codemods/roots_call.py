@@ -323,8 +323,9 @@ class RootsBound(Rule):
     code = "MR109"
     name = "roots-bound"
     summary = (
-        "Roots used as a bound, or a checked path argument the roots skip: marked where MR110 cannot take the "
-        "operator's bound; never turned into the caller's choice."
+        "Roots used as a bound, a checked path argument the roots skip, or roots handed with a path argument to "
+        "code migrate-roots cannot read: marked where MR110 cannot take the operator's bound; never turned into "
+        "the caller's choice."
     )
     severity = Severity.BROKEN
     tokens = TOKENS
