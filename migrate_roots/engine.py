@@ -35,7 +35,7 @@ from migrate_roots.engine_types import (
     Progress,
     _failure,
 )
-from migrate_roots.engine_walk import package_info
+from migrate_roots.engine_walk import forget_folders, package_info
 from migrate_roots.model import FileResult, Status, Summary
 from migrate_roots.spill import Spill
 
@@ -154,6 +154,7 @@ class Engine:
         since = time.time_ns()
         options = self.options
         files = discover(paths, options.settings.exclude)
+        forget_folders()
         if options.write:  # an interrupted run's temporary files (the CLI holds the run lock)
             guards.remove_stale_temp(files)
         self.summary.files_seen = len(files)
@@ -217,7 +218,9 @@ class Engine:
         added: list[Entry] = []
         new = set(reached)
         while tokens or new or modules:
-            joins = follow.Joins(tokens, reached, modules)
+            # A file left out of an earlier round imports none of the functions known then: only the new ones
+            # can make it join now (the test is a disjunction over the names).
+            joins = follow.Joins(tokens, new, modules)
             more, more_failed = self._prefilter([f for f in files if f not in seen], joins)
             failed += more_failed
             seen |= {str(p) for p in more} | {f.path for f in more_failed}

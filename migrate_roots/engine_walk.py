@@ -29,18 +29,34 @@ def _in_package(folder: Path) -> bool:
     return not any(os.path.exists(folder / name) for name in PROJECT_MARKERS)
 
 
+# The package facts of each folder (its dotted parts, its topmost package folder), asked by every file of the
+# folder in every prefilter round; valid for one run (`Engine.run` clears it: a test may add `__init__.py`).
+_FOLDERS: dict[Path, tuple[tuple[str, ...], Path]] = {}
+
+
+def forget_folders() -> None:
+    _FOLDERS.clear()
+
+
+def _folder_package(folder: Path) -> tuple[tuple[str, ...], Path]:
+    found = _FOLDERS.get(folder)
+    if found is None:
+        if _in_package(folder):
+            above, top = _folder_package(folder.parent)
+            found = ((*above, folder.name), top if above else folder)
+        else:
+            found = ((), folder)
+        _FOLDERS[folder] = found
+    return found
+
+
 def package_info(path: Path) -> tuple[str, str, str]:
     """(module, package, package_root) from the `__init__.py` files above `path`, up to the project's root."""
     folder = path.resolve().parent
-    parts = [] if path.stem == "__init__" else [path.stem]
-    top = folder
-    while _in_package(folder):
-        parts.insert(0, folder.name)
-        top = folder
-        folder = folder.parent
-    if top == path.resolve().parent and not _in_package(top):
-        return path.stem, "", str(top)
-    module = ".".join(parts)
+    above, top = _folder_package(folder)
+    if not above:
+        return path.stem, "", str(folder)
+    module = ".".join(above if path.stem == "__init__" else (*above, path.stem))
     package = module if path.stem == "__init__" else module.rpartition(".")[0]
     return module, package, str(top)
 

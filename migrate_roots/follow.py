@@ -14,7 +14,7 @@ function's full dotted name (`patch("pkg.workspace.project_dir", fake)`) joins t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from migrate_roots.codemods import AnyOf
@@ -119,7 +119,7 @@ class Importers:
         if self.functions is not None and self.functions.search(data):
             return True
         package: str | None = None
-        for match in _IMPORT.finditer(data):
+        for match in _imports(data):
             source, names, plain = match.groups()
             if plain is not None:
                 if any(_dotted_prefixes(name) & self.names for name in _items(plain)):
@@ -138,6 +138,23 @@ class Importers:
             if any(f"{base}.{name.decode('ascii', 'replace')}" in self.names for name in _items(names)):
                 return True
         return False
+
+
+def _imports(data: bytes) -> Iterator[re.Match[bytes]]:
+    """`_IMPORT.finditer(data)`, tried only at the starts of lines that say `import` (every import statement's
+    first line does): `^` under MULTILINE makes `re` try every position, ten times slower over a library."""
+    end = 0
+    at = data.find(b"import")
+    while at != -1:
+        start = data.rfind(b"\n", 0, at) + 1
+        if start >= end:
+            match = _IMPORT.match(data, start)
+            if match is not None:
+                end = match.end()
+                yield match
+            else:
+                end = start + 1  # this line start is tried once
+        at = data.find(b"import", max(at + 6, end))
 
 
 def _items(text: bytes) -> list[bytes]:

@@ -150,3 +150,24 @@ def test_a_chain_of_helpers_without_the_sdk_is_followed(tmp_path):
         select=["MR1"],
     )
     assert sorted(f.code for f in findings) == ["MR101", "MR107", "MR107"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import os\nfrom pkg.workspace import project_dir\n",
+        "from pkg import (\n    a,\n    import_b,\n)\nimport c\n",  # a name holding `import` inside a list
+        "from pkg import a, \\\n    b\n    import x\n",  # a continued line, then an indented import
+        "x = 'import y'\n# import z\nimportlib = 1\n",  # `import` in a string, a comment, a name
+        '"""\nimport inside_a_docstring\n"""\nfrom . import here\n',
+        "if TYPE_CHECKING:\n\tfrom .a import b; import c\n",
+        "no imports at all\n",
+        "importimport x\nimport",
+    ],
+)
+def test_import_statements_are_found_as_the_multiline_regex_finds_them(text):
+    # `_imports` tries only the lines saying `import`; it must find exactly what `^`-anchored finditer finds.
+    from migrate_roots.follow import _IMPORT, _imports
+
+    data = text.encode()
+    assert [m.span() for m in _imports(data)] == [m.span() for m in _IMPORT.finditer(data)]

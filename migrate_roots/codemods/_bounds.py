@@ -65,21 +65,25 @@ def _callee(call: cst.Call) -> str | None:
     return func.value if isinstance(func, cst.Name) else None
 
 
+class _ResolvesFinder(cst.CSTVisitor):
+    # Module-level visitor classes: a class statement per call cost more than the walk of a small expression.
+    def __init__(self, resolved: frozenset[str]) -> None:
+        super().__init__()
+        self.resolved = resolved
+        self.found = False
+
+    def visit_Call(self, call: cst.Call) -> None:
+        self.found = self.found or _callee(call) in _RESOLVERS
+
+    def visit_Name(self, name: cst.Name) -> None:
+        self.found = self.found or name.value in self.resolved
+
+
 def _resolves(node: cst.CSTNode, resolved: frozenset[str] = frozenset()) -> bool:
     """Does `node` resolve a path, or read a name assigned from a resolved path?"""
-    found = False
-
-    class Find(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            nonlocal found
-            found = found or _callee(call) in _RESOLVERS
-
-        def visit_Name(self, name: cst.Name) -> None:
-            nonlocal found
-            found = found or name.value in resolved
-
-    _visit(node, Find())
-    return found
+    finder = _ResolvesFinder(resolved)
+    _visit(node, finder)
+    return finder.found
 
 
 def _resolved_names(func: cst.FunctionDef) -> frozenset[str]:
@@ -100,39 +104,47 @@ def _subject(call: cst.Call) -> frozenset[str]:
     return _names_in(func.value) if isinstance(func, cst.Attribute) else frozenset()
 
 
+class _StringsFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def visit_SimpleString(self, s: cst.SimpleString) -> None:
+        value = s.evaluated_value
+        self.parts.append(value if isinstance(value, str) else "")
+
+    def visit_FormattedStringText(self, s: cst.FormattedStringText) -> None:
+        self.parts.append(s.value)
+
+
 def _strings(node: cst.CSTNode) -> str:
-    parts: list[str] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_SimpleString(self, s: cst.SimpleString) -> None:
-            value = s.evaluated_value
-            parts.append(value if isinstance(value, str) else "")
-
-        def visit_FormattedStringText(self, s: cst.FormattedStringText) -> None:
-            parts.append(s.value)
-
-    _visit(node, Find())
-    return " ".join(parts)
+    finder = _StringsFinder()
+    _visit(node, finder)
+    return " ".join(finder.parts)
 
 
 def _names_in(node: cst.CSTNode) -> frozenset[str]:
     return _names_and_calls(node)[0]
 
 
+class _NamesAndCalls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[str] = set()
+        self.calls: list[cst.Call] = []
+
+    def visit_Name(self, n: cst.Name) -> None:
+        self.found.add(n.value)
+
+    def visit_Call(self, n: cst.Call) -> None:
+        self.calls.append(n)
+
+
 def _names_and_calls(node: cst.CSTNode) -> tuple[frozenset[str], list[cst.Call]]:
     """The names `node` reads and the calls in it (`node` itself too), in one walk."""
-    found: set[str] = set()
-    calls: list[cst.Call] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            found.add(n.value)
-
-        def visit_Call(self, n: cst.Call) -> None:
-            calls.append(n)
-
-    _visit(node, Find())
-    return frozenset(found), calls
+    finder = _NamesAndCalls()
+    _visit(node, finder)
+    return frozenset(finder.found), finder.calls
 
 
 def _targets(node: cst.CSTNode) -> frozenset[str]:
