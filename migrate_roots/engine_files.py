@@ -46,12 +46,42 @@ def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
     except OSError as exc:
         return _failure(name, "MR901", f"cannot write: {exc.strerror or exc}")
     except RecursionError:
-        return _failure(name, "MR903", "cannot process: nesting too deep")
+        if _nesting(data) >= _DEEP:
+            return _failure(name, "MR903", "cannot process: nesting too deep")
+        # A flat file: the recursion is the analysis's own, a bug to report, not the file's fault.
+        return _internal(name, options, "RecursionError in the analysis of a file nested only shallowly")
     except Exception as exc:  # an internal error must not stop the run
-        detail = traceback.format_exc() if options.verbose else ""
-        result = _failure(name, "MR904", f"internal error: {type(exc).__name__}: {exc}")
-        result.reason = (result.reason or "") + (f"\n{detail}" if detail else "")
-        return result
+        return _internal(name, options, f"{type(exc).__name__}: {exc}")
+
+
+# Brackets and indents this deep make the parser or the walks recurse past Python's limit (a generated file);
+# below it a RecursionError is the tool's own.
+_DEEP = 100
+
+
+def _nesting(data: bytes) -> int:
+    """The deepest nesting of brackets plus indents in `data`, by tokens (no recursion)."""
+    import io
+    import tokenize
+
+    deepest = depth = 0
+    try:
+        for token in tokenize.tokenize(io.BytesIO(data).readline):
+            if token.type == tokenize.INDENT or (token.type == tokenize.OP and token.string in "([{"):
+                depth += 1
+            elif token.type == tokenize.DEDENT or (token.type == tokenize.OP and token.string in ")]}"):
+                depth -= 1
+            deepest = max(deepest, depth)
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        return _DEEP  # not tokenizable: keep the parse-side answer
+    return deepest
+
+
+def _internal(name: str, options: Options, message: str) -> FileResult:
+    detail = traceback.format_exc() if options.verbose else ""
+    result = _failure(name, "MR904", f"internal error: {message}")
+    result.reason = (result.reason or "") + (f"\n{detail}" if detail else "")
+    return result
 
 
 def index_file(

@@ -11,7 +11,9 @@ in it has a shape the rules can take for MCP in a module without the SDK:
 - an attribute `.list_roots` on a plain name or attribute chain that does not start at `self` or `cls`
   (`ctx.list_roots()`, `ctx.session.list_roots`, `client.list_roots()`: the rules decide), or on a call's
   result (`get_session().list_roots()`);
-- any other name or string that holds `list_roots` (`getattr(s, "list_roots")`, `list_roots_compat(...)`).
+- any other name or string that holds `list_roots` (`getattr(s, "list_roots")`, `list_roots_compat(...)`);
+- the protocol's own method names, `roots/list` and `notifications/roots/list_changed`: a server that speaks
+  MCP without the SDK (JSON-RPC by hand).
 
 Not parsed: `self.backend.list_roots()`, `backends[account][partition].list_roots()` and `def list_roots(self)`
 (moto's shapes): no rule reads them as MCP without the SDK in the file. A file CPython cannot parse (newer
@@ -34,6 +36,8 @@ _SURE = re.compile(rb"(?:\bdef[ \t]+|\bself(?:\.\w+)+\.|\]\.)list_roots\b")
 
 def worth_parsing(data: bytes) -> bool:
     """Should a file that holds `list_roots` but not the word `mcp` be parsed with libcst?"""
+    if b"roots/list" in data:  # a protocol method's name (`"notifications/roots/list_changed"`): MCP by hand
+        return True
     if data.count(TOKEN.encode()) == len(_SURE.findall(data)):
         return False
     import ast  # here: 15 ms of start-up that a run screening nothing never pays

@@ -569,3 +569,40 @@ def test_roots_as_the_default_of_a_path_argument_the_check_also_bounds_are_no_bo
     findings = _marked(helpers._layout(tmp_path, server, None, True))
     decided = [(f.code, f.action.value) for f in findings if f.code in ("MR101", "MR109", "MR110")]
     assert decided == [("MR101", "rewritten")], findings
+
+
+DISPLAY = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("x")
+
+
+    def listing(base: Path) -> list[str]:
+        shown = []
+        for note in base.glob("*.md"):
+            try:
+                shown.append(f"{{note.relative_to(base)}}: {{len(note.read_text())}}")
+            except {caught}:
+                shown.append(note.name)
+        return shown
+
+
+    @mcp.tool()
+    async def notes(ctx: Context) -> list[str]:
+        result = await ctx.session.list_roots()
+        return listing(Path(result.roots[0].uri.path))
+    """
+
+
+@pytest.mark.parametrize("caught", ["OSError", "(OSError, UnicodeDecodeError)", "KeyError"])
+def test_noop_relative_to_shown_under_a_try_that_cannot_catch_it_is_no_bound(tmp_path, caught):
+    # agentknowledgemcp: `relative_to` prints a note's path inside `except OSError` (for `read_text`); its
+    # ValueError is never an "outside" answer there, so the roots are a base folder: rewritten, not bounded.
+    assert codes(_findings(tmp_path, DISPLAY.format(caught=caught))) == ["MR101"]
+
+
+@pytest.mark.parametrize("caught", ["ValueError", "(OSError, ValueError)", "Exception", "builtins.ValueError"])
+def test_relative_to_under_a_try_that_catches_its_error_is_a_bound(tmp_path, caught):
+    assert codes(_findings(tmp_path, DISPLAY.format(caught=caught))) == ["MR109"]

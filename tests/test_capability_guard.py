@@ -330,3 +330,48 @@ def test_widened_check_whose_old_condition_overflows_its_own_line_is_split_insid
         """,
     )
     assert "MR101" in codes(findings)
+
+
+PREDICATE = """\
+        def _has_roots(ctx) -> bool:
+            caps = getattr(ctx.session.client_params, "capabilities", None)
+            return getattr(caps, "roots", None) is not None
+
+"""
+
+
+def test_check_made_by_a_predicate_function_of_the_module_is_widened(tmp_path):
+    # oh-my-cassette's shape: `if not _has_roots(ctx): return cwd` in front of the read. Left as it was, a
+    # modern client passing `root` got the working directory.
+    check_transformed(
+        tmp_path,
+        _server("""\
+            if not _has_roots(ctx):
+                return os.getcwd()
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """).replace('        mcp = FastMCP("x")\n', PREDICATE + '        mcp = FastMCP("x")\n'),
+        _migrated("""\
+            if root is None and not _has_roots(ctx):
+                return os.getcwd()
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """).replace('        mcp = FastMCP("x")\n', PREDICATE + '        mcp = FastMCP("x")\n'),
+    )
+
+
+def test_noop_a_function_of_the_module_that_checks_something_else_is_no_check(tmp_path):
+    # `_is_ready(ctx)` checks no capability: the guard in front of the read stays as it is.
+    before = _server("""\
+            if not _is_ready(ctx):
+                return os.getcwd()
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """).replace('        mcp = FastMCP("x")\n', '        def _is_ready(ctx) -> bool:\n            return ctx is not None\n\n        mcp = FastMCP("x")\n')
+    after = _migrated("""\
+            if not _is_ready(ctx):
+                return os.getcwd()
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """).replace('        mcp = FastMCP("x")\n', '        def _is_ready(ctx) -> bool:\n            return ctx is not None\n\n        mcp = FastMCP("x")\n')
+    check_transformed(tmp_path, before, after)

@@ -12,6 +12,8 @@ import pytest
 from tests import helpers
 
 HEAD = """\
+import weakref
+
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("x")
@@ -56,6 +58,22 @@ CACHED = {
         "    _cache.setdefault(key, path)",
     ),
     "list": ("_seen: list[str] = []", "    if _seen:\n        return _seen[0]", "    _seen.append(path)"),
+    # gtags-server's spellings: a weak-keyed table, looked up under try/except KeyError or through a local.
+    "weak-try": (
+        "_cache = weakref.WeakKeyDictionary()",
+        "    try:\n        return _cache[key]\n    except KeyError:\n        pass",
+        "    _cache[key] = path",
+    ),
+    "weak-membership": (
+        "_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()",
+        "    if key in _cache:\n        return _cache[key]",
+        "    _cache[key] = path",
+    ),
+    "local-hit": (
+        "_cache: dict[str, str] = {}",
+        "    hit = _cache.get(key)\n    if hit is not None:\n        return hit",
+        "    _cache[key] = path",
+    ),
 }
 
 REMEMBER = """

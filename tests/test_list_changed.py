@@ -396,6 +396,24 @@ def test_a_handler_calling_an_imported_function_is_marked(tmp_path, imports):
     assert any("the handler calls `fan_out` (imported from `" in f[2] for f in findings), findings
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "job = asyncio.create_task(holder.reload())\n    PENDING.add(job)",
+        "asyncio.ensure_future(holder.reload())",
+        "asyncio.get_running_loop().create_task(holder.reload())",
+    ],
+)
+def test_a_handler_scheduling_work_names_the_work(tmp_path, body):
+    """Dev10x-Claude: the handler schedules `folders.reload()` (a roots re-read onto what a tool reads) and
+    keeps the task in a set; the marker named the task set (`PENDING.add()`) as the state that matters."""
+    helpers = "\n\nclass Holder:\n    async def reload(self) -> None:\n        pass\n\n\nholder = Holder()\nPENDING: set = set()\n"
+    findings = _hub_findings(tmp_path, "import asyncio\n", helpers, body)
+    assert [f[:2] for f in findings] == [("MR202", "marked"), ("MR202", "marked")], findings
+    assert any("the handler schedules `holder.reload()` to run later" in f[2] for f in findings), findings
+    assert not any("PENDING" in f[2] for f in findings), findings
+
+
 def test_noop_a_handler_calling_only_the_standard_library_is_removed(tmp_path):
     findings = _hub_findings(tmp_path, "from logging import info\n", "", "info('roots changed')")
     assert [f[:2] for f in findings] == [("MR201", "rewritten")], findings

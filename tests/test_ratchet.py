@@ -77,6 +77,19 @@ REEXPORTS: dict[str, frozenset[str]] = {
     "fastmcp.server.middleware.ping.Middleware": FASTMCP3_4,
     "fastmcp.server.middleware.response_limiting.Middleware": FASTMCP3_4,
     "fastmcp.server.providers.proxy.Middleware": FASTMCP3_4,
+    # MIDDLEWARE_CONTEXTS
+    "fastmcp.server.middleware.caching.MiddlewareContext": FASTMCP,
+    "fastmcp.server.middleware.error_handling.MiddlewareContext": FASTMCP,
+    "fastmcp.server.middleware.logging.MiddlewareContext": FASTMCP,
+    "fastmcp.server.middleware.rate_limiting.MiddlewareContext": FASTMCP,
+    "fastmcp.server.middleware.timing.MiddlewareContext": FASTMCP,
+    "fastmcp.server.server.MiddlewareContext": FASTMCP,
+    "fastmcp.server.middleware.tool_injection.MiddlewareContext": FASTMCP2_3,
+    "fastmcp.server.middleware.authorization.MiddlewareContext": FASTMCP3_4,
+    "fastmcp.server.middleware.dereference.MiddlewareContext": FASTMCP3_4,
+    "fastmcp.server.middleware.ping.MiddlewareContext": FASTMCP3_4,
+    "fastmcp.server.middleware.response_limiting.MiddlewareContext": FASTMCP3_4,
+    "fastmcp.server.providers.proxy.MiddlewareContext": FASTMCP3_4,
     # GET_CONTEXT_FUNCTIONS
     "fastmcp.server.tasks.handlers.get_context": FASTMCP2_3,
     "fastmcp.server.providers.proxy.get_context": FASTMCP3_4,
@@ -249,6 +262,8 @@ CLAIMS: dict[str, frozenset[str]] = {
     "mcp_types.InitializedNotification": MCP2_BASED,
     "fastmcp.server.middleware.Middleware": FASTMCP,
     "fastmcp.server.middleware.middleware.Middleware": FASTMCP,
+    "fastmcp.server.middleware.MiddlewareContext": FASTMCP,
+    "fastmcp.server.middleware.middleware.MiddlewareContext": FASTMCP,
     # matched: the client side (migrate_roots/codemods/client_roots.py)
     "mcp.ClientSession": ALL,
     "mcp.client.session.ClientSession": ALL,

@@ -587,6 +587,50 @@ def test_synthesized_signature_is_marked(tmp_path):
     assert codes(findings) == ["MR104"]
 
 
+@pytest.mark.parametrize(
+    ("imports", "decorated", "register"),
+    [
+        ("import functools", "@functools.wraps(fn)", "mcp.tool()(wrapper)"),
+        ("from functools import wraps", "@wraps(fn)", "mcp.tool()(wrapper)"),
+        ("import functools as ft", "@ft.wraps(fn)", "mcp.add_tool(wrapper)"),
+        ("import functools", "@mcp.tool()\n    @functools.wraps(fn)", ""),
+    ],
+)
+def test_a_tool_made_by_wraps_is_marked_not_given_a_parameter(tmp_path, imports, decorated, register):
+    # The SDK follows `__wrapped__`: the schema is `fn`'s, so a `root` added to the wrapper is never offered,
+    # and a client passing it is told the argument is missing (gtags-server's `workspace_tool`).
+    from tests.helpers import run_engine
+
+    (tmp_path / "server.py").write_text(
+        f"""\
+{imports}
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+async def first_root():
+    listing = await mcp.get_context().session.list_roots()
+    return listing.roots[0].uri
+
+
+def workspace_tool(fn):
+    {decorated}
+    async def wrapper(**kwargs):
+        return fn(await first_root(), **kwargs)
+
+    {register}
+    return fn
+"""
+    )
+    results = run_engine(tmp_path, select=["MR1"])
+    findings = [f for r in results for f in r.findings]
+    assert codes(findings) == ["MR104"]
+    assert "is a wrapper made with" in findings[0].message and "wrapped function" in findings[0].message
+    text = (tmp_path / "server.py").read_text()
+    assert "async def wrapper(**kwargs):" in text and "async def first_root():" in text
+
+
 def test_captured_session_is_marked(tmp_path):
     findings = check_transformed(
         tmp_path,
@@ -617,8 +661,9 @@ def test_captured_session_is_marked(tmp_path):
 
         @mcp.tool()
         async def count() -> int:
-            # migrate-roots: MR103: roots read through a session held outside the current
-            #   request
+            # migrate-roots: MR103: roots read through `_session`, a session held outside the
+            #   current request: no tool argument reaches it; take the session (or a path
+            #   argument) from the request that needs the roots
             res = await _session.list_roots()
             return len(res.roots)
 """,
@@ -993,3 +1038,81 @@ def test_a_session_held_on_an_object_is_marked(tmp_path):
     _, found = _run(tmp_path, server)
     assert [(f.line, f.code) for f in found] == [(16, "MR103"), (20, "MR103")]
     assert found[0].message.startswith("roots read through `host`, a session held on an object")
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "listed = session.list_roots()\n    return [r.uri for r in listed.roots]",
+        "return [r.uri for r in session.list_roots().roots]",
+        "for r in session.list_roots().roots:\n        return r.uri",
+    ],
+)
+def test_a_synchronous_list_roots_call_is_marked_not_made_async(tmp_path, use):
+    # bioimage-mcp's permission check: its own adapter's `list_roots()` is synchronous. The async shim in its
+    # place gave an un-awaited coroutine, no roots, and every path refused.
+    from tests.helpers import run_engine
+
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+        f"def allowed(session):\n    {use}\n\n\n"
+        "@mcp.tool()\nasync def where(ctx: Context) -> str:\n    return str(allowed(ctx.session))\n"
+    )
+    results = run_engine(tmp_path, select=["MR1"])
+    findings = [f for r in results for f in r.findings]
+    assert codes(findings) == ["MR103"]
+    assert "is called without `await` in the synchronous function `allowed`" in findings[0].message
+    assert "list_roots_compat" not in (tmp_path / "server.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("init", "read"),
+    [
+        ("self._session: ServerSession | None = None", "self._session.list_roots()"),
+        ("self._session: Optional[ServerSession] = None", "self._session.list_roots()"),
+        ("self._held = session", "self._held.list_roots()"),
+        ("self._ctx: Context | None = None", "self._ctx.session.list_roots()"),
+    ],
+)
+def test_a_session_kept_on_a_private_attribute_is_marked(tmp_path, init, read):
+    # Dev10x-Claude's holder: the session of one request kept on an object that later reads roots through it.
+    # `self.session` was marked by its name; a private or other name was silent.
+    from tests.helpers import run_engine
+
+    (tmp_path / "server.py").write_text(
+        "from typing import Optional\n\n"
+        "from mcp.server.fastmcp import Context, FastMCP\nfrom mcp.server.session import ServerSession\n\n"
+        "app = FastMCP('x')\n\n\nclass Folders:\n"
+        f"    def __init__(self, session: ServerSession | None = None) -> None:\n        {init}\n\n"
+        f"    async def first(self) -> str:\n        res = await {read}\n        return str(res.roots[0].uri)\n\n\n"
+        "shared = Folders()\n\n\n@app.tool()\nasync def show(ctx: Context) -> str:\n"
+        "    return await shared.first()\n"
+    )
+    results = run_engine(tmp_path, select=["MR1"])
+    findings = [f for r in results for f in r.findings]
+    assert codes(findings) == ["MR103"], findings
+    assert "a session held outside the current request" in findings[0].message
+
+
+def test_a_wrapper_a_factory_returns_names_the_factory_not_the_wrapped_template(tmp_path):
+    # playwright-python-mcp: `_factory` returns `run`, made with `@wraps(_template)`; the tools get a
+    # synthesized `__signature__` where they are registered. `_template` is never called: advice to give "each
+    # tool it wraps" a parameter pointed at the wrong place.
+    from tests.helpers import run_engine
+
+    (tmp_path / "server.py").write_text(
+        "from functools import wraps\nfrom inspect import Parameter, Signature\n\n"
+        "from fastmcp import Context, FastMCP\n\napp = FastMCP('gen')\n\n\n"
+        "async def _template(**_kw):\n    raise RuntimeError('never called')\n\n\n"
+        "async def _first_root(ctx):\n    found = await ctx.list_roots()\n    return str(found[0].uri)\n\n\n"
+        "def _factory(name):\n    @wraps(_template)\n    async def run(**kw):\n"
+        "        return name + await _first_root(kw.pop('ctx'))\n\n    return run\n\n\n"
+        "for tool_name in ('shout', 'whisper'):\n    fn = _factory(tool_name)\n"
+        "    fn.__signature__ = Signature([Parameter('ctx', Parameter.KEYWORD_ONLY, annotation=Context)])\n"
+        "    app.tool(name=tool_name)(fn)\n"
+    )
+    findings = [f for r in run_engine(tmp_path, select=["MR1"]) for f in r.findings]
+    assert codes(findings) == ["MR104"], findings
+    message = findings[0].message
+    assert "which `_factory` returns made with `@wraps(_template)`" in message, message
+    assert "give each tool it wraps" not in message, message

@@ -155,3 +155,37 @@ def test_name_test_in_front_of_a_marked_read_carries_its_marker(tmp_path):
         },
     )
     assert [(f.code, f.line) for f in findings] == [("MR103", 8), ("MR103", 10)]
+
+
+@pytest.mark.parametrize(
+    "walk_up",
+    [
+        'node = getattr(node, "parent", None)',
+        'node = getattr(node, "parent")',
+        'node = getattr(getattr(node, "parent", None), "parent", None)',
+        "node = node.parent",
+    ],
+)
+def test_a_getattr_that_reads_its_own_target_is_no_error(tmp_path, walk_up):
+    # `node = getattr(node, "parent", None)` in a loop: the kind of `node` asks the kind of `node` again. It once
+    # recursed without end and the whole file was refused as "nesting too deep" (MR903), its tool unmigrated.
+    before = f"""\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        def top(node):
+            while node is not None:
+                {walk_up}
+            return node
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """
+    (tmp_path / "server.py").write_text(textwrap.dedent(before))
+    results = run_engine(tmp_path, select=["MR1"])
+    assert codes(f for r in results for f in r.findings) == ["MR101"]

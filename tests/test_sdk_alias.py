@@ -158,3 +158,38 @@ def test_noop_a_class_that_subclasses_nothing_of_the_sdks(tmp_path):
     )
     findings, text = _run(tmp_path, {"server.py": source})
     assert [f for f in findings if f[1] == "rewritten"] == [], findings
+
+
+@pytest.mark.parametrize(
+    ("init", "imported"),
+    [
+        ("from .core import App\n", "from pkg.app import App"),
+        ("from .core import App as App\n", "from .app import App"),
+        ("from pkg.app.core import App\n", "from pkg.app import App"),
+        ("from .core import *\nfrom .core import App\n", "from pkg.app import App"),
+    ],
+)
+def test_a_subclass_reexported_by_a_package_init(tmp_path, init, imported):
+    """mcp-use's layout: `pkg/app/core.py` defines `class App(FastMCP)`, `pkg/app/__init__.py` re-exports it,
+    the server module imports it from the package. Its tool was marked "not a tool" (MR103)."""
+    core = "from mcp.server.fastmcp import FastMCP\n\n\nclass App(FastMCP):\n    pass\n"
+    server = (
+        f"from mcp.server.fastmcp import Context\n\n{imported}\n\n"
+        "async def first_root(ctx: Context) -> str:\n    result = await ctx.session.list_roots()\n"
+        "    return str(result.roots[0].uri)\n\n\n" + MODULE_LEVEL.format(cls="App")
+    )
+    findings, text = _run(tmp_path, {"app/__init__.py": init, "app/core.py": core, "server.py": server})
+    assert ("MR101", "rewritten") in findings, findings
+    assert "async def where(ctx: Context, root: RootPath = None) -> str:" in text, text
+
+
+def test_noop_a_package_init_that_reexports_a_class_of_its_own(tmp_path):
+    core = "class App:\n    def tool(self):\n        return lambda fn: fn\n"
+    server = (
+        "from mcp.server.fastmcp import Context\n\nfrom pkg.app import App\n\n"
+        "async def first_root(ctx: Context) -> str:\n    result = await ctx.session.list_roots()\n"
+        "    return str(result.roots[0].uri)\n\n\n" + MODULE_LEVEL.format(cls="App")
+    )
+    files = {"app/__init__.py": "from .core import App\n", "app/core.py": core, "server.py": server}
+    findings, _ = _run(tmp_path, files)
+    assert [f for f in findings if f[1] == "rewritten"] == [], findings

@@ -149,3 +149,27 @@ def test_noop_a_guard_on_a_parameter_that_is_no_path(tmp_path):
         """,
     )
     assert "async def ask(ctx: Context, prompt: str | None = None, root: RootPath = None) -> str:" in text, text
+
+
+@pytest.mark.parametrize("annotation", ["int | None", "Optional[int]", "uuid.UUID | None", "bool"])
+def test_noop_a_path_named_parameter_typed_as_no_path_is_not_the_argument(tmp_path, annotation):
+    """`project: int | None` is a project id the roots pick: a path-like name, but no path can be an `int`.
+    Taken for the argument, the error told the model to pass a directory there, which fails validation."""
+    text = _run(
+        tmp_path,
+        f"""\
+        import uuid
+        from typing import Optional
+
+        IDS: dict = {{}}
+
+
+        @mcp.tool()
+        async def ticket(ctx: Context, title: str, project: {annotation} = None) -> str:
+            if project is None:
+                project = IDS.get(await first_root(ctx), 0)
+            return title + str(uuid.uuid4()) + str(Optional)
+        """,
+    )
+    assert f"project: {annotation} = None, root: RootPath = None" in text, text
+    assert 'name="project"' not in text, text

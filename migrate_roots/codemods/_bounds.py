@@ -11,7 +11,7 @@ argument lies inside it cannot be written with certainty for every shape of such
 marked (MR109) rather than rewritten.
 
 `facts(func)` records the signs of a bound in a function body, each with the names it checks:
-- `x.is_relative_to(...)`; `x.relative_to(...)` inside a `try` (the ValueError is the "outside" answer);
+- `x.is_relative_to(...)`; `x.relative_to(...)` inside a `try` that catches its ValueError (the "outside" answer);
 - `os.path.commonpath(...)` / `commonprefix(...)`;
 - `a.startswith(b)` where either side is a resolved path (`resolve()`, `realpath`, `abspath`, `normpath`,
   `absolute()`);
@@ -245,10 +245,12 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.helpers: list[Pos | None] = []  # each enclosing `if`'s helper call (`_helper_test`)
 
         def visit_Try(self, node: cst.Try) -> None:
-            self.tries += 1
+            # Only a `try` whose handlers catch the ValueError makes `relative_to` a test (`except OSError`
+            # around a displayed `note.relative_to(base)` does not).
+            self.tries += _catches_value_error(node)
 
         def leave_Try(self, original_node: cst.Try) -> None:
-            self.tries -= 1
+            self.tries -= _catches_value_error(original_node)
 
         def visit_If(self, node: cst.If) -> None:
             self.tests.append(_bound_side(node.test))
@@ -363,6 +365,22 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     return BoundFacts(
         tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds), tuple(checks), tuple(deferred)
     )
+
+
+_VALUE_ERROR_CATCHERS = frozenset({"ValueError", "Exception", "BaseException"})
+
+
+def _catches_value_error(node: cst.Try) -> bool:
+    for handler in node.handlers:
+        if handler.type is None:
+            return True
+        kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        for kind in kinds:
+            value = kind.value if isinstance(kind, cst.Element) else kind
+            name = value.attr.value if isinstance(value, cst.Attribute) else getattr(value, "value", None)
+            if name in _VALUE_ERROR_CATCHERS:
+                return True
+    return False
 
 
 def _helper_test(test: cst.BaseExpression) -> cst.Call | None:

@@ -34,6 +34,8 @@ AND = "and"  # the read is reached when the test fails: `value is None and (test
 def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
     if isinstance(node, cst.Call):
         func = node.func
+        if isinstance(func, cst.Name) and f"{func.value}()" in flags:
+            return True  # `_has_roots(ctx)`: a function of the module that is such a check (`predicates`)
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
             return _mentions_roots(node)
         if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
@@ -127,10 +129,13 @@ def _checkish(node: cst.BaseExpression, caps: set[str], flags: set[str]) -> bool
     return False
 
 
-def _variables(func: cst.FunctionDef) -> tuple[set[str], set[str], list[cst.Assign]]:
-    """(names holding a capabilities object, names holding a check's result, their assignments)."""
+def _variables(
+    func: cst.FunctionDef, preds: frozenset[str] = frozenset()
+) -> tuple[set[str], set[str], list[cst.Assign]]:
+    """(names holding a capabilities object, names holding a check's result, their assignments); `preds`: the
+    module's functions that return a check's truth, as `name()` among the flags."""
     caps: set[str] = set()
-    flags: set[str] = set()
+    flags: set[str] = {f"{p}()" for p in preds}
     assigns: list[cst.Assign] = []
 
     class Assigns(cst.CSTVisitor):
@@ -164,10 +169,42 @@ def _checks(func: cst.FunctionDef, caps: set[str], flags: set[str]) -> list[cst.
     return found
 
 
-def has_check(func: cst.FunctionDef) -> bool:
+def has_check(func: cst.FunctionDef, preds: frozenset[str] = frozenset()) -> bool:
     """A roots-capability check, or any mention of the client's capabilities, in the function."""
-    caps, flags, _ = _variables(func)
+    caps, flags, _ = _variables(func, preds)
     return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
+
+
+def predicates(state: FileState) -> frozenset[str]:
+    """The module's top-level functions that return a roots-capability check's truth (`def _has_roots(ctx):
+    return getattr(caps, "roots", None) is not None`): a call of one in front of a read is such a check."""
+    found = state.extra.get("capability_predicates")
+    if found is not None:
+        return found
+    names = set()
+    for statement in state.wrapper.module.body:
+        if not isinstance(statement, cst.FunctionDef) or not _mentions_capabilities(statement.body):
+            continue
+        caps, flags, _ = _variables(statement)
+        returns = _returns(statement)
+        if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
+            names.add(statement.name.value)
+    state.extra["capability_predicates"] = result = frozenset(names)
+    return result
+
+
+def _returns(func: cst.FunctionDef) -> list[cst.Return]:
+    found: list[cst.Return] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    func.body.visit(Find())
+    return found
 
 
 def _exits(block: cst.BaseSuite) -> bool:
@@ -203,7 +240,7 @@ def guards(
     call: cst.CSTNode, func: cst.FunctionDef, state: FileState
 ) -> list[tuple[cst.CSTNode, str]] | None:
     """The tests to widen in front of `call`, or None when a check cannot be rewritten with certainty."""
-    caps, flags, assigns = _variables(func)
+    caps, flags, assigns = _variables(func, predicates(state))
     checks = _checks(func, caps, flags)
     # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen.
     for attribute in _capability_attributes(func.body):
@@ -320,14 +357,14 @@ def _owner(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
 def checked_around(call: cst.CSTNode, state: FileState) -> bool:
     """Whether the function holding `call` checks the client's roots capability (or reads its capabilities)."""
     owner = _owner(call, state)
-    return owner is not None and has_check(owner)
+    return owner is not None and has_check(owner, predicates(state))
 
 
 def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
     """Widen the checks in front of a rewritten read, or of a call that passes the value down to one; a check
     that cannot be widened in front of a passing call is marked (the read itself was decided by the plan)."""
     owner = _owner(call, state)
-    if owner is None or not has_check(owner):
+    if owner is None or not has_check(owner, predicates(state)):
         return
     found = guards(call, owner, state)
     if found is None:

@@ -59,6 +59,14 @@ class _ToolIndexer:
                     self.index.runtime = self._runtime_place(call, form or "with a computed name")
                 self.index.dynamic_tools.append(call)
                 continue
+            given = name if isinstance(name, cst.Name) and _local(self.state, name) is not None else None
+            if given is not None:  # `types.Tool(name=name, ...)` in a `_tool(name, ...)` helper: any tool
+                if not self.index.dynamic_tools:
+                    self.index.runtime = self._runtime_place(
+                        call, f"with the name `{given.value}` it is given"
+                    )
+                self.index.dynamic_tools.append(call)
+                continue
             key, display = found
             seen[key] = seen.get(key, 0) + 1
             decl = ToolDecl(key, display, call)
@@ -91,6 +99,8 @@ class _ToolIndexer:
             value = self.constants.get(expr.value)
             if isinstance(value, cst.Dict):
                 return _dict_schema("constant", expr, value, param)
+            if value is None and _local(self.state, expr) is not None:
+                return None, f"its schema `{expr.value}` is built at runtime in `{_local(self.state, expr)}`"
             if value is None:
                 return None, f"its schema `{expr.value}` is not defined in this module"
             return None, f"its schema `{expr.value}` is built at runtime"
@@ -124,6 +134,23 @@ class _ToolIndexer:
             ):
                 return True
         return False
+
+
+def _local(state: FileState, name: cst.Name) -> str | None:
+    """The function `name` is a parameter or local variable of (its qualified name), or None."""
+    from libcst.metadata import FunctionScope
+
+    scope = state.scope(name)
+    if (
+        isinstance(scope, FunctionScope)
+        and name.value in scope
+        and any(a.scope is scope for a in scope[name.value])
+    ):
+        owner = state.parent(name)
+        while owner is not None and not isinstance(owner, cst.FunctionDef):
+            owner = state.parent(owner)
+        return state.qualname(owner) if owner is not None else None
+    return None
 
 
 def _arg(call: cst.Call, keyword: str, position: int | None = None) -> cst.BaseExpression | None:

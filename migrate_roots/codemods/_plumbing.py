@@ -28,6 +28,7 @@ from migrate_roots.codemods._plumbing_state import (
     _first_party_import,
     _names_global,
     _relays,
+    _scheduled,
     _state_write,
 )
 from migrate_roots.codemods.base import FileState
@@ -40,7 +41,10 @@ def analyse(state: FileState) -> None:
     if ANALYSIS in state.extra:
         return
     state.extra[ANALYSIS] = None
-    if not state.extra.get("imports_sdk"):
+    # A server speaking MCP by hand (JSON-RPC without the SDK) spells the notification's method itself.
+    if not state.extra.get("imports_sdk") and not any(
+        _sdk.ROOTS_LIST_CHANGED_METHOD in line for line in state.lines
+    ):
         return
     state.extra[ANALYSIS] = plumbing = _Plumbing(state)  # `kept_caches` reads it
     plumbing.run()
@@ -193,6 +197,13 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
     def _body_refusal(self, body: cst.CSTNode, who: str) -> str | None:
         """Why a handler's body must stay: state it changes, a function of the module it calls that relays
         the change or changes state, a function imported from elsewhere (out of sight). `who` names it."""
+        scheduled = _scheduled(body)
+        if scheduled is not None and scheduled.partition("(")[0] not in self.top:  # a module function: below
+            return (
+                f"{who} schedules `{scheduled}` to run later: what it does (re-read roots, refresh state that "
+                f"tools read) is out of this handler's sight; remove both by hand once the readers take the "
+                f"`{self.param}` argument"
+            )
         target = _state_write(body) or self._global_method_call(body)
         if target is not None:
             return (

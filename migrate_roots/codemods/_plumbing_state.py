@@ -169,3 +169,25 @@ def _assigned_at_top(guard: cst.If, name: str) -> bool:
         and any(isinstance(t.target, cst.Name) and t.target.value == name for t in s.body[0].targets)
         for s in guard.body.body
     )
+
+
+_SPAWNS = frozenset({"create_task", "ensure_future", "start_soon", "run_coroutine_threadsafe", "spawn"})
+
+
+def _scheduled(node: cst.CSTNode) -> str | None:
+    """The work a body schedules to run later (`asyncio.create_task(folders.reload())`, `tg.start_soon(f)`), as
+    text: its effect (a roots re-read that refreshes what tools read) is out of the handler's own lines."""
+    found: list[str] = []
+
+    class Spawns(cst.CSTVisitor):
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            return n is node
+
+        def visit_Call(self, n: cst.Call) -> None:
+            func = n.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if name in _SPAWNS and n.args and not found:
+                found.append(cst.Module([]).code_for_node(n.args[0].value))
+
+    node.visit(Spawns())
+    return found[0] if found else None

@@ -10,7 +10,7 @@ from typing import Any
 
 from migrate_roots.codemods.program.facts import ModuleFacts
 
-TOKENS = (b"list_roots",)
+TOKENS = (b"list_roots", b"roots/list")  # the method, also asked for by hand: `{"method": "roots/list"}`
 
 SHIM_FUNCTION = "list_roots_compat"
 # A read whose roots bound paths (MR110): no argument, the operator's bound on modern requests.
@@ -62,6 +62,7 @@ class Func:
     handler: str | None = None  # registered by a decorator other than a tool's (`@server.list_tools()`)
     decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
     returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
+    outer_params: tuple[str, ...] = ()  # that function's parameters (`@wraps(fn)` of a decorator's `fn`?)
     # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
     once: dict[Pos, str] = field(default_factory=dict)
     # `hasattr(x, "list_roots")` / `getattr(x, "list_roots", ...)`: the method named in a string.
@@ -71,6 +72,8 @@ class Func:
     # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
     # name -> shape, so a rerun types the helpers as the first run did.
     aliased: dict[str, str] = field(default_factory=dict)
+    # Parameters annotated as no path can be (`project: int | None`): never taken for the path argument.
+    not_paths: frozenset[str] = frozenset()
     # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
     # parameter the plan gives it goes on each, so whichever is live takes what its callers pass.
     defs: tuple[Pos, ...] = ()

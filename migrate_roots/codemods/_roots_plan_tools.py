@@ -69,7 +69,7 @@ def unset_tools(
             func.guards.get(pos) for pos in ways
         }
         name = next(iter(skipped))
-        if len(skipped) == 1 and name is not None and path_like(name):
+        if len(skipped) == 1 and name is not None and path_like(name) and name not in func.not_paths:
             out[key] = name
     return out
 

@@ -101,10 +101,24 @@ def _uses(call: cst.Call, shape: str, state: FileState) -> str:
     return "list"
 
 
+def _callee_text(call: cst.Call) -> str:
+    return cst.Module([]).code_for_node(call.func)
+
+
 def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     func = state.function
     if func is None:
         return None
+    # `listed = session.list_roots()` then `listed.roots`, in a plain `def`: the SDK's method is a coroutine,
+    # so this object is another (a synchronous adapter of the project's); the async shim would break it.
+    parent = state.parent(call)
+    if func.asynchronous is None and not isinstance(parent, (cst.Await, cst.Arg, cst.Return)):
+        return (
+            "MR103",
+            f"`{_callee_text(call)}()` is called without `await` in the synchronous function "
+            f"`{func.name.value}`: the SDK's method is a coroutine, so this is another object's (an adapter's) "
+            "and migrate-roots leaves it as it is; if it asks the MCP client for roots, migrate it by hand",
+        )
     # A wrapper returned by its enclosing function: a decorator that reads roots for every tool it wraps.
     outer = state.parent(func)
     while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.Module)):
@@ -135,7 +149,8 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     }
     # A roots-capability check in front of the call would keep an explicit argument from ever being read:
     # the rewrite widens it to "argument given, or the old condition" (_capability_guard), else it is marked.
-    if _capability_guard.has_check(func) and _capability_guard.guards(call, func, state) is None:
+    preds = _capability_guard.predicates(state)
+    if _capability_guard.has_check(func, preds) and _capability_guard.guards(call, func, state) is None:
         return (
             "MR105",
             "a roots-capability check guards this call: with a path argument the check must go; decide what "

@@ -48,6 +48,11 @@ class _Rewriter:
         rewritten = widened = bound = False
         for func in self.rule.functions.values():
             for site in func.sites:
+                request = finder.requests.get(site.pos)  # `{"method": "roots/list"}`: only ever marked
+                if request is not None and site.pos in plan.sites and plan.sites[site.pos] is not None:
+                    code, why = plan.sites[site.pos]  # type: ignore[misc]
+                    state.mark(request, code, why, Severity.BROKEN, _finding_tool(func))
+                    continue
                 call = finder.calls.get(site.pos)
                 if call is None or site.done or (site.maybe and site.pos not in plan.sites):
                     continue
@@ -314,6 +319,11 @@ class _NodeFinder(cst.CSTVisitor):
         self.chains: dict[Pos, list[cst.Call]] = {}
         self.functions: dict[str, cst.FunctionDef] = {}
         self.by_pos: dict[Pos, cst.FunctionDef] = {}
+        self.requests: dict[Pos, cst.DictElement] = {}
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        if isinstance(node.value, cst.SimpleString) and node.value.value[1:-1] == "roots/list":
+            self.requests[self.state.pos(node)] = node
 
     def visit_Call(self, node: cst.Call) -> None:
         pos = self.state.pos(node)

@@ -13,6 +13,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
+from migrate_roots.codemods._param_types import not_a_path
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_refusals import (
@@ -75,6 +76,8 @@ class SiteIndex:
             self._function(node, state)
         elif isinstance(node, cst.Call):
             self._call(node, state)
+        elif isinstance(node, cst.DictElement):
+            self._hand_request(node, state)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
             self._attribute_write([node.target], node.value, state, state.pos(node))
         elif isinstance(node, cst.Assign):
@@ -88,6 +91,28 @@ class SiteIndex:
                     and isinstance(t.value, cst.Name)
                 ):
                     self.signatures.add(t.value.value)
+
+    def _hand_request(self, node: cst.DictElement, state: FileState) -> None:
+        """`{"jsonrpc": "2.0", "id": 9, "method": "roots/list"}`: roots asked for without the SDK (MCPyDoc)."""
+        key, value = node.key, node.value
+        if not (
+            isinstance(key, cst.SimpleString)
+            and isinstance(value, cst.SimpleString)
+            and key.value[1:-1] == "method"
+            and value.value[1:-1] == "roots/list"
+        ):
+            return
+        func_node = state.function
+        caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+        site = Site(state.pos(node), "result", "list")
+        site.refusal = (
+            "MR101",
+            'roots asked for by hand (a JSON-RPC request with `"method": "roots/list"`), which MCP 2026-07-28 '
+            "requests cannot answer: give the tools that need the directory a path argument in their "
+            "inputSchema and read it before this request, by hand (migrate-roots rewrites SDK calls only)",
+        )
+        owner.sites.append(site)
 
     def _attribute_write(
         self,
@@ -140,6 +165,15 @@ class SiteIndex:
             outer = state.parent(outer)
         if isinstance(outer, cst.FunctionDef) and _returns_name(outer, node.name.value):
             func.returned_by = state.qualname(outer)
+            ps = outer.params
+            func.outer_params = tuple(
+                x.name.value for x in (*ps.posonly_params, *ps.params, *ps.kwonly_params)
+            )
+        func.not_paths = frozenset(
+            p.name.value
+            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+            if p.annotation is not None and not_a_path(p.annotation.annotation)
+        )
         shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
             note = p.annotation.annotation if p.annotation is not None else None
@@ -313,7 +347,12 @@ class SiteIndex:
             shape = "list"
         elif kind == _sdk.CAPTURED:
             site = Site(state.pos(call), "result", "list")
-            site.refusal = ("MR103", "roots read through a session held outside the current request")
+            held = cst.Module([]).code_for_node(receiver)
+            site.refusal = (
+                "MR103",
+                f"roots read through `{held}`, a session held outside the current request: no tool argument "
+                "reaches it; take the session (or a path argument) from the request that needs the roots",
+            )
             return site
         elif kind is None and not state.extra.get("imports_sdk"):
             return _maybe_site(call, receiver, state)

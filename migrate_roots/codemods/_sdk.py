@@ -29,6 +29,7 @@ from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the
     MCP2_CLIENTS,
     MCP_CONTEXTS,
     MEMORY_CONNECT,
+    MIDDLEWARE_CONTEXTS,
     MODEL_SCHEMA_METHODS,
     PYDANTIC_MODELS,
     REQUEST_CONTEXTS,
@@ -55,6 +56,7 @@ HL_SERVER = "server"
 LL_SERVER = "lowlevel-server"
 CAPTURED = "captured"  # an MCP-looking object held outside any request (global, attribute)
 FOREIGN = "foreign"  # known not to be an MCP object (annotated or constructed as something else)
+MIDDLEWARE_CONTEXT = "middleware-context"  # fastmcp MiddlewareContext (its .fastmcp_context is a Context)
 
 
 def annotation_kind(state: Any, annotation: cst.BaseExpression, depth: int = 0) -> str | None:
@@ -94,6 +96,8 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression, depth: int = 0) 
         return REQUEST_CONTEXT
     if names & SESSIONS:
         return SESSION
+    if names & MIDDLEWARE_CONTEXTS:
+        return MIDDLEWARE_CONTEXT
     if names & LOW_LEVEL_SERVERS:  # `server: Server` (codemods/lowlevel.py)
         return LL_SERVER
     if names & HIGH_LEVEL_SERVERS:  # `app: FastMCP` (a `register_tools(app)` function)
@@ -130,7 +134,7 @@ def _module_qualified(state: Any, dotted: str) -> set[str]:
     return found
 
 
-def call_kind(state: Any, call: cst.Call) -> str | None:
+def call_kind(state: Any, call: cst.Call, depth: int = 0) -> str | None:
     """Kind of the value a call returns: a server constructor, get_context(), request_ctx.get()."""
     names = state.qnames(call.func)
     if names & HIGH_LEVEL_SERVERS:
@@ -142,9 +146,10 @@ def call_kind(state: Any, call: cst.Call) -> str | None:
     func = call.func
     attr = _getattr_name(state, call)
     if attr is not None:  # `getattr(ctx, "session", None)` is `ctx.session`
-        return _attribute_kind(state, call.args[0].value, attr, 0)
+        # The depth goes on: `node = getattr(node, "parent", None)` reads itself.
+        return _attribute_kind(state, call.args[0].value, attr, depth)
     if isinstance(func, cst.Attribute):
-        if func.attr.value == "get_context" and expr_kind(state, func.value) == HL_SERVER:
+        if func.attr.value == "get_context" and expr_kind(state, func.value, depth + 1) == HL_SERVER:
             return FASTMCP_CONTEXT if state.extra.get("imports_fastmcp") else CONTEXT
         if func.attr.value == "get" and state.qnames(func.value) & REQUEST_CTX_VARS:
             return REQUEST_CONTEXT
@@ -156,7 +161,7 @@ def expr_kind(state: Any, expr: cst.BaseExpression, depth: int = 0) -> str | Non
     if depth > 8:
         return None
     if isinstance(expr, cst.Call):
-        return call_kind(state, expr)
+        return call_kind(state, expr, depth)
     if isinstance(expr, cst.Attribute):
         return _attribute_kind(state, expr.value, expr.attr.value, depth)
     if isinstance(expr, cst.Name):
@@ -179,6 +184,8 @@ def _getattr_name(state: Any, call: cst.Call) -> str | None:
 def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int) -> str | None:
     """Kind of `value.<attr>`."""
     base = expr_kind(state, value, depth + 1)
+    if base == CAPTURED and attr in ("session", "request_context", "fastmcp_context"):
+        return CAPTURED  # `self._ctx.session`: the session of a context held across requests
     if attr == "request_context":
         if base in (CONTEXT, FASTMCP_CONTEXT, LL_SERVER, HL_SERVER):
             return REQUEST_CONTEXT
@@ -189,6 +196,10 @@ def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int
         return CAPTURED if base is None and state.extra.get("imports_sdk") else None
     if attr in ("_mcp_server",) and base == HL_SERVER:
         return LL_SERVER
+    if attr == "fastmcp_context" and (
+        base == MIDDLEWARE_CONTEXT or (base in (None, FASTMCP_CONTEXT) and state.extra.get("imports_fastmcp"))
+    ):
+        return FASTMCP_CONTEXT  # middleware's `context.fastmcp_context` (only MiddlewareContext has it)
     parent = state.parent(value)
     if isinstance(value, cst.Name) and value.value == "self" and isinstance(parent, cst.Attribute):
         return self_attribute_kind(state, parent, depth)  # `self.server` (codemods/lowlevel.py)
@@ -334,12 +345,14 @@ def self_attribute_kind(state: Any, expr: cst.Attribute, depth: int) -> str | No
             if _is_self_attr(assign.target, attr):
                 if assign.value is not None:
                     kinds.append(expr_kind(state, assign.value, depth + 1))
-                else:
-                    kinds.append(annotation_kind(state, assign.annotation.annotation))
+                kinds.append(annotation_kind(state, assign.annotation.annotation))
 
     node.body.visit(Assigns())
     known = [k for k in kinds if k in (LL_SERVER, HL_SERVER)]
-    cache[key] = known[0] if known else None
+    # A session or context kept on the object (`self._session: ServerSession | None = None`, or given one):
+    # held across requests, as `self.session` is by its name.
+    held = [k for k in kinds if k in (SESSION, CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT)]
+    cache[key] = known[0] if known else CAPTURED if held else None
     return cache[key]
 
 

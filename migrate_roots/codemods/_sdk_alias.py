@@ -11,10 +11,11 @@
 folder the importing module's dotted name starts from, in a package or loose beside it) whose own imports come
 from an SDK (`mcp`, `fastmcp`) is read (with `ast`, once per process) and its names are taken for the SDK's:
 `FileState.qnames` then answers `mcp.server.mcpserver.context.Context`, and every rule sees the SDK name.
-Only `from SDK import NAME [as ALIAS]` at the module's top level counts, one re-export deep; a module that
-defines the name itself (`class Context(...)`) is not an alias, unless the class subclasses such a name
-(`class MyMCP(FastMCP)`, in the module itself or another of the project): then it stands for its SDK base, so
-an instance is a server object and its `@mcp.tool()` functions are tools.
+Only `from SDK import NAME [as ALIAS]` at the module's top level counts, or an import of such a name from
+another module of the project (relative ones too: a package `__init__` re-exporting a subclass), three modules
+deep; a module that defines the name itself (`class Context(...)`) is not an alias, unless the class subclasses
+such a name (`class MyMCP(FastMCP)`, in the module itself or another of the project): then it stands for its
+SDK base, so an instance is a server object and its `@mcp.tool()` functions are tools.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 
 _SDKS = ("mcp", "fastmcp")
@@ -30,16 +32,26 @@ _SKIP = frozenset(_SDKS) | frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
 @lru_cache(maxsize=1024)
-def _reexports(path: str) -> dict[str, str]:
-    """Name -> the SDK's qualified name, for the SDK names `path` imports at its top level."""
+def _reexports(path: str, module: str = "", root: str = "", depth: int = 0) -> dict[str, str]:
+    """Name -> the SDK's qualified name, for the SDK names `path` (the module `module` under `root`) imports at
+    its top level, directly or through another module of the project (`from .server import MCPServer`, whose
+    module subclasses FastMCP: mcp-use's package `__init__`), up to three modules deep."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
         return {}
-    if b"mcp" not in data:
+    if b"mcp" not in data and (b"import" not in data or not module):
         return {}
-    return _fold(_top_level(data))
+    package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+    follow = None
+    if module and root and depth < 3:
+
+        def follow(source: str, name: str) -> str | None:
+            target = _module_file(root, source)
+            return _reexports(target, source, root, depth + 1).get(name) if target is not None else None
+
+    return _fold(_top_level(data, package if module else None), follow)
 
 
 def local(module: object) -> dict[str, str]:
@@ -47,12 +59,20 @@ def local(module: object) -> dict[str, str]:
     return _fold(_top_level_module(module))
 
 
-def _fold(bindings: list[tuple[str, str, tuple[str, ...]]]) -> dict[str, str]:
+def _fold(
+    bindings: list[tuple[str, str, tuple[str, ...]]], follow: Callable[[str, str], str | None] | None = None
+) -> dict[str, str]:
     found: dict[str, str] = {}
     for kind, name, detail in bindings:
         if kind == "import":
             if detail[0].partition(".")[0] in _SDKS and detail[1] != "*":
                 found[name] = f"{detail[0]}.{detail[1]}"
+            elif follow is not None and detail[1] != "*" and detail[0].partition(".")[0] not in _SKIP:
+                target = follow(*detail)
+                if target is not None:
+                    found[name] = target
+                else:
+                    found.pop(name, None)
         elif kind == "class" and any(b in found for b in detail):
             # `class MyMCP(FastMCP)`, `class Tools(Mixin, FastMCP)`: an instance is the SDK's server to the rules.
             found[name] = found[next(b for b in detail if b in found)]
@@ -61,18 +81,21 @@ def _fold(bindings: list[tuple[str, str, tuple[str, ...]]]) -> dict[str, str]:
     return found
 
 
-def _top_level(data: bytes) -> list[tuple[str, str, tuple[str, ...]]]:
+def _top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, tuple[str, ...]]]:
     """The module's top-level bindings, in order: ("import", bound name, (module, imported name)) for an
-    absolute `from M import N [as A]`, ("class", name, base names), ("def", name, ()) for a function or a plain
-    assignment. With `ast`; syntax newer than this interpreter (`def f[**P]`, 3.12) with libcst."""
+    absolute `from M import N [as A]` (a relative one too, resolved against `package` when given), ("class",
+    name, base names), ("def", name, ()) for a function or a plain assignment. With `ast`; syntax newer than
+    this interpreter (`def f[**P]`, 3.12) with libcst (absolute imports only)."""
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _top_level_cst(data)
     out: list[tuple[str, str, tuple[str, ...]]] = []
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            out += [("import", a.asname or a.name, (node.module, a.name)) for a in node.names]
+        if isinstance(node, ast.ImportFrom) and (node.module or node.level):
+            source = node.module if not node.level else _relative(package, node.level, node.module)
+            if source is not None:
+                out += [("import", a.asname or a.name, (source, a.name)) for a in node.names]
         elif isinstance(node, ast.ClassDef):
             out.append(("class", node.name, tuple(b.id for b in node.bases if isinstance(b, ast.Name))))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -80,6 +103,17 @@ def _top_level(data: bytes) -> list[tuple[str, str, tuple[str, ...]]]:
         elif isinstance(node, ast.Assign):
             out += [("def", t.id, ()) for t in node.targets if isinstance(t, ast.Name)]
     return out
+
+
+def _relative(package: str | None, level: int, module: str | None) -> str | None:
+    """`from ..x import y` in `package` -> the absolute module (None: unknown package, or above the top)."""
+    if not package:
+        return None
+    parts = package.split(".")
+    if level - 1 >= len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base)
 
 
 def _top_level_cst(data: bytes) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -150,7 +184,7 @@ def translate(name: str, module: str, root: str, cache: dict[str, str | None]) -
         owner = ".".join(parts[:i])
         path = _module_file(root, owner)
         if path is not None:
-            target = _reexports(path).get(parts[i])
+            target = _reexports(path, owner, root).get(parts[i])
             answer = ".".join([target, *parts[i + 1 :]]) if target else None
             break
     cache[name] = answer

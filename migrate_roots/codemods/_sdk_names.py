@@ -250,6 +250,30 @@ INITIALIZED_NOTIFICATIONS = frozenset(
 )
 INITIALIZED_METHOD = "notifications/initialized"
 # fastmcp's server middleware base class (its `on_notification` hook sees roots notifications).
+# fastmcp middleware's per-message context: `context.fastmcp_context` is the request's fastmcp Context.
+MIDDLEWARE_CONTEXTS = frozenset(
+    {
+        "fastmcp.server.middleware.MiddlewareContext",
+        "fastmcp.server.middleware.middleware.MiddlewareContext",
+        # The same object under other public modules (see the module docstring):
+        # fastmcp 2.x-4.x
+        "fastmcp.server.middleware.caching.MiddlewareContext",
+        "fastmcp.server.middleware.error_handling.MiddlewareContext",
+        "fastmcp.server.middleware.logging.MiddlewareContext",
+        "fastmcp.server.middleware.rate_limiting.MiddlewareContext",
+        "fastmcp.server.middleware.timing.MiddlewareContext",
+        "fastmcp.server.server.MiddlewareContext",
+        # fastmcp 2.x-3.x
+        "fastmcp.server.middleware.tool_injection.MiddlewareContext",
+        # fastmcp 3.x-4.x
+        "fastmcp.server.middleware.authorization.MiddlewareContext",
+        "fastmcp.server.middleware.dereference.MiddlewareContext",
+        "fastmcp.server.middleware.ping.MiddlewareContext",
+        "fastmcp.server.middleware.response_limiting.MiddlewareContext",
+        "fastmcp.server.providers.proxy.MiddlewareContext",
+    }
+)
+
 FASTMCP_MIDDLEWARE = frozenset(
     {
         "fastmcp.server.middleware.Middleware",

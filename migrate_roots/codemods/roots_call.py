@@ -33,6 +33,7 @@ from migrate_roots.codemods._roots_sites import SiteIndex, _fq
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, typed
+from migrate_roots.codemods.program.model import WRAPS
 from migrate_roots.model import Severity
 
 __all__ = [
@@ -55,7 +56,7 @@ class RootsCall(SiteIndex, Rule):
     # A roots token is always parsed: whether a call is MCP is the plan's decision (`Site.maybe`), not the
     # prefilter's (README, "How it works").
     requires = b""
-    nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign, cst.AnnAssign, cst.AugAssign)
+    nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.DictElement)
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
         "'no roots capability' from 'empty list' (MR105) are marked, not rewritten."
@@ -77,6 +78,18 @@ class RootsCall(SiteIndex, Rule):
                 registered.setdefault(func.qualname, (pos, spelling))
         self.opaque = tuple(opaque)
         for func in self.functions.values():
+            if func.tool and func.decorator and WRAPS.match(func.decorator) and func.refusal is None:
+                # `@functools.wraps(fn)` on the registered wrapper: the SDK reads the schema from `fn`
+                # (`__wrapped__`), so a parameter added to the wrapper never reaches it.
+                where = registered.get(func.qualname)
+                how = f" by `{where[1]}` ({os.path.basename(state.path)}:{where[0][0]})" if where else ""
+                func.refusal = (
+                    "MR104",
+                    f"`{func.qualname.rpartition('.')[2]}`, registered as a tool{how}, is a wrapper made with "
+                    f"`{func.decorator}`: the SDK builds its name and inputSchema from the wrapped function, so a "
+                    "path argument added here would never reach the schema; give the wrapped function a path "
+                    "parameter by hand and pass it here",
+                )
             if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
                 where = registered.get(func.qualname)
                 place = os.path.basename(state.path)

@@ -238,7 +238,9 @@ def tests_truth(func: cst.FunctionDef, names: set[str]) -> bool:
     return found
 
 
-_CONTAINERS = frozenset({"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary"})
+_CONTAINERS = frozenset(
+    {"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary", "WeakKeyDictionary"}
+)
 _FILLS = frozenset({"setdefault", "update", "append", "add", "extend", "insert", "__setitem__"})
 
 
@@ -259,11 +261,26 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
                 return sorted(names)[0], state.pos(current)[0]
         body = getattr(current, "body", None)
         if isinstance(body, (list, tuple)) and child in body:
+            # The containers, and the local names given a container's value (`hit = _cache.get(key)`).
+            held = {name: name for name in containers}
             for stmt in body[: body.index(child)]:
                 if isinstance(stmt, cst.If) and _returns(stmt.body):
-                    names = {n.value for n in _names(stmt.test)} & containers
-                    if names:
-                        return sorted(names)[0], state.pos(stmt)[0]
+                    tested = sorted(held[n.value] for n in _names(stmt.test) if n.value in held)
+                    if tested:
+                        return tested[0], state.pos(stmt)[0]
+                elif isinstance(stmt, cst.Try) and _returns(stmt.body):
+                    # `try: return _cache[key]` / `except KeyError: pass`: the lookup returns on a hit.
+                    tested = sorted(held[n.value] for n in _names(stmt.body) if n.value in held)
+                    if tested:
+                        return tested[0], state.pos(stmt)[0]
+                elif isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if not isinstance(small, cst.Assign):
+                            continue
+                        source = sorted(held[n.value] for n in _names(small.value) if n.value in held)
+                        for t in small.targets:
+                            if source and isinstance(t.target, cst.Name):
+                                held[t.target.value] = source[0]
         child, current = current, state.parent(current)
     return None
 

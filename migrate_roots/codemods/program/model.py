@@ -15,7 +15,7 @@ from typing import Any
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration
 
 # `@wraps(fn)`, `@functools.wraps(fn)`, `@ft.wraps(fn)`: the wrapper is what the decorated function becomes.
-_WRAPS = re.compile(r"@(?:\w+\.)*wraps\(")
+WRAPS = re.compile(r"@(?:\w+\.)*wraps\(")
 
 
 @dataclass
@@ -36,6 +36,8 @@ class ProgramModel:
     decorated: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     # Nested function -> (the function returning it, path, line): called later through a variable.
     returned: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    # Such a nested function -> the parameters of the function returning it (is `@wraps(fn)` its argument?).
+    outer_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # (caller, line) -> the global flag that makes that call happen once per process.
     once: dict[tuple[str, int], str] = field(default_factory=dict)
     # Tools registered from values no function names: (spelling, path, line), the first of the group.
@@ -63,6 +65,7 @@ class ProgramModel:
                         path,
                         func.pos[0],
                     )
+                    model.outer_params[f"{summary.module}.{func.qualname}"] = func.outer_params
                 if getattr(func, "handler", None):
                     model.handlers[f"{summary.module}.{func.qualname}"] = (func.handler, path, func.pos[0])
                 for callee, pos in func.calls:
@@ -117,10 +120,13 @@ class ProgramModel:
         resolved, or which non-tool callers reach it, or that nothing in the package calls it."""
         seen, todo = {fq}, [fq]
         chain: list[tuple[str, str, int]] = []
+        handler: tuple[str, str] | None = None
         while todo:
             current = todo.pop(0)
             if current in self.refused:
                 code, why = self.refused[current]
+                if fq != current and not why.startswith("tool `"):  # say who, before why
+                    why = f"`{_last(current)}`: {why}"
                 return code, f"roots read {_via(fq, current)}{why}"
             if current in self.unresolved:
                 path, registration = self.unresolved[current]
@@ -130,12 +136,16 @@ class ProgramModel:
                     "cannot be resolved: roots read outside any tool call migrate-roots can see"
                 )
             if current in self.handlers:
+                # Kept until the walk ends: a tool found later on another way (a low-level `call_tool` after a
+                # `get_prompt` handler in the file) is the truer reason, whatever the order in the file.
                 spelling, path, line = self.handlers[current]
-                return "MR103", (
+                handler = handler or (
+                    "MR103",
                     f"roots read {_via(fq, current)}the handler `{current.rpartition('.')[2]}` registered by "
                     f"`{spelling}` ({_short(path)}:{line}), outside any tool call: nothing can pass a path "
-                    "argument here"
+                    "argument here",
                 )
+                continue
             for caller, path, line in self.callers.get(current, ()):
                 flag = self.once.get((caller, line))
                 if flag is not None:
@@ -156,11 +166,29 @@ class ProgramModel:
                     seen.add(caller)
                     todo.append(caller)
                     chain.append((caller, path, line))
+        if handler is not None:
+            return handler
         short = fq.rpartition(".")[2]
         wrapped = [(c, self.decorated[c]) for c, _, _ in chain if c in self.decorated and "test" not in c]
         if wrapped:
             caller, (decorator, path, line) = wrapped[0]
-            if _WRAPS.match(decorator):
+            wrapped_name = WRAPS.sub("", decorator).partition(")")[0].strip()
+            if (
+                WRAPS.match(decorator)
+                and caller in self.returned
+                and wrapped_name not in self.outer_params.get(caller, ())
+            ):
+                # `_factory(name)` returns `run`, made with `@wraps(_template)`: the tools are built from the
+                # returned function, their signature set where they are made (playwright-python-mcp).
+                outer = self.returned[caller][0]
+                return "MR104", (
+                    f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), which "
+                    f"`{_last(outer)}` returns made with `{decorator}`: the tools built from it take their "
+                    "inputSchema from what they are given where they are made (a wrapped function, or a "
+                    "`__signature__` set there), not from this code; add a path parameter there by hand and "
+                    "pass it here"
+                )
+            if WRAPS.match(decorator):
                 return "MR104", (
                     f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), the "
                     f"wrapper a decorator puts around functions (`{decorator}`): give each tool it wraps a "

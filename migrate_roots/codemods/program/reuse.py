@@ -64,7 +64,10 @@ def guarded_helpers(
             passed = [passed_at(by_key[c][1], pos, func, name) for c, pos in callers[fq]]
             # The tools' own *path* parameter (`project_dir`, ...): a `prompt` the helper returns on failure
             # is no path, and reusing it would send the prompt as a directory.
-            if all(n is not None and path_like(n) for n in passed):
+            if name not in func.not_paths and all(
+                n is not None and path_like(n) and n not in by_key[c][1].not_paths
+                for n, (c, _) in zip(passed, callers[fq], strict=True)
+            ):
                 out[fq] = Reused(name, name in guarding)
                 break
     return out

@@ -1,0 +1,54 @@
+"""A server that speaks MCP by hand (JSON-RPC over stdio, no SDK import; MCPyDoc): its roots request and its
+list_changed branch are MCP all the same, and were silent (the file was not even parsed)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from tests import helpers
+
+SERVER = '''\
+import json
+
+
+class Rpc:
+    def __init__(self) -> None:
+        self.asked = False
+
+    def ask_roots(self) -> None:
+        if not self.asked:
+            self.asked = True
+            print(json.dumps({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}), flush=True)
+
+    def dispatch(self, msg: dict) -> None:
+        if msg.get("method") == "notifications/roots/list_changed":
+            self.asked = False
+            self.ask_roots()
+'''
+
+CLIENT = '''\
+import json
+
+
+def answer(msg: dict) -> str:
+    if msg.get("method") == "roots/list":
+        return json.dumps({"id": msg["id"], "result": {"roots": [{"uri": "file:///srv"}]}})
+    return ""
+'''
+
+
+def _findings(tmp_path, source: str):
+    (tmp_path / "rpc.py").write_text(textwrap.dedent(source))
+    results = helpers.run_engine(tmp_path, write=False)
+    return [(f.code, f.line, f.message) for r in results for f in r.findings]
+
+
+def test_noop_a_client_answering_roots_by_hand_is_no_request(tmp_path):
+    assert _findings(tmp_path, CLIENT) == []
+
+
+def test_a_roots_request_and_a_list_changed_branch_by_hand_are_reported(tmp_path):
+    found = _findings(tmp_path, SERVER)
+    assert [(code, line) for code, line, _ in found] == [("MR101", 11), ("MR202", 14)], found
+    assert 'roots asked for by hand (a JSON-RPC request with `"method": "roots/list"`)' in found[0][2]
+    assert "roots list_changed referenced in a form migrate-roots does not remove" in found[1][2]
