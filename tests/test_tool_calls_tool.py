@@ -173,3 +173,26 @@ def test_noop_a_path_named_parameter_typed_as_no_path_is_not_the_argument(tmp_pa
     )
     assert f"project: {annotation} = None, root: RootPath = None" in text, text
     assert 'name="project"' not in text, text
+
+
+def test_tools_sharing_a_helper_take_one_name_and_its_error_names_it(tmp_path):
+    """`remember` keeps a local `root`, so its argument is `root_path`; `recall`, which shares the helper, took
+    `root`, and the helper's error asked both for `root`: `remember` drops it as unknown, and the model, doing
+    as told, could never recover (gdc-claude-plugin)."""
+    text = _run(
+        tmp_path,
+        """\
+        @mcp.tool()
+        async def remember(ctx: Context, note: str) -> str:
+            root = await first_root(ctx)
+            return root + note
+
+
+        @mcp.tool()
+        async def recall(ctx: Context) -> str:
+            return await first_root(ctx)
+        """,
+    )
+    assert "async def remember(ctx: Context, note: str, root_path: RootPath = None) -> str:" in text, text
+    assert "async def recall(ctx: Context, root_path: RootPath = None) -> str:" in text, text
+    assert 'name="root_path"' in text, text

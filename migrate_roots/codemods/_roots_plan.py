@@ -235,6 +235,15 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         and key not in guarded
         and key not in idle
     }
+    # Tools that share a helper take one name (its error names it): a `root` local in one of them makes all of
+    # them take `root_path`, not that one alone.
+    shared_taken: dict[Key, frozenset[str]] = {}
+    for key in sorted(reach):
+        if by_key[key][1].tool is None and by_key[key][1].value is None:
+            sharing = _tools_reaching(key, funcs, reach)
+            taken = frozenset().union(*(by_key[t][1].taken for t in sharing))
+            for t in sharing:
+                shared_taken[t] = shared_taken.get(t, frozenset()) | taken
     for key in sorted(reach):
         path, func = by_key[key]
         plan = plans.setdefault(path, Plan())
@@ -260,7 +269,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             elif len(handed) == 1 and not existing and param not in func.params:
                 name, new = handed.pop(), False
             else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
-                name = _names.choose(param, func.taken, func.params)
+                name = _names.choose(param, func.taken | shared_taken.get(key, frozenset()), func.params)
                 new = name not in func.params
             plan.tools[func.qualname] = (name, shape_of(key, set()), new)
             plan.values[func.qualname] = name
