@@ -50,5 +50,18 @@ def test_noop_a_client_answering_roots_by_hand_is_no_request(tmp_path):
 def test_a_roots_request_and_a_list_changed_branch_by_hand_are_reported(tmp_path):
     found = _findings(tmp_path, SERVER)
     assert [(code, line) for code, line, _ in found] == [("MR101", 11), ("MR202", 14)], found
-    assert 'roots asked for by hand (a JSON-RPC request with `"method": "roots/list"`)' in found[0][2]
+    assert 'roots asked for by hand (a JSON-RPC request for `"roots/list"`)' in found[0][2]
     assert "roots list_changed referenced in a form migrate-roots does not remove" in found[1][2]
+
+
+def test_the_method_handed_to_a_request_helper_is_reported(tmp_path):
+    # MCPyDoc's own spelling: `request_id, request_json = self._create_request("roots/list")`.
+    source = SERVER.replace(
+        'print(json.dumps({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}), flush=True)',
+        'print(self._create_request("roots/list"), json.dumps({}))',
+    ).replace(
+        "    def ask_roots(self) -> None:",
+        "    def _create_request(self, method: str) -> str:\n        return method\n\n    def ask_roots(self) -> None:",
+    )
+    found = _findings(tmp_path, source)
+    assert [code for code, _, _ in found] == ["MR101", "MR202"], found

@@ -76,6 +76,7 @@ class SiteIndex:
             self._function(node, state)
         elif isinstance(node, cst.Call):
             self._call(node, state)
+            self._hand_request(node, state)
         elif isinstance(node, cst.DictElement):
             self._hand_request(node, state)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
@@ -92,14 +93,19 @@ class SiteIndex:
                 ):
                     self.signatures.add(t.value.value)
 
-    def _hand_request(self, node: cst.DictElement, state: FileState) -> None:
-        """`{"jsonrpc": "2.0", "id": 9, "method": "roots/list"}`: roots asked for without the SDK (MCPyDoc)."""
-        key, value = node.key, node.value
-        if not (
-            isinstance(key, cst.SimpleString)
-            and isinstance(value, cst.SimpleString)
-            and key.value[1:-1] == "method"
-            and value.value[1:-1] == "roots/list"
+    def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
+        """Roots asked for without the SDK (MCPyDoc): `{"jsonrpc": "2.0", "id": 9, "method": "roots/list"}`, or
+        the method handed to a request helper (`self._create_request("roots/list")`, `method="roots/list"`)."""
+        if isinstance(node, cst.DictElement):
+            key = node.key
+            if not (
+                isinstance(key, cst.SimpleString)
+                and key.value[1:-1] == "method"
+                and _is_roots_list(node.value)
+            ):
+                return
+        elif not any(
+            _is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
         ):
             return
         func_node = state.function
@@ -108,9 +114,9 @@ class SiteIndex:
         site = Site(state.pos(node), "result", "list")
         site.refusal = (
             "MR101",
-            'roots asked for by hand (a JSON-RPC request with `"method": "roots/list"`), which MCP 2026-07-28 '
-            "requests cannot answer: give the tools that need the directory a path argument in their "
-            "inputSchema and read it before this request, by hand (migrate-roots rewrites SDK calls only)",
+            'roots asked for by hand (a JSON-RPC request for `"roots/list"`), which MCP 2026-07-28 requests '
+            "cannot answer: give the tools that need the directory a path argument in their inputSchema and "
+            "read it before this request, by hand (migrate-roots rewrites SDK calls only)",
         )
         owner.sites.append(site)
 
@@ -507,3 +513,7 @@ def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
             if isinstance(item, cst.ClassDef):
                 return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
     return set()
+
+
+def _is_roots_list(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.SimpleString) and value.value[1:-1] == "roots/list"
