@@ -220,3 +220,46 @@ def test_a_second_run_adds_nothing_when_the_call_is_below_the_marker(tmp_path):
     again = helpers.run_engine(tmp_path / "proj", select=["MR1"])
     assert (pkg / "server.py").read_text() == text
     assert not [r for r in again if r.status.value == "changed"]
+
+
+def test_roots_and_a_request_holding_the_path_handed_to_a_runner_are_marked(tmp_path):
+    """oh-my-cassette: `_run_sync(_runtime(ctx).ingest_media, request, roots)`, where `_run_sync` runs the function
+    it is given in a thread and `request` is a model holding `source_path`: the method refuses a path outside
+    the roots, out of sight. A new argument would have let the caller pick the bound."""
+    files = _tool(
+        """\
+        request = {"workspace_root": workspace_root, "mode": "x"}
+        roots = await client_roots(ctx)
+        envelope = await _run_sync(_runtime(ctx).ingest, request, roots)
+        return str(envelope)
+        """,
+        imports="import asyncio\n",
+    )
+    files["server.py"] += textwrap.dedent(
+        """
+
+        async def _run_sync(function, *args):
+            return await asyncio.to_thread(function, *args)
+
+
+        def _runtime(ctx: Context):
+            return ctx.request_context.lifespan_context
+        """
+    )
+    findings = _findings(tmp_path, files)
+    assert [f[:2] for f in findings] == [("MR109", "marked")], findings
+    assert "to `_run_sync` of `pkg.server`" in findings[0][3], findings
+    assert "which runs a function value it is given" in findings[0][3], findings
+
+
+def test_noop_a_request_handed_to_a_plain_function_of_the_run(tmp_path):
+    files = _tool(
+        """\
+        request = {"workspace_root": workspace_root}
+        roots = await client_roots(ctx)
+        return _describe(request, roots)
+        """
+    )
+    files["server.py"] += "\n\ndef _describe(request, roots):\n    return str(request) + str(roots)\n"
+    findings = _findings(tmp_path, files)
+    assert sorted(f[:2] for f in findings) == [("MR101", "rewritten"), ("MR107", "rewritten")], findings

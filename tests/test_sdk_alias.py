@@ -193,3 +193,15 @@ def test_noop_a_package_init_that_reexports_a_class_of_its_own(tmp_path):
     files = {"app/__init__.py": "from .core import App\n", "app/core.py": core, "server.py": server}
     findings, _ = _run(tmp_path, files)
     assert [f for f in findings if f[1] == "rewritten"] == [], findings
+
+
+def test_a_subclass_of_a_generic_server_base(tmp_path):
+    """oh-my-cassette: `class ArtifactFastMCP(FastMCP[LifespanContext])`: a subscripted base is its class."""
+    source = SUBCLASS.format(
+        imports="from mcp.server.fastmcp import Context, FastMCP",
+        cls="App",
+        bases="FastMCP[dict]",
+        instance=MODULE_LEVEL.format(cls="App"),
+    )
+    findings, text = _run(tmp_path, {"server.py": source})
+    assert ("MR101", "rewritten") in findings, findings

@@ -1,5 +1,7 @@
-"""Parameter annotations no path value can have: such a parameter is never taken for the tool's path argument
-(`project: int | None`, a project id the roots pick; gdc-claude-plugin)."""
+"""Facts about a function's parameters the plan reads: annotations no path value can have (such a parameter is
+never taken for the tool's path argument: `project: int | None`, a project id the roots pick; gdc-claude-plugin),
+and whether the function runs a function it is given (`_run_sync(function, *args)`: what it hands its other
+arguments to is out of sight; oh-my-cassette)."""
 
 from __future__ import annotations
 
@@ -17,3 +19,42 @@ _PATH_TYPES = frozenset({"str", "Path", "PurePath", "PathLike", "Any", "object",
 def not_a_path(annotation: cst.BaseExpression) -> bool:
     names = {n.value for n in _names_in(annotation)}  # `uuid.UUID` gives `uuid` and `UUID`
     return bool(names & _NOT_PATH_TYPES) and not names & _PATH_TYPES
+
+
+# Calls that run the function value they are given (first argument).
+_RUNNERS = frozenset(
+    {"to_thread", "run_in_executor", "run_sync", "partial", "submit", "create_task", "start_soon", "run"}
+)
+
+
+def runs_param(func: cst.FunctionDef, params: tuple[str, ...]) -> bool:
+    """Does `func` call one of its parameters, or hand one to a runner (`asyncio.to_thread(function, *args)`)?"""
+    names = set(params)
+    found = False
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            callee = node.func
+            if isinstance(callee, cst.Name) and callee.value in names:
+                found = True
+            name = callee.attr.value if isinstance(callee, cst.Attribute) else getattr(callee, "value", None)
+            if name in _RUNNERS and node.args:
+                first = node.args[1 if name == "run_in_executor" and len(node.args) > 1 else 0].value
+                found = found or (isinstance(first, cst.Name) and first.value in names)
+
+    func.body.visit(Calls())
+    return found
+
+
+def module_runners(module: cst.Module) -> frozenset[str]:
+    """The module's top-level functions that run a function they are given."""
+    out = set()
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            ps = statement.params
+            params = tuple(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
+            star = ps.star_arg.name.value if isinstance(ps.star_arg, cst.Param) else None
+            if runs_param(statement, params + ((star,) if star else ())):
+                out.add(statement.name.value)
+    return frozenset(out)

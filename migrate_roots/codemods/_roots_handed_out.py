@@ -23,7 +23,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from migrate_roots.codemods._checked_params import first_on_way, params_of, path_taint, way_names
+from migrate_roots.codemods._bounds import taint
+from migrate_roots.codemods._checked_params import first_on_way, params_of, way_names
 
 K = TypeVar("K")
 Pos = tuple[int, int]
@@ -54,7 +55,9 @@ def _handed(
     way = way_names(facts, positions)
     if not way:
         return None
-    held = {name: path_taint(facts, frozenset({name})) for name in params_of(func) if path_like(name)}
+    # Any value made from the path argument counts, not only a path: a request model holding it
+    # (`request = Input.model_validate({"source_path": source_path, ...})`, oh-my-cassette) carries it too.
+    held = {name: taint(facts, frozenset({name})) for name in params_of(func) if path_like(name)}
     callees = dict((pos, fq) for fq, pos in func.calls)
     for pos, arguments in sorted(facts.args):
         fq = callees.get(pos)
@@ -64,7 +67,9 @@ def _handed(
         if not mentioned & way:
             continue
         for name, names in held.items():
-            if mentioned & names and not names & way:
+            # The path value handed here is not itself made from the roots (`workspace_root or roots[0]`); a
+            # later result made of both (`envelope = run(request, roots)`) does not count.
+            if (mentioned & names) - way:
                 return name, fq, path, pos
     return None
 
@@ -76,6 +81,7 @@ def refuse(
     reused: Mapping[K, Any],
     path_like: Callable[[str], bool],
     unseen: Callable[[K, str], bool],
+    runner: Callable[[K, str], bool] = lambda key, fq: False,
 ) -> dict[K, dict[Pos, tuple[str, str]]]:
     """Function -> its sites to refuse (MR109) because a function on the way hands the roots, with a path
     argument, to code the plan does not read (see the module docstring). `unseen(key, fq)`: the callee `fq`,
@@ -91,9 +97,14 @@ def refuse(
     for key, sites, where, (name, fq, path, pos) in found:
         function = by_key[where][1].qualname.rpartition(".")[2]
         module, _, callee = fq.rpartition(".")
+        which = (
+            "which runs a function value it is given, out of migrate-roots' sight"
+            if runner(where, fq)
+            else "which migrate-roots does not read"
+        )
         reason = (
             f"`{function}` hands the roots, with its path argument `{name}`, to `{callee}` of `{module}` "
-            f"({os.path.basename(path)}:{pos[0]}), which migrate-roots does not read: it may bound `{name}` by "
+            f"({os.path.basename(path)}:{pos[0]}), {which}: it may bound `{name}` by "
             "the roots (a new argument would let the caller choose both) or fill it in from them (the tool "
             "already has its argument). Decide which by hand"
         )

@@ -74,6 +74,8 @@ class Func:
     aliased: dict[str, str] = field(default_factory=dict)
     # Parameters annotated as no path can be (`project: int | None`): never taken for the path argument.
     not_paths: frozenset[str] = frozenset()
+    # Functions of its module it may call that run a function they are given (`_run_sync(fn, *args)`).
+    runners: frozenset[str] = frozenset()
     # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
     # parameter the plan gives it goes on each, so whichever is live takes what its callers pass.
     defs: tuple[Pos, ...] = ()

@@ -190,10 +190,17 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     # Roots handed, with a path argument, to code the plan does not read: the nearer reason (MR109).
     ours = {summary.module.partition(".")[0] for summary in summaries.values()}
 
-    def unseen(key: Key, fq: str) -> bool:
-        return fq.partition(".")[0] not in ours and funcs.resolve(key[0], fq) is None
+    def runner(key: Key, fq: str) -> bool:
+        """A function of the caller's module that runs a function value it is given (`_run_sync(fn, *args)`)."""
+        func = by_key[key][1]
+        module = key[1][: -len(func.qualname) - 1]
+        return fq.rpartition(".")[0] == module and fq.rpartition(".")[2] in func.runners
 
-    for key, refusals in _roots_handed_out.refuse(by_key, calls, first, guarded, path_like, unseen).items():
+    def unseen(key: Key, fq: str) -> bool:
+        return (fq.partition(".")[0] not in ours and funcs.resolve(key[0], fq) is None) or runner(key, fq)
+
+    handed_out = _roots_handed_out.refuse(by_key, calls, first, guarded, path_like, unseen, runner)
+    for key, refusals in handed_out.items():
         checked[key] = {**checked.get(key, {}), **refusals}
     # Roots kept on an attribute by a caller on the way would keep one caller's argument too (MR212).
     for key, refusals in _kept_on_way.refuse(by_key, calls, first, settings.allowlist_env).items():

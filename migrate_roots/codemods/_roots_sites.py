@@ -13,7 +13,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
-from migrate_roots.codemods._param_types import not_a_path
+from migrate_roots.codemods._param_types import module_runners, not_a_path
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_refusals import (
@@ -175,6 +175,10 @@ class SiteIndex:
             func.outer_params = tuple(
                 x.name.value for x in (*ps.posonly_params, *ps.params, *ps.kwonly_params)
             )
+        runners = state.extra.get("runners")
+        if runners is None:
+            runners = state.extra["runners"] = module_runners(state.wrapper.module)
+        func.runners = runners
         func.not_paths = frozenset(
             p.name.value
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)

@@ -97,7 +97,9 @@ def _top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, 
             if source is not None:
                 out += [("import", a.asname or a.name, (source, a.name)) for a in node.names]
         elif isinstance(node, ast.ClassDef):
-            out.append(("class", node.name, tuple(b.id for b in node.bases if isinstance(b, ast.Name))))
+            # `class App(FastMCP[LifespanContext])`: a generic base is its class.
+            bases = [b.value if isinstance(b, ast.Subscript) else b for b in node.bases]
+            out.append(("class", node.name, tuple(b.id for b in bases if isinstance(b, ast.Name))))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.append(("def", node.name, ()))
         elif isinstance(node, ast.Assign):
@@ -133,7 +135,10 @@ def _top_level_module(module: object) -> list[tuple[str, str, tuple[str, ...]]]:
     out: list[tuple[str, str, tuple[str, ...]]] = []
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):
-            bases = tuple(a.value.value for a in statement.bases if isinstance(a.value, cst.Name))
+            values = [
+                a.value.value if isinstance(a.value, cst.Subscript) else a.value for a in statement.bases
+            ]
+            bases = tuple(v.value for v in values if isinstance(v, cst.Name))
             out.append(("class", statement.name.value, bases))
         elif isinstance(statement, cst.FunctionDef):
             out.append(("def", statement.name.value, ()))
