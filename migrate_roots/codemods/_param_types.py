@@ -5,9 +5,9 @@ arguments to is out of sight; oh-my-cassette)."""
 
 from __future__ import annotations
 
-import libcst as cst
+from collections.abc import Callable
 
-from migrate_roots.codemods._roots_refusals import _names_in
+import libcst as cst
 
 # Annotations no path value can have: a parameter so annotated is never the tool's path argument.
 _NOT_PATH_TYPES = frozenset(
@@ -16,8 +16,14 @@ _NOT_PATH_TYPES = frozenset(
 _PATH_TYPES = frozenset({"str", "Path", "PurePath", "PathLike", "Any", "object", "AnyStr", "Url", "AnyUrl"})
 
 
-def not_a_path(annotation: cst.BaseExpression) -> bool:
-    names = {n.value for n in _names_in(annotation)}  # `uuid.UUID` gives `uuid` and `UUID`
+def not_a_path(annotation: cst.BaseExpression, walk: Callable[[cst.CSTNode, cst.CSTVisitor], None]) -> bool:
+    names: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            names.add(node.value)  # `uuid.UUID` gives `uuid` and `UUID`
+
+    walk(annotation, Names())
     return bool(names & _NOT_PATH_TYPES) and not names & _PATH_TYPES
 
 
@@ -27,7 +33,9 @@ _RUNNERS = frozenset(
 )
 
 
-def runs_param(func: cst.FunctionDef, params: tuple[str, ...]) -> bool:
+def runs_param(
+    func: cst.FunctionDef, params: tuple[str, ...], walk: Callable[[cst.CSTNode, cst.CSTVisitor], None]
+) -> bool:
     """Does `func` call one of its parameters, or hand one to a runner (`asyncio.to_thread(function, *args)`)?"""
     names = set(params)
     found = False
@@ -43,18 +51,18 @@ def runs_param(func: cst.FunctionDef, params: tuple[str, ...]) -> bool:
                 first = node.args[1 if name == "run_in_executor" and len(node.args) > 1 else 0].value
                 found = found or (isinstance(first, cst.Name) and first.value in names)
 
-    func.body.visit(Calls())
+    walk(func.body, Calls())
     return found
 
 
-def module_runners(module: cst.Module) -> frozenset[str]:
-    """The module's top-level functions that run a function they are given."""
+def module_runners(module: cst.Module, walk: Callable[[cst.CSTNode, cst.CSTVisitor], None]) -> frozenset[str]:
+    """The module's top-level functions that run a function they are given (`walk`: the file's fast walk)."""
     out = set()
     for statement in module.body:
         if isinstance(statement, cst.FunctionDef):
             ps = statement.params
             params = tuple(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
             star = ps.star_arg.name.value if isinstance(ps.star_arg, cst.Param) else None
-            if runs_param(statement, params + ((star,) if star else ())):
+            if runs_param(statement, params + ((star,) if star else ()), walk):
                 out.add(statement.name.value)
     return frozenset(out)

@@ -177,12 +177,12 @@ class SiteIndex:
             )
         runners = state.extra.get("runners")
         if runners is None:
-            runners = state.extra["runners"] = module_runners(state.wrapper.module)
+            runners = state.extra["runners"] = module_runners(state.wrapper.module, state.walk)
         func.runners = runners
         func.not_paths = frozenset(
             p.name.value
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-            if p.annotation is not None and not_a_path(p.annotation.annotation)
+            if p.annotation is not None and not_a_path(p.annotation.annotation, state.walk)
         )
         shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
