@@ -63,6 +63,8 @@ def module_runners(module: cst.Module, walk: Callable[[cst.CSTNode, cst.CSTVisit
             ps = statement.params
             params = tuple(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
             star = ps.star_arg.name.value if isinstance(ps.star_arg, cst.Param) else None
-            if runs_param(statement, params + ((star,) if star else ()), walk):
+            # A runner forwards what it is given (`*args`): only such a function is walked (one walk per
+            # function of every indexed file was a tenth of benchmark 3's time).
+            if star is not None and runs_param(statement, (*params, star), walk):
                 out.add(statement.name.value)
     return frozenset(out)
