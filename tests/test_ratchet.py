@@ -84,7 +84,7 @@ REEXPORTS: dict[str, frozenset[str]] = {
     "fastmcp.server.middleware.rate_limiting.MiddlewareContext": FASTMCP,
     "fastmcp.server.middleware.timing.MiddlewareContext": FASTMCP,
     "fastmcp.server.server.MiddlewareContext": FASTMCP,
-    "fastmcp.server.middleware.tool_injection.MiddlewareContext": FASTMCP2_3,
+    "fastmcp.server.middleware.tool_injection.MiddlewareContext": FASTMCP2,
     "fastmcp.server.middleware.authorization.MiddlewareContext": FASTMCP3_4,
     "fastmcp.server.middleware.dereference.MiddlewareContext": FASTMCP3_4,
     "fastmcp.server.middleware.ping.MiddlewareContext": FASTMCP3_4,

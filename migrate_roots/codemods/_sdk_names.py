@@ -263,7 +263,7 @@ MIDDLEWARE_CONTEXTS = frozenset(
         "fastmcp.server.middleware.rate_limiting.MiddlewareContext",
         "fastmcp.server.middleware.timing.MiddlewareContext",
         "fastmcp.server.server.MiddlewareContext",
-        # fastmcp 2.x-3.x
+        # fastmcp 2.x
         "fastmcp.server.middleware.tool_injection.MiddlewareContext",
         # fastmcp 3.x-4.x
         "fastmcp.server.middleware.authorization.MiddlewareContext",
