@@ -27,6 +27,7 @@ from migrate_roots.codemods._roots_refusals import (
     _uses,
 )
 from migrate_roots.codemods._roots_uses import (
+    hand_request,
     kept_target,
     raw_roots_request,
     root_names_read,
@@ -94,30 +95,23 @@ class SiteIndex:
                     self.signatures.add(t.value.value)
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
-        """Roots asked for without the SDK (MCPyDoc): `{"jsonrpc": "2.0", "id": 9, "method": "roots/list"}`, or
-        the method handed to a request helper (`self._create_request("roots/list")`, `method="roots/list"`)."""
-        if isinstance(node, cst.DictElement):
-            key = node.key
-            if not (
-                isinstance(key, cst.SimpleString)
-                and key.value[1:-1] == "method"
-                and _is_roots_list(node.value)
-            ):
-                return
-        elif not any(
-            _is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
-        ):
+        if not hand_request(node):
             return
         func_node = state.function
         caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
-        owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
-        site = Site(state.pos(node), "result", "list")
-        site.refusal = (
-            "MR101",
+        self._raw_site(
+            caller,
+            state.pos(node),
             'roots asked for by hand (a JSON-RPC request for `"roots/list"`), which MCP 2026-07-28 requests '
             "cannot answer: give the tools that need the directory a path argument in their inputSchema and "
             "read it before this request, by hand (migrate-roots rewrites SDK calls only)",
         )
+
+    def _raw_site(self, caller: Func | None, pos: Pos, why: str) -> None:
+        """A roots request migrate-roots never rewrites (raw, or by hand): a site refused under MR101."""
+        owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+        site = Site(pos, "result", "list")
+        site.refusal = ("MR101", why)
         owner.sites.append(site)
 
     def _attribute_write(
@@ -242,17 +236,15 @@ class SiteIndex:
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))
         if raw_roots_request(node, state):
-            owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
-            raw = Site(state.pos(node), "result", "list")
-            raw.refusal = (
-                "MR101",
+            self._raw_site(
+                caller,
+                state.pos(node),
                 "roots asked for as a raw request (`send_request(... ListRootsRequest ...)`), which fails on MCP "
                 "2026-07-28 requests: migrate-roots rewrites `list_roots()` calls only; give the tools that reach "
                 "it a path argument and call `list_roots_compat` here by hand (if the roots carry a token or an "
                 "id rather than a directory, a non-`file://` URI, move it to the server's configuration instead: "
                 "a tool argument is shown to the model)",
             )
-            owner.sites.append(raw)
             return
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
             site = self._site(node, target.value, state)
@@ -517,7 +509,3 @@ def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
             if isinstance(item, cst.ClassDef):
                 return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
     return set()
-
-
-def _is_roots_list(value: cst.BaseExpression) -> bool:
-    return isinstance(value, cst.SimpleString) and value.value[1:-1] == "roots/list"

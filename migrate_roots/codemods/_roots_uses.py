@@ -24,6 +24,23 @@ def raw_roots_request(call: cst.Call, state: FileState) -> bool:
     return "ListRootsRequest" in state.wrapper.module.code_for_node(call.args[0].value)
 
 
+def hand_request(node: cst.DictElement | cst.Call) -> bool:
+    """Roots asked for without the SDK (MCPyDoc): `{"jsonrpc": "2.0", "id": 9, "method": "roots/list"}`, or the
+    method handed to a request helper (`self._create_request("roots/list")`, `method="roots/list"`)."""
+    if isinstance(node, cst.DictElement):
+        key = node.key
+        return (
+            isinstance(key, cst.SimpleString) and key.value[1:-1] == "method" and _is_roots_list(node.value)
+        )
+    return any(
+        _is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
+    )
+
+
+def _is_roots_list(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.SimpleString) and value.value[1:-1] == "roots/list"
+
+
 def spells_session(receiver: cst.BaseExpression, state: FileState) -> bool:
     """`state.host_session`, `self._session`, or a name bound once from such a value: an untyped session."""
     code = state.wrapper.module.code_for_node
