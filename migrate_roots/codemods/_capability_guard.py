@@ -25,6 +25,7 @@ import libcst as cst
 
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.flow import returns_in
 from migrate_roots.model import Severity
 
 OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
@@ -188,25 +189,11 @@ def predicates(state: FileState) -> frozenset[str]:
         if not isinstance(statement, cst.FunctionDef) or not _mentions_capabilities(statement.body):
             continue
         caps, flags, _ = _variables(statement)
-        returns = _returns(statement)
+        returns = returns_in(statement.body)
         if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
             names.add(statement.name.value)
     state.extra["capability_predicates"] = result = frozenset(names)
     return result
-
-
-def _returns(func: cst.FunctionDef) -> list[cst.Return]:
-    found: list[cst.Return] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            found.append(node)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-    func.body.visit(Find())
-    return found
 
 
 def _exits(block: cst.BaseSuite) -> bool:

@@ -99,8 +99,9 @@ class _ToolIndexer:
             value = self.constants.get(expr.value)
             if isinstance(value, cst.Dict):
                 return _dict_schema("constant", expr, value, param)
-            if value is None and _local(self.state, expr) is not None:
-                return None, f"its schema `{expr.value}` is built at runtime in `{_local(self.state, expr)}`"
+            owner = _local(self.state, expr) if value is None else None
+            if owner is not None:
+                return None, f"its schema `{expr.value}` is built at runtime in `{owner}`"
             if value is None:
                 return None, f"its schema `{expr.value}` is not defined in this module"
             return None, f"its schema `{expr.value}` is built at runtime"

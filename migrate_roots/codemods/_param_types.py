@@ -6,6 +6,7 @@ arguments to is out of sight; oh-my-cassette)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import libcst as cst
 
@@ -25,6 +26,12 @@ def not_a_path(annotation: cst.BaseExpression, walk: Callable[[cst.CSTNode, cst.
 
     walk(annotation, Names())
     return bool(names & _NOT_PATH_TYPES) and not names & _PATH_TYPES
+
+
+def path_param(func: Any, name: str, path_like: Callable[[str], bool]) -> bool:
+    """`name`, a parameter of `func` (`_roots_model.Func`), is a path: its name says so and its type does not deny
+    it (`Func.not_paths`)."""
+    return path_like(name) and name not in func.not_paths
 
 
 # Calls that run the function value they are given (first argument).

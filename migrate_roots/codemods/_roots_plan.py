@@ -18,6 +18,7 @@ from migrate_roots.codemods import (
     _roots_handed_out,
     _roots_plan_tools,
 )
+from migrate_roots.codemods._param_types import path_param
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
@@ -267,7 +268,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 for c, pos in calls[key]
                 if c in guarded
                 for n in [reuse.passed_at(func, pos, by_key[c][1], guarded[c].param)]
-                if n is not None and path_like(n)
+                if n is not None and path_param(func, n, path_like)
             }
             if len(existing) == 1 and not calls_reach:
                 name, new = existing.pop(), False

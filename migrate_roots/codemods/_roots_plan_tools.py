@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from migrate_roots.codemods._checked_params import callers_within
+from migrate_roots.codemods._param_types import path_param
 from migrate_roots.codemods._roots_model import Func, Plan, Pos
 
 Key = tuple[str, str]  # (import root, module.qualname), as in _roots_plan
@@ -69,7 +70,7 @@ def unset_tools(
             func.guards.get(pos) for pos in ways
         }
         name = next(iter(skipped))
-        if len(skipped) == 1 and name is not None and path_like(name) and name not in func.not_paths:
+        if len(skipped) == 1 and name is not None and path_param(func, name, path_like):
             out[key] = name
     return out
 

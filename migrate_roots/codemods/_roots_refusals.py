@@ -101,10 +101,6 @@ def _uses(call: cst.Call, shape: str, state: FileState) -> str:
     return "list"
 
 
-def _callee_text(call: cst.Call) -> str:
-    return cst.Module([]).code_for_node(call.func)
-
-
 def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     func = state.function
     if func is None:
@@ -115,7 +111,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     if func.asynchronous is None and not isinstance(parent, (cst.Await, cst.Arg, cst.Return)):
         return (
             "MR103",
-            f"`{_callee_text(call)}()` is called without `await` in the synchronous function "
+            f"`{state.wrapper.module.code_for_node(call.func)}()` is called without `await` in the synchronous function "
             f"`{func.name.value}`: the SDK's method is a coroutine, so this is another object's (an adapter's) "
             "and migrate-roots leaves it as it is; if it asks the MCP client for roots, migrate it by hand",
         )

@@ -49,9 +49,9 @@ class _Rewriter:
         for func in self.rule.functions.values():
             for site in func.sites:
                 request = finder.requests.get(site.pos)  # `{"method": "roots/list"}`: only ever marked
-                if request is not None and site.pos in plan.sites and plan.sites[site.pos] is not None:
-                    code, why = plan.sites[site.pos]  # type: ignore[misc]
-                    state.mark(request, code, why, Severity.BROKEN, _finding_tool(func))
+                refusal = plan.sites.get(site.pos) if request is not None else None
+                if request is not None and refusal is not None:
+                    state.mark(request, refusal[0], refusal[1], Severity.BROKEN, _finding_tool(func))
                     continue
                 call = finder.calls.get(site.pos)
                 if call is None or site.done or (site.maybe and site.pos not in plan.sites):

@@ -349,7 +349,7 @@ class SiteIndex:
             shape = "list"
         elif kind == _sdk.CAPTURED:
             site = Site(state.pos(call), "result", "list")
-            held = cst.Module([]).code_for_node(receiver)
+            held = state.wrapper.module.code_for_node(receiver)
             site.refusal = (
                 "MR103",
                 f"roots read through `{held}`, a session held outside the current request: no tool argument "

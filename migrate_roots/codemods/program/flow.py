@@ -285,19 +285,23 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     return None
 
 
-def _returns(block: cst.CSTNode) -> bool:
-    found = False
+def returns_in(block: cst.CSTNode) -> list[cst.Return]:
+    """The `return` statements of `block`, not those of functions nested in it."""
+    found: list[cst.Return] = []
 
     class Returns(cst.CSTVisitor):
         def visit_Return(self, node: cst.Return) -> None:
-            nonlocal found
-            found = True
+            found.append(node)
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
 
     block.visit(Returns())
     return found
+
+
+def _returns(block: cst.CSTNode) -> bool:
+    return bool(returns_in(block))
 
 
 def _filled_containers(state: FileState) -> frozenset[str]:

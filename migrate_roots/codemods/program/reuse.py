@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from migrate_roots.codemods._param_types import path_param
+
 K = TypeVar("K", str, tuple[str, str])  # a function's identity: its dotted name, or (import root, name)
 Pos = tuple[int, int]
 
@@ -65,7 +67,7 @@ def guarded_helpers(
             # The tools' own *path* parameter (`project_dir`, ...): a `prompt` the helper returns on failure
             # is no path, and reusing it would send the prompt as a directory.
             if name not in func.not_paths and all(
-                n is not None and path_like(n) and n not in by_key[c][1].not_paths
+                n is not None and path_param(by_key[c][1], n, path_like)
                 for n, (c, _) in zip(passed, callers[fq], strict=True)
             ):
                 out[fq] = Reused(name, name in guarding)
