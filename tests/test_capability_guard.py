@@ -367,11 +367,83 @@ def test_noop_a_function_of_the_module_that_checks_something_else_is_no_check(tm
                 return os.getcwd()
             result = await ctx.session.list_roots()
             return str(result.roots[0].uri)
-        """).replace('        mcp = FastMCP("x")\n', '        def _is_ready(ctx) -> bool:\n            return ctx is not None\n\n        mcp = FastMCP("x")\n')
+        """).replace(
+        '        mcp = FastMCP("x")\n',
+        '        def _is_ready(ctx) -> bool:\n            return ctx is not None\n\n        mcp = FastMCP("x")\n',
+    )
     after = _migrated("""\
             if not _is_ready(ctx):
                 return os.getcwd()
             result = await list_roots_compat(ctx, root, name="root")
             return str(result.roots[0].uri)
-        """).replace('        mcp = FastMCP("x")\n', '        def _is_ready(ctx) -> bool:\n            return ctx is not None\n\n        mcp = FastMCP("x")\n')
+        """).replace(
+        '        mcp = FastMCP("x")\n',
+        '        def _is_ready(ctx) -> bool:\n            return ctx is not None\n\n        mcp = FastMCP("x")\n',
+    )
     check_transformed(tmp_path, before, after)
+
+
+COMPAT = "from pkg._mcp_roots_compat import list_roots_compat\n"
+CAPS_MODULE = {
+    "caps.py": """\
+        def client_has_roots(ctx) -> bool:
+            caps = getattr(ctx.session.client_params, "capabilities", None)
+            return getattr(caps, "roots", None) is not None
+        """
+}
+
+
+def test_noop_a_function_of_another_module_that_checks_something_else_is_no_check(tmp_path):
+    extra = {"caps.py": "def client_has_roots(ctx) -> bool:\n    return ctx is not None\n"}
+    guard = "            if not client_has_roots(ctx):\n                return os.getcwd()\n"
+    read = (
+        "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    )
+    before = _server(guard + read).replace(
+        "from mcp.server.fastmcp import Context, FastMCP\n",
+        "from mcp.server.fastmcp import Context, FastMCP\n\n        from pkg.caps import client_has_roots\n",
+    )
+    findings = check_transformed(
+        tmp_path,
+        before,
+        _migrated(
+            guard + read.replace("ctx.session.list_roots()", 'list_roots_compat(ctx, root, name="root")')
+        ).replace(COMPAT, COMPAT + "        from pkg.caps import client_has_roots\n"),
+        extra=extra,
+    )
+    assert "MR105" not in codes(findings)
+
+
+def _imported_guard(tmp_path, spelling: str, call: str, imports: tuple[str, ...]) -> None:
+    """A predicate imported from a module of the project (`spelling`), called as `call` in front of the read:
+    widened as a predicate of the module is (before, a modern client passing `root` got the cwd). `imports`:
+    the project's import lines after the rewrite."""
+    guard = f"            if not {call}(ctx):\n                return os.getcwd()\n"
+    read = (
+        "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    )
+    before = _server(guard + read).replace(
+        "from mcp.server.fastmcp import Context, FastMCP\n",
+        f"from mcp.server.fastmcp import Context, FastMCP\n\n        {spelling}\n",
+    )
+    after = _migrated(
+        guard.replace("if not", "if root is None and not")
+        + read.replace("ctx.session.list_roots()", 'list_roots_compat(ctx, root, name="root")')
+    ).replace(f"        {COMPAT}", "".join(f"        {line}\n" for line in imports))
+    check_transformed(tmp_path, before, after, extra=CAPS_MODULE)
+
+
+def test_predicate_imported_by_name_is_widened(tmp_path):
+    spelling = "from pkg.caps import client_has_roots"
+    _imported_guard(tmp_path, spelling, "client_has_roots", (COMPAT.strip(), spelling))
+
+
+def test_predicate_imported_relatively_under_another_name_is_widened(tmp_path):
+    spelling = "from .caps import client_has_roots as has_roots"
+    compat = "from ._mcp_roots_compat import list_roots_compat"
+    _imported_guard(tmp_path, spelling, "has_roots", (compat, spelling))
+
+
+def test_predicate_called_through_its_imported_module_is_widened(tmp_path):
+    spelling = "from pkg import caps"
+    _imported_guard(tmp_path, spelling, "caps.client_has_roots", (spelling, COMPAT.strip()))

@@ -10,7 +10,8 @@ becomes `if root is not None or caps.roots:`. So the argument wins whatever the 
 it the old condition decides, as before. Every spelling counts as a check: `check_client_capability(...)`,
 `<anything>.capabilities.roots`, `.roots` of a variable holding `<...>.capabilities`, the same read through
 `getattr(x, "client_capabilities", None)` / `getattr(caps, "roots", None)`, `hasattr(x, "list_roots")`, and a
-variable assigned from any of these (`has_roots = caps.roots is not None`).
+variable assigned from any of these (`has_roots = caps.roots is not None`), and a call of a function that returns
+one, of the module or imported at the top of the file from another module of the project (`predicates`).
 
 `guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
 returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
@@ -19,10 +20,12 @@ returns None when a check is used in a way this cannot rewrite with certainty (r
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import returns_in
@@ -35,8 +38,8 @@ AND = "and"  # the read is reached when the test fails: `value is None and (test
 def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
     if isinstance(node, cst.Call):
         func = node.func
-        if isinstance(func, cst.Name) and f"{func.value}()" in flags:
-            return True  # `_has_roots(ctx)`: a function of the module that is such a check (`predicates`)
+        if isinstance(func, (cst.Name, cst.Attribute)) and f"{_dotted(func)}()" in flags:
+            return True  # `_has_roots(ctx)`, `caps.has_roots(ctx)`: a predicate (`predicates`)
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
             return _mentions_roots(node)
         if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
@@ -176,22 +179,83 @@ def has_check(func: cst.FunctionDef, preds: frozenset[str] = frozenset()) -> boo
     return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
 
 
-def predicates(state: FileState) -> frozenset[str]:
-    """The module's top-level functions that return a roots-capability check's truth (`def _has_roots(ctx):
-    return getattr(caps, "roots", None) is not None`): a call of one in front of a read is such a check."""
-    found = state.extra.get("capability_predicates")
-    if found is not None:
-        return found
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr.value}" if head else ""
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def _module_predicates(module: cst.Module) -> frozenset[str]:
+    """The module's top-level functions that return a roots-capability check's truth."""
     names = set()
-    # A file that never spells "capabilit" has no such function (and most files are such: no walk at all).
-    statements = state.wrapper.module.body if any("capabilit" in line for line in state.lines) else ()
-    for statement in statements:
+    for statement in module.body:
         if not isinstance(statement, cst.FunctionDef) or not _mentions_capabilities(statement.body):
             continue
         caps, flags, _ = _variables(statement)
         returns = returns_in(statement.body)
         if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
             names.add(statement.name.value)
+    return frozenset(names)
+
+
+@lru_cache(maxsize=256)
+def _file_predicates(path: str) -> frozenset[str]:
+    """`_module_predicates` of another module of the project, read once per process; a file that never spells
+    "capabilit" (most) is not parsed."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return _module_predicates(cst.parse_module(data)) if b"capabilit" in data else frozenset()
+    except (OSError, cst.ParserSyntaxError, RecursionError):
+        return frozenset()
+
+
+def _imported_predicates(state: FileState) -> set[str]:
+    """Predicates of other project modules as this module calls them: `has_roots` for `from .caps import
+    client_has_roots as has_roots`, `caps.client_has_roots` for `from pkg import caps` or `import pkg.caps as
+    caps` (top-level imports only)."""
+    root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+    names: set[str] = set()
+    for line in state.wrapper.module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    module = _dotted(alias.name)
+                    path = _sdk_alias.first_party(root, module)
+                    local = _dotted(alias.asname.name) if alias.asname else module
+                    names.update(f"{local}.{p}" for p in (_file_predicates(path) if path else ()))
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                level = len(small.relative)
+                source = _dotted(small.module) if small.module else ""
+                module = (_sdk_alias.relative(state.package, level, source) if level else source) or ""
+                if not module:
+                    continue
+                path = _sdk_alias.first_party(root, module)
+                found = _file_predicates(path) if path else frozenset()
+                for alias in small.names:
+                    name = _dotted(alias.name)
+                    local = _dotted(alias.asname.name) if alias.asname else name
+                    if name in found:
+                        names.add(local)  # `from .caps import has_roots`
+                    submodule = _sdk_alias.first_party(root, f"{module}.{name}")
+                    if submodule is not None:  # `from pkg import caps`
+                        names.update(f"{local}.{p}" for p in _file_predicates(submodule))
+    return names
+
+
+def predicates(state: FileState) -> frozenset[str]:
+    """The functions that return a roots-capability check's truth (`def _has_roots(ctx): return
+    getattr(caps, "roots", None) is not None`), of the module or imported from another module of the project,
+    as the module calls them: a call of one in front of a read is such a check."""
+    found = state.extra.get("capability_predicates")
+    if found is not None:
+        return found
+    # A file that never spells "capabilit" has no such function (and most files are such: no walk at all).
+    spelled = any("capabilit" in line for line in state.lines)
+    names = set(_module_predicates(state.wrapper.module)) if spelled else set()
+    if state.module:
+        names |= _imported_predicates(state)
     state.extra["capability_predicates"] = result = frozenset(names)
     return result
 

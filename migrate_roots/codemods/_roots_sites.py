@@ -258,7 +258,8 @@ class SiteIndex:
                     self.functions.setdefault("<module>", Func("<module>", (1, 1), ())).sites.append(site)
                 else:
                     caller.sites.append(site)
-            return
+                return
+            # Not the SDK's read: maybe the project's own `list_roots` (a method of a Context subclass): a call.
         registered = recognise.call(state, node, state.pos(node))
         if registered is not None:
             qualname, found = registered

@@ -48,7 +48,7 @@ def _reexports(path: str, module: str = "", root: str = "", depth: int = 0) -> d
     if module and root and depth < 3:
 
         def follow(source: str, name: str) -> str | None:
-            target = _module_file(root, source)
+            target = module_file(root, source)
             return _reexports(target, source, root, depth + 1).get(name) if target is not None else None
 
     return _fold(_top_level(data, package if module else None), follow)
@@ -93,7 +93,7 @@ def _top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, 
     out: list[tuple[str, str, tuple[str, ...]]] = []
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and (node.module or node.level):
-            source = node.module if not node.level else _relative(package, node.level, node.module)
+            source = node.module if not node.level else relative(package, node.level, node.module)
             if source is not None:
                 out += [("import", a.asname or a.name, (source, a.name)) for a in node.names]
         elif isinstance(node, ast.ClassDef):
@@ -107,7 +107,7 @@ def _top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, 
     return out
 
 
-def _relative(package: str | None, level: int, module: str | None) -> str | None:
+def relative(package: str | None, level: int, module: str | None) -> str | None:
     """`from ..x import y` in `package` -> the absolute module (None: unknown package, or above the top)."""
     if not package:
         return None
@@ -158,12 +158,17 @@ def _top_level_module(module: object) -> list[tuple[str, str, tuple[str, ...]]]:
     return out
 
 
-def _module_file(import_root: str, module: str) -> str | None:
+def module_file(import_root: str, module: str) -> str | None:
     base = os.path.join(import_root, *module.split("."))
     for candidate in (base + ".py", os.path.join(base, "__init__.py")):
         if os.path.isfile(candidate):
             return candidate
     return None
+
+
+def first_party(import_root: str, module: str) -> str | None:
+    """`module_file`, never looked for when the module is an SDK's or the standard library's."""
+    return None if module.partition(".")[0] in _SKIP else module_file(import_root, module)
 
 
 def import_root(path: str, module: str) -> str:
@@ -187,7 +192,7 @@ def translate(name: str, module: str, root: str, cache: dict[str, str | None]) -
     parts = name.split(".")
     for i in range(len(parts) - 1, 0, -1):
         owner = ".".join(parts[:i])
-        path = _module_file(root, owner)
+        path = module_file(root, owner)
         if path is not None:
             target = _reexports(path, owner, root).get(parts[i])
             answer = ".".join([target, *parts[i + 1 :]]) if target else None

@@ -233,7 +233,11 @@ class FileState:
             self._absolute(q.name, q.source is QualifiedNameSource.LOCAL) for q in self.qualified_names(node)
         }
 
-    def _absolute(self, name: str, local: bool = False) -> str:
+    def _absolute(self, name: str, local: bool = False, sdk: bool = True) -> str:
+        """`name` made absolute; with `sdk`, a project name that stands for an SDK one (a re-export, a
+        subclass of an SDK class: _sdk_alias) is the SDK's."""
+        if local and not sdk:
+            return f"{self.module}.{name}" if self.module else name
         if local:  # `MyMCP` of `class MyMCP(FastMCP)` here: its SDK base (_sdk_alias)
             if self.local_sdk is None:
                 self.local_sdk = _sdk_alias.local(self.wrapper.module)
@@ -247,7 +251,7 @@ class FileState:
                 base = base[: len(base) - (dots - 1)]
             name = ".".join([*base, name[dots:]]).strip(".")
         # An SDK name through the project's own re-export module (`from ._sdk import Context`) is the SDK's.
-        return self._sdk_name(name) if self.module and "." in name else name
+        return self._sdk_name(name) if sdk and self.module and "." in name else name
 
     def _sdk_name(self, name: str) -> str:
         if not self.import_root:

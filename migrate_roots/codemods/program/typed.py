@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 
 import libcst as cst
+from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods.base import FileState
 
@@ -41,7 +42,8 @@ def method_call(
         return set()
     binding = _binding(state, value)
     if isinstance(binding, cst.Param) and binding.annotation is not None:
-        cls = _class_of(state, binding.annotation.annotation, fq)
+        annotation = binding.annotation.annotation
+        cls = _class_of(state, annotation, fq) or _subclass_of_sdk(state, annotation)
         return {f"{cls}.{method}"} if cls else set()
     if isinstance(binding, cst.Call):
         return {f"{name}{RETURNED}{method}" for name in _first_party(state, fq(binding.func))}
@@ -72,6 +74,20 @@ def _class_of(state: FileState, annotation: cst.BaseExpression, fq: Callable[[cs
     if isinstance(annotation, (cst.Name, cst.Attribute)):
         return _one(state, fq(annotation))
     return ""
+
+
+def _subclass_of_sdk(state: FileState, annotation: cst.BaseExpression) -> str:
+    """A class of the project that subclasses an SDK class (`class Context(FastMCPContext)`, defining its own
+    `list_roots`): `FileState.qnames` takes it for its SDK base, and so must the rules that ask what the value
+    is; what its methods call is the project's own code."""
+    if not isinstance(annotation, (cst.Name, cst.Attribute)):
+        return ""
+    names = {
+        state._absolute(q.name, q.source is QualifiedNameSource.LOCAL, sdk=False)
+        for q in state.qualified_names(annotation)
+        if q.source is not QualifiedNameSource.BUILTIN
+    }
+    return _one(state, names)
 
 
 def _one(state: FileState, names: set[str]) -> str:
