@@ -34,7 +34,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     results = run_engine(migrated)
     assert [r for r in results if r.status.value == "failed"] == []
     rewritten = [f for r in results for f in r.findings if f.code == "MR101"]
-    assert len(rewritten) == 4 and all(f.action.value == "rewritten" for f in rewritten), rewritten
+    assert len(rewritten) == 6 and all(f.action.value == "rewritten" for f in rewritten), rewritten
     # The helper's own parameter carries `project_dir`: no second path argument on `where`.
     assert "root" not in (migrated / "tools.py").read_text().split("async def where")[1].split("\n")[0]
 
@@ -45,11 +45,21 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         transport,
         [
             {"era": "legacy-roots", "tool": t, "args": {}, "roots": roots}
-            for t in ("where", "where_all", "where_first", "where_first_again", "where_or_given", "where_app")
-        ],
+            for t in (
+                "where",
+                "where_all",
+                "where_first",
+                "where_first_again",
+                "where_or_given",
+                "where_app",
+                "where_checked",
+                "where_own_context",
+            )
+        ]
+        + [{"era": "legacy-noroots", "tool": "where_checked", "args": {}, "roots": []}],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 6
+    assert [r["text"] for r in before] == [str(client_dir)] * 8 + ["no roots"]
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -77,6 +87,15 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_app", {}, roots, str(client_dir)),
         ("where_app", {"root": [str(arg_dir)]}, [], str(arg_dir)),
         ("where_app", {}, [], "`root`"),
+        # A capability check imported from `caps`: the argument gets past it; without one, the old answer.
+        ("where_checked", {}, roots, str(client_dir)),
+        ("where_checked", {"root": str(arg_dir)}, [], str(arg_dir)),
+        ("where_checked", {}, [], "no roots"),
+        # The project's own Context subclass: the tool hands the argument to its `list_roots` method.
+        ("where_own_context", {}, roots, str(client_dir)),
+        ("where_own_context", {"root": [str(arg_dir)]}, roots, str(arg_dir)),
+        ("where_own_context", {"root": [str(arg_dir)]}, [], str(arg_dir)),
+        ("where_own_context", {}, [], "`root`"),
     ]
     after = drive(
         python,
@@ -94,6 +113,8 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     assert "root" in schemas["where_first_again"]["properties"]
     assert set(schemas["where_or_given"]["properties"]) == {"working_directory"}
     assert "root" in schemas["where_app"]["properties"]
+    assert "root" in schemas["where_checked"]["properties"]
+    assert "root" in schemas["where_own_context"]["properties"]
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)
