@@ -1,10 +1,15 @@
-"""A server spread over modules (tests/e2e/crossmodule: the server object in `app.py`, tools registered on it
-in `tools.py`, by decorator and by `add_tool`, the roots read in `workspace.py` by a helper that already takes
-the path and by one that reaches the session through `getattr`, a method of the module's own instance reached through `from workspace import workspace`, and a tool that calls
-another tool as a function; `Context` and `FastMCP` come through the project's own re-export module `sdk.py`,
-as in clew),
-migrated by the engine, then driven by the
-mcp 1.x client, in-process and over stdio."""
+"""A server spread over modules (tests/e2e/crossmodule), migrated by the engine, then driven by the mcp 1.x
+client, in-process and over stdio, in both eras:
+
+- the server object in `app.py`, tools registered on it in `tools.py` by decorator and by `add_tool`;
+- roots read in `workspace.py` by a helper that already takes the path, by one that reaches the session
+  through `getattr`, and by a method of the module's own instance (`from workspace import workspace`);
+- a tool that calls another tool as a function;
+- `Context` and `FastMCP` through the project's own re-export module `sdk.py` (clew), which also holds the
+  project's Context subclass with a `list_roots` of its own (mcp-use);
+- a capability check imported from `caps.py` (`guarded.py`);
+- tools sharing one helper, one with a local `root`, and a path-like parameter typed as no path (`shared.py`).
+"""
 
 from __future__ import annotations
 
@@ -34,7 +39,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     results = run_engine(migrated)
     assert [r for r in results if r.status.value == "failed"] == []
     rewritten = [f for r in results for f in r.findings if f.code == "MR101"]
-    assert len(rewritten) == 6 and all(f.action.value == "rewritten" for f in rewritten), rewritten
+    assert len(rewritten) == 7 and all(f.action.value == "rewritten" for f in rewritten), rewritten
     # The helper's own parameter carries `project_dir`: no second path argument on `where`.
     assert "root" not in (migrated / "tools.py").read_text().split("async def where")[1].split("\n")[0]
 
@@ -54,12 +59,14 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
                 "where_app",
                 "where_checked",
                 "where_own_context",
+                "recall",
+                "ticket",
             )
         ]
         + [{"era": "legacy-noroots", "tool": "where_checked", "args": {}, "roots": []}],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 8 + ["no roots"]
+    assert [r["text"] for r in before] == [str(client_dir)] * 10 + ["no roots"]
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -96,6 +103,18 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_own_context", {"root": [str(arg_dir)]}, roots, str(arg_dir)),
         ("where_own_context", {"root": [str(arg_dir)]}, [], str(arg_dir)),
         ("where_own_context", {}, [], "`root`"),
+        # Tools sharing a helper take one name: `remember` keeps a local `root`, so both take `root_path`.
+        ("remember", {"note": "!"}, roots, f"{client_dir}!"),
+        ("remember", {"note": "!", "root_path": str(arg_dir)}, [], f"{arg_dir}!"),
+        ("remember", {"note": "!"}, [], "`root_path`"),
+        ("recall", {"root_path": str(arg_dir)}, roots, str(arg_dir)),
+        ("recall", {}, [], "`root_path`"),
+        # `project: int | None` is no path: the argument is a new one beside it (`root_path`: it shares the
+        # helper too).
+        ("ticket", {"project": 7}, [], "7"),
+        ("ticket", {}, roots, str(client_dir)),
+        ("ticket", {"root_path": str(arg_dir)}, [], str(arg_dir)),
+        ("ticket", {}, [], "`root_path`"),
     ]
     after = drive(
         python,
@@ -115,6 +134,8 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     assert "root" in schemas["where_app"]["properties"]
     assert "root" in schemas["where_checked"]["properties"]
     assert "root" in schemas["where_own_context"]["properties"]
+    assert "root_path" in schemas["remember"]["properties"] and "root_path" in schemas["recall"]["properties"]
+    assert set(schemas["ticket"]["properties"]) == {"project", "root_path"}
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)
