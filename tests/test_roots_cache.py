@@ -446,9 +446,9 @@ def test_class_level_cache_is_marked(tmp_path):
 
             async def refresh(self, ctx: Context) -> None:
                 result = await ctx.session.list_roots()
-                # migrate-roots: MR212: roots kept on `Workspace.roots` outlive the request
-                #   (class attribute, instance or lifespan field): take the directory per
-                #   request instead (a `root` argument the tool passes down)
+                # migrate-roots: MR212: roots kept on `Workspace.roots` outlive the request (a
+                #   class attribute, shared by every instance): take the directory per request
+                #   instead (a `root` argument the tool passes down)
                 Workspace.roots = [str(r.uri) for r in result.roots]
 """,
         **MR2,
@@ -1057,7 +1057,7 @@ def test_a_lifespan_field_written_by_the_tool_marks_its_read(tmp_path):
             #   by it), then run again
             result = await ctx.session.list_roots()
             # migrate-roots: MR212: roots kept on `ctx.request_context.lifespan_context.roots`
-            #   outlive the request (class attribute, instance or lifespan field): take the
+            #   outlive the request (a lifespan field, shared by every request): take the
             #   directory per request instead (a `root` argument the tool passes down)
             ctx.request_context.lifespan_context.roots = result.roots
             return str(result.roots[0].uri)

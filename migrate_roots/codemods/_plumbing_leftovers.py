@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_base import _PlumbingBase
 from migrate_roots.codemods._plumbing_edits import (
     _blank_lines,
@@ -17,6 +18,7 @@ from migrate_roots.codemods._plumbing_edits import (
 )
 from migrate_roots.codemods._plumbing_queries import _contains
 from migrate_roots.codemods._plumbing_state import _ALLOWS, _bound_name, _dotted, _inside
+from migrate_roots.codemods.base import FileState
 from migrate_roots.model import Severity
 
 
@@ -75,9 +77,8 @@ class _Leftovers(_PlumbingBase):
             state.mark(
                 assign,
                 "MR212",
-                f"roots kept on `{_dotted(target)}` outlive the request (class attribute, instance or "
-                f"lifespan field): take the directory per request instead (a `{self.param}` argument the tool "
-                "passes down)",
+                f"roots kept on `{_dotted(target)}` outlive the request ({_holder(state, target)}): take the "
+                f"directory per request instead (a `{self.param}` argument the tool passes down)",
                 Severity.DEPRECATED,
             )
 
@@ -162,3 +163,19 @@ class _Leftovers(_PlumbingBase):
             for f in state.findings
             if f.code.startswith(mine) or not any(a <= f.line <= b for a, b in spans)
         ]
+
+
+def _holder(state: FileState, target: cst.BaseExpression) -> str:
+    """What holds the attribute, as the marker says it."""
+    head = target
+    while isinstance(head, cst.Attribute):
+        head = head.value
+    if "lifespan" in _dotted(target):
+        return "a lifespan field, shared by every request"
+    if isinstance(head, cst.Name) and head.value == "self":
+        return "an attribute of `self`, kept as long as the object"
+    if isinstance(head, cst.Name) and _sdk.imported(state, head):
+        return f"a global of module `{head.value}`, shared by every request and session"
+    if isinstance(head, cst.Name) and (head.value == "cls" or head.value[:1].isupper()):
+        return "a class attribute, shared by every instance"
+    return "an attribute of a long-lived object"

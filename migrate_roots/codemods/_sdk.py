@@ -13,6 +13,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
+from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the rules read them here)
     CALL_TOOL_DECORATORS,
     CALL_TOOL_KEYWORDS,
@@ -187,8 +188,10 @@ def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int
     if base == CAPTURED and attr in ("session", "request_context", "fastmcp_context"):
         return CAPTURED  # `self._ctx.session`: the session of a context held across requests
     if attr == "request_context":
+        if base is None:
+            base = _imported_server(state, value)
         if base in (CONTEXT, FASTMCP_CONTEXT, LL_SERVER, HL_SERVER):
-            return REQUEST_CONTEXT
+            return REQUEST_CONTEXT  # a server's is the current request's (a context variable)
         return CAPTURED if base is None and state.extra.get("imports_sdk") else None
     if attr == "session":
         if base in (CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT):
@@ -203,6 +206,34 @@ def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int
     parent = state.parent(value)
     if isinstance(value, cst.Name) and value.value == "self" and isinstance(parent, cst.Attribute):
         return self_attribute_kind(state, parent, depth)  # `self.server` (codemods/lowlevel.py)
+    if base is None and isinstance(parent, cst.Attribute) and imported(state, value):
+        return _imported_server(state, parent)  # `app.server` of `from pkg import app`
+    return None
+
+
+def imported(state: Any, name: cst.BaseExpression) -> bool:
+    """A name bound only by imports (`from .app import server`, `from pkg import app`)."""
+    scope = state.scope(name) if isinstance(name, cst.Name) else None
+    if scope is None or name.value not in scope:  # type: ignore[attr-defined]
+        return False
+    found = list(scope[name.value])  # type: ignore[attr-defined]
+    return bool(found) and all(
+        isinstance(getattr(a, "node", None), (cst.Import, cst.ImportFrom)) for a in found
+    )
+
+
+def _imported_server(state: Any, value: cst.BaseExpression) -> str | None:
+    """`server` of `from .app import server` (or `app.server`), when pkg/app.py binds it to an SDK server."""
+    if not isinstance(value, (cst.Name, cst.Attribute)) or not state.module:
+        return None
+    if not state.import_root:
+        state.import_root = _sdk_alias.import_root(state.path, state.module)
+    for name in state.qnames(value):
+        cls = _sdk_alias.instance_of(name, state.import_root)
+        if cls in LOW_LEVEL_SERVERS:
+            return LL_SERVER
+        if cls in HIGH_LEVEL_SERVERS:
+            return HL_SERVER
     return None
 
 
@@ -236,6 +267,8 @@ def name_kind(state: Any, name: cst.Name, depth: int) -> str | None:
                 if kind in (SESSION, CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT) and _is_global(assignment):
                     kind = CAPTURED
                 kinds.append(kind)
+    if not any(kinds) and imported(state, name):
+        kinds.append(_imported_server(state, name))  # `from .app import server`
     held = any(_is_global(a) for a in scope[name.value])
     if not any(kinds) and "session" in name.value.lower() and state.extra.get("imports_sdk") and held:
         kinds.append(CAPTURED)

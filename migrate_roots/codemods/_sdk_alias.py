@@ -166,6 +166,44 @@ def module_file(import_root: str, module: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def _instances(path: str, module: str, root: str, depth: int = 0) -> dict[str, str]:
+    """Top-level names of a module bound to an instance of an SDK class (`server = Server("x")`, or of the
+    project's subclass of one), or imported from a module that binds one (a package `__init__` re-exporting
+    `from ._app import server`, three modules deep): name -> the SDK class's qualified name."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        tree = ast.parse(data)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    classes = _reexports(path, module, root) if b"mcp" in data else {}
+    package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and depth < 3:
+            source = node.module if not node.level else relative(package, node.level, node.module)
+            for alias in node.names if source else ():
+                cls = instance_of(f"{source}.{alias.name}", root, depth + 1)
+                if cls is not None:
+                    found[alias.asname or alias.name] = cls
+            continue
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in classes:
+            found.update((t.id, classes[value.func.id]) for t in targets if isinstance(t, ast.Name))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def instance_of(name: str, root: str, depth: int = 0) -> str | None:
+    """The SDK class a module-level name of another module of the project is an instance of (`pkg.app.server`
+    for `server = Server("x")` in pkg/app.py -> `mcp.server.lowlevel.Server`), or None."""
+    owner, _, attr = name.rpartition(".")
+    path = first_party(root, owner) if owner else None
+    return _instances(path, owner, root, depth).get(attr) if path is not None else None
+
+
 def first_party(import_root: str, module: str) -> str | None:
     """`module_file`, never looked for when the module is an SDK's or the standard library's."""
     return None if module.partition(".")[0] in _SKIP else module_file(import_root, module)
