@@ -189,3 +189,121 @@ def test_a_getattr_that_reads_its_own_target_is_no_error(tmp_path, walk_up):
     (tmp_path / "server.py").write_text(textwrap.dedent(before))
     results = run_engine(tmp_path, select=["MR1"])
     assert codes(f for r in results for f in r.findings) == ["MR101"]
+
+
+@pytest.mark.parametrize(
+    ("helper", "spelling"),
+    [
+        ("def _session_of(ctx):\n    return ctx.session\n", "session = _session_of(ctx)"),
+        (
+            "def _session_of(ctx):\n    try:\n        return ctx.session\n    except ValueError:\n        return None\n",
+            "session = _session_of(ctx)",
+        ),
+        (
+            "async def _session_of(ctx):\n    return ctx.request_context.session\n",
+            "session = await _session_of(ctx)",
+        ),
+    ],
+)
+def test_session_handed_out_by_a_helper_is_rewritten(tmp_path, helper, spelling):
+    # msaccess-vcs-mcp's `session = _resolve_session(ctx)`: the read behind it was silent.
+    head = "from mcp.server.fastmcp import Context\n\n\n"
+    read = f"async def project_dir(ctx: Context):\n    {spelling}\n    result = await session.list_roots()\n"
+    before = head + helper + "\n\n" + read + "    return result.roots[0].uri\n"
+    after = (
+        head.replace("\n\n\n", "\n\nfrom pkg._mcp_roots_compat import list_roots_compat\n\n\n")
+        + helper
+        + "\n\n"
+        + read.replace("ctx: Context)", "ctx: Context, root: str | None = None)").replace(
+            "session.list_roots()", 'list_roots_compat(session, root, name="root")'
+        )
+        + "    return result.roots[0].uri\n"
+    )
+    findings = check_transformed(
+        tmp_path, TOOL, TOOL_AFTER, extra={"workspace.py": before}, extra_after={"workspace.py": after}
+    )
+    assert codes(findings) == ["MR101", "MR107"]
+
+
+def test_noop_a_value_a_helper_builds_is_no_session(tmp_path):
+    findings = _findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/server.py": """\
+                from mcp.server.fastmcp import Context, FastMCP
+
+                mcp = FastMCP("x")
+
+
+                class Catalog:
+                    def list_roots(self):
+                        return ["/srv"]
+
+
+                def _catalog(ctx):
+                    return Catalog()
+
+
+                @mcp.tool()
+                async def where(ctx: Context) -> str:
+                    catalog = _catalog(ctx)
+                    return catalog.list_roots()[0]
+                """,
+        },
+    )
+    assert findings == []
+
+
+def test_session_handed_out_by_a_helper_of_a_module_without_the_sdk_is_rewritten(tmp_path):
+    helper = """\
+        def _session_of(ctx):
+            return getattr(ctx, "session", None)
+
+
+        async def project_dir(ctx{root}):
+            session = _session_of(ctx)
+            result = await {read}
+            return result.roots[0].uri
+        """
+    after = helper.format(root=", root: str | None = None", read='list_roots_compat(session, root, name="root")')
+    findings = check_transformed(
+        tmp_path,
+        TOOL,
+        TOOL_AFTER,
+        extra={"workspace.py": helper.format(root="", read="session.list_roots()")},
+        extra_after={"workspace.py": "        from pkg._mcp_roots_compat import list_roots_compat\n\n\n" + after},
+    )
+    assert codes(findings) == ["MR101", "MR107"]
+
+
+@pytest.mark.parametrize("kind", ["def", "async def"])
+def test_noop_a_synchronous_list_roots_used_at_once_in_a_module_without_the_sdk(tmp_path, kind):
+    # hiil's `roots = chat.list_roots()`: the project's own method, called in a plain `def` and used at once,
+    # cannot be the SDK's coroutine (it had been marked MR102, "a fastmcp Context or a session?").
+    findings = _findings(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/server.py": """\
+                from mcp.server.fastmcp import FastMCP
+
+                from .cli import show_roots
+
+                mcp = FastMCP("x")
+
+
+                @mcp.tool()
+                def where() -> str:
+                    return str(show_roots(None))
+                """,
+            "pkg/cli.py": f"""\
+                {kind} show_roots(chat):
+                    roots = chat.list_roots()
+                    if not roots:
+                        return ""
+                    return ", ".join(r["path"] for r in roots)
+                """,
+        },
+    )
+    assert findings == []

@@ -154,6 +154,107 @@ def call_kind(state: Any, call: cst.Call, depth: int = 0) -> str | None:
             return FASTMCP_CONTEXT if state.extra.get("imports_fastmcp") else CONTEXT
         if func.attr.value == "get" and state.qnames(func.value) & REQUEST_CTX_VARS:
             return REQUEST_CONTEXT
+    if isinstance(func, cst.Name):
+        return _returned_kind(state, func.value, depth)
+    return None
+
+
+_HANDED = (SESSION, CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT, CAPTURED)
+
+
+def module_function(state: Any, name: str) -> cst.FunctionDef | None:
+    """The module's top-level function `name` (the last definition)."""
+    functions = state.extra.get("_top_functions")
+    if functions is None:
+        body = state.wrapper.module.body
+        functions = {f.name.value: f for f in body if isinstance(f, cst.FunctionDef)}
+        state.extra["_top_functions"] = functions
+    return functions.get(name)
+
+
+def _returned_values(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+    """What the function's own `return` statements return, `return None` aside."""
+    values: list[cst.BaseExpression] = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            value = node.value
+            if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
+                values.append(value)
+
+    func.visit(Returns())
+    return values
+
+
+def _returned_kind(state: Any, name: str, depth: int) -> str | None:
+    """What a function of the module returns, when every value it returns is one kind of MCP object
+    (`def _resolve_session(ctx): return ctx.session`, `return None` aside): a session handed out by a helper."""
+    func = module_function(state, name)
+    cache = state.extra.setdefault("_returned_kinds", {})
+    if func is None or name in cache:
+        return cache.get(name) if func is not None else None
+    cache[name] = None  # recursion guard
+    kinds = {expr_kind(state, v, depth + 1) for v in _returned_values(func)}
+    cache[name] = kind = kinds.pop() if len(kinds) == 1 and kinds <= set(_HANDED) else None
+    return kind
+
+
+SESSION_CHAINS = (["session"], ["request_context", "session"])
+
+
+def session_chain(state: Any, value: cst.BaseExpression) -> tuple[cst.Name | None, list[str]]:
+    """`ctx.session`, `ctx.request_context.session`, `getattr(ctx, "session", None)`: (`ctx`, the chain), or
+    (None, []) for anything else."""
+    chain: list[str] = []
+    if isinstance(value, cst.Call) and _getattr_name(state, value) == "session":
+        chain, value = ["session"], value.args[0].value
+    while isinstance(value, cst.Attribute):
+        chain.insert(0, value.attr.value)
+        value = value.value
+    if isinstance(value, cst.Name) and chain in SESSION_CHAINS:
+        return value, chain
+    return None, []
+
+
+def handed_session(
+    state: Any, value: cst.BaseExpression | None
+) -> tuple[cst.BaseExpression, list[str]] | None:
+    """`_session_of(ctx)` (or `await _session_of(ctx)`) where every value the module's `_session_of` returns is
+    one parameter's session (`return ctx.session`, `return None` aside): the argument passed there, and the
+    chain. Whatever the argument is, the result is its session."""
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        return None
+    func = module_function(state, value.func.value)
+    if func is None:
+        return None
+    found = {
+        (n.value if n else None, tuple(c))
+        for n, c in map(lambda v: session_chain(state, v), _returned_values(func))
+    }
+    if len(found) != 1:
+        return None
+    param, chain = found.pop()
+    names = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if param is None or param not in names:
+        return None
+    for i, arg in enumerate(value.args):
+        if arg.star:
+            return None
+        if (arg.keyword is not None and arg.keyword.value == param) or (
+            arg.keyword is None and i == names.index(param)
+        ):
+            return arg.value, list(chain)
     return None
 
 
@@ -163,6 +264,9 @@ def expr_kind(state: Any, expr: cst.BaseExpression, depth: int = 0) -> str | Non
         return None
     if isinstance(expr, cst.Call):
         return call_kind(state, expr, depth)
+    if isinstance(expr, cst.Await) and isinstance(expr.expression, cst.Call):
+        func = expr.expression.func  # `session = await _session_of(ctx)`
+        return _returned_kind(state, func.value, depth) if isinstance(func, cst.Name) else None
     if isinstance(expr, cst.Attribute):
         return _attribute_kind(state, expr.value, expr.attr.value, depth)
     if isinstance(expr, cst.Name):
@@ -261,6 +365,8 @@ def name_kind(state: Any, name: cst.Name, depth: int) -> str | None:
                 # A value some call built is not MCP's, but for `getattr(ctx, "session", None)` on an
                 # untyped `ctx`: unknown, as `ctx` is.
                 getattr_call = isinstance(value, cst.Call) and _getattr_name(state, value) is not None
+                # ... nor for `_session_of(ctx)`, a helper of the module returning `ctx.session`.
+                getattr_call = getattr_call or handed_session(state, value) is not None
                 if kind is None and isinstance(value, cst.Call) and not getattr_call:
                     kind = FOREIGN
                 # A session or context held in a module global outlives the request that produced it.
