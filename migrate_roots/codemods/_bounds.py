@@ -265,9 +265,22 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def refusal(self, sign: str) -> None:
             """A raise or a returned refusal that says the path is outside, under the enclosing tests."""
-            signs.append((sign, frozenset().union(*self.tests)))
+            answer = self.answer()
+            signs.append((sign, frozenset().union(*self.tests) | answer))
             if self.helpers[-1] is not None:
-                deferred.append((len(signs) - 1, self.helpers[-1], frozenset().union(*self.tests[:-1])))
+                deferred.append(
+                    (len(signs) - 1, self.helpers[-1], frozenset().union(*self.tests[:-1]) | answer)
+                )
+
+        def answer(self) -> frozenset[str]:
+            """`if not await is_path_allowed(p, ctx): raise`: the test is the helper's answer, a value the way
+            gives when the helper holds the roots read (hiil): a name for it, bound to the helper's call."""
+            helper = self.helpers[-1] if self.helpers else None
+            if helper is None:
+                return frozenset()
+            answer = frozenset({f"<{helper[0]}:{helper[1]}>"})
+            results.append((helper, answer))
+            return answer
 
         def visit_Assign(self, node: cst.Assign) -> None:
             bind(frozenset().union(*(_targets(t.target) for t in node.targets)), node.value)
@@ -331,7 +344,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 else:
                     signs.append(("a raise that says the path is outside", frozenset()))
                 every = frozenset().union(*self.tested) if self.tested else frozenset()
-                checks.append(("a raise that says the path is outside", every, pos(node)))
+                checks.append(("a raise that says the path is outside", every | self.answer(), pos(node)))
 
         def visit_Return(self, node: cst.Return) -> None:
             # `return None, "Path is outside allowed roots."`: the refusal as a value.
@@ -387,6 +400,8 @@ def _helper_test(test: cst.BaseExpression) -> cst.Call | None:
     """`helper(a, b)` or `not helper(a, b)` as an `if` test: a call of two or more arguments, whose own body says
     which of them is the bound."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if isinstance(test, cst.Await):  # `if not await is_path_allowed(path, ctx):`
         test = test.expression
     if (
         isinstance(test, cst.Call)

@@ -6,9 +6,11 @@ values to. `refuse` is what the roots-call plan asks (MR109, and MR110's sign).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import BoundFacts, Pos, taint
+
+K = TypeVar("K")
 
 
 def _signs(
@@ -164,4 +166,36 @@ def refuse(
         )
         for site in open_sites:
             out[(fq, site.pos)] = (("MR109", reason), sign)
+    return out
+
+
+def same_module(
+    by_key: Mapping[K, tuple[str, Any]],
+    bounded: Mapping[K, Mapping[Pos, Any]],
+    signs: Mapping[tuple[K, Pos], str],
+    allowlist_env: str,
+) -> dict[K, dict[Pos, tuple[tuple[str, str], str]]]:
+    """Every other open read of a module whose roots bound a path (`refuse`): the same bound. `list_roots` beside
+    `is_path_allowed` (the roots demo, hiil) must report the directories `read_dir` enforces, and a tool that
+    works in `roots[0]` must not let the caller choose a folder `read_dir` refuses. Reads already refused for a
+    nearer reason (MR109's checked or handed-out paths) keep it."""
+    bound_in: dict[str, str] = {}
+    for key in sorted(bounded, key=repr):
+        for pos in sorted(bounded[key]):
+            bound_in.setdefault(by_key[key][0], signs[(key, pos)])
+    out: dict[K, dict[Pos, tuple[tuple[str, str], str]]] = {}
+    for key in sorted(by_key, key=repr):
+        path, func = by_key[key]
+        if path not in bound_in or func.refusal is not None:
+            continue
+        sign = bound_in[path]
+        reason = (
+            f"roots bound what this module's tools may touch ({sign}): an explicit argument here would let the "
+            f"caller name a folder that bound refuses. Keep the bound with the operator ({allowlist_env}) and "
+            "migrate this by hand"
+        )
+        for site in func.sites:
+            open_site = site.refusal is None or site.refusal[0] == "MR105"
+            if open_site and not site.done and site.pos not in bounded.get(key, {}):
+                out.setdefault(key, {})[site.pos] = (("MR109", reason), f"in this module: {sign}")
     return out

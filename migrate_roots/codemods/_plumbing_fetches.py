@@ -178,7 +178,7 @@ class _Fetches(_PlumbingBase):
                     # without `__init__.py` (its "package" here), which `from utilities import dependencies` in
                     # another folder still calls. A package's public helper: what outside code imports is unknown.
                     public = not name.startswith("_")
-                    where = None if public and state.package else self.used_elsewhere(name)
+                    where = self.used_elsewhere(name)  # hiil registers `list_roots` from a sibling package
                     if where is not None or public:
                         if func not in self.reported_public:
                             self.reported_public.add(func)

@@ -208,7 +208,14 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         checked[key] = {**refusals, **checked.get(key, {})}  # MR109's reason first where both refuse
     for key, refusals in checked.items():
         funcs.refuse_sites(key, refusals)
-    if refused or checked:
+    # The other open reads of a module whose roots bound a path take that bound (MR110) too.
+    extended = _bounds_refuse.same_module(by_key, bounded, signs, settings.allowlist_env)
+    for key, found in extended.items():
+        for pos, (why, sign) in found.items():
+            bounded.setdefault(key, {})[pos] = why
+            signs[(key, pos)] = sign
+        funcs.refuse_sites(key, {pos: why for pos, (why, _) in found.items()})
+    if refused or checked or extended:
         reach = reaching(refused)
         guarded = reuse.guarded_helpers(by_key, calls, reach, path_like)
     else:

@@ -56,8 +56,9 @@ class SiteIndex:
     def __init__(self) -> None:
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
-        # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written).
-        self.added_tools: list[tuple[str, str | None, str, Pos, str]] = []
+        # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written,
+        # the function's fully qualified name when it is imported from another module).
+        self.added_tools: list[tuple[str, str | None, str, Pos, str, str]] = []
         # Patches seen: (target, patch call position, replacement, qualnames the fake's name may have).
         self.patches: list[tuple[str, Pos, cst.BaseExpression, tuple[str, ...]]] = []
         self.defs: dict[str, cst.FunctionDef] = {}
@@ -267,7 +268,13 @@ class SiteIndex:
                 scope = state.qualname(func_node) if func_node is not None else ""
                 code = state.wrapper.module.code_for_node
                 spelling = f"{code(node.func)}({code(node.args[0].value)})"
-                self.added_tools.append((qualname, found.name or None, scope, state.pos(node), spelling))
+                fq = (
+                    sorted(_fq(state, node.args[0].value)) if isinstance(node.args[0].value, cst.Name) else []
+                )
+                imported = fq[0] if len(fq) == 1 and not fq[0].startswith(f"{state.module}.") else ""
+                self.added_tools.append(
+                    (qualname, found.name or None, scope, state.pos(node), spelling, imported)
+                )
             else:
                 self.registrations.append(found.pending)
             return

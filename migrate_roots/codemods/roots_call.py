@@ -33,6 +33,7 @@ from migrate_roots.codemods._roots_sites import SiteIndex, _fq
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, typed
+from migrate_roots.codemods.program.facts import Registration
 from migrate_roots.codemods.program.model import WRAPS
 from migrate_roots.model import Severity
 
@@ -68,10 +69,13 @@ class RootsCall(SiteIndex, Rule):
         self._kept_attributes(state)
         registered: dict[str, tuple[Pos, str]] = {}
         opaque: list[tuple[str, int]] = []
-        for ref, tool_name, scope, pos, spelling in self.added_tools:
+        for ref, tool_name, scope, pos, spelling, imported in self.added_tools:
             qualname = recognise.registered_function(ref, scope, self.defs)
             func = self.functions.get(qualname) if qualname is not None else None
-            if func is None:
+            if func is None and imported and qualname is None:
+                # `mcp.tool()(list_roots)` of a function another module defines: the model makes it the tool.
+                self.registrations.append(Registration(ref, tool_name or "", (), spelling, pos, imported))
+            elif func is None:
                 opaque.append((spelling, pos[0]))
             else:
                 func.tool = tool_name or func.qualname.rpartition(".")[2]
@@ -237,7 +241,10 @@ class RootsCall(SiteIndex, Rule):
     def links(cls, summary: Any) -> set[str]:
         # The functions it calls (resolved by _Functions in plan_package) and the helpers its test doubles replace.
         calls = {callee for func in summary.functions.values() for callee, _ in func.calls}
-        return calls | {double.target for double in summary.doubles}
+        # ... and the functions of other modules it registers as tools (`mcp.tool()(list_roots)`).
+        facts = getattr(summary, "facts", None)
+        registered = {r.target for r in facts.registrations if r.target} if facts is not None else set()
+        return calls | registered | {double.target for double in summary.doubles}
 
     @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:

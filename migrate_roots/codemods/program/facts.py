@@ -21,6 +21,10 @@ class Registration:
     receiver: tuple[str, ...]
     spelling: str
     pos: Pos
+    # The registered function's fully qualified name when it is imported from another module and registered
+    # on this module's own server object (`mcp.tool()(list_roots)` after `from .tools.roots import
+    # list_roots`); `receiver` is then empty.
+    target: str = ""
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ class ProgramModel:
         for path, summary in summaries.items():
             facts = getattr(summary, "facts", None)
             for registration in facts.registrations if facts is not None else ():
-                fq = f"{summary.module}.{registration.function}"
+                fq = registration.target or f"{summary.module}.{registration.function}"
                 if model._registers_server(summary.module, registration, classes):
                     model.tools[fq] = registration.name or registration.function.rpartition(".")[2]
                 else:
@@ -89,6 +89,8 @@ class ProgramModel:
         """The receiver is a server object of the group, or comes from a module of the same top-level package
         that this run did not index (a module that only builds the server: `_mcp.py`, `server.py`), or, for a
         module outside any package, from a sibling module (`from app import mcp`)."""
+        if registration.target:
+            return True  # on the module's own server object (recognise saw it constructed there)
         top = module.split(".")[0]
         for name in registration.receiver:
             found = self._is_server(name, classes, 0)
