@@ -605,4 +605,49 @@ def test_noop_relative_to_shown_under_a_try_that_cannot_catch_it_is_no_bound(tmp
 
 @pytest.mark.parametrize("caught", ["ValueError", "(OSError, ValueError)", "Exception", "builtins.ValueError"])
 def test_relative_to_under_a_try_that_catches_its_error_is_a_bound(tmp_path, caught):
-    assert codes(_findings(tmp_path, DISPLAY.format(caught=caught))) == ["MR109"]
+    # The handler leaves out the note that is not inside (`continue`): a refusal.
+    source = DISPLAY.replace("shown.append(note.name)", "continue")
+    assert codes(_findings(tmp_path, source.format(caught=caught))) == ["MR109"]
+
+
+@pytest.mark.parametrize("caught", ["ValueError", "Exception"])
+def test_noop_relative_to_whose_handler_shows_another_name_is_no_bound(tmp_path, caught):
+    # The handler shows the note's own name instead (a value computed in place): the roots are a base folder.
+    assert codes(_findings(tmp_path, DISPLAY.format(caught=caught))) == ["MR101"]
+
+
+FALLBACK = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("x")
+
+
+    def from_path(path: Path) -> Path:
+        return path.parent
+
+
+    @mcp.tool()
+    async def colonize(path: str, ctx: Context) -> str:
+        root = Path((await ctx.session.list_roots()).roots[0].uri.path)
+        try:
+            Path(path).resolve().relative_to(root.resolve())
+            found = root
+        except ValueError:
+{handler}
+        return str(found)
+    """
+
+
+def test_noop_relative_to_whose_handler_picks_another_folder_is_no_bound(tmp_path):
+    # bees' colonize_hive: a hive outside the roots' folder falls back to the folder found from the hive, it
+    # is not refused. It had been taken for a check on `path` the roots skip (MR109, a false reason).
+    findings = _findings(tmp_path, FALLBACK.format(handler="            found = from_path(Path(path))"))
+    assert codes(findings) == ["MR101"], findings
+
+
+def test_relative_to_whose_handler_sets_a_flag_is_still_a_bound(tmp_path):
+    handler = "            found = None\n        if found is None:\n            raise ValueError('outside')"
+    findings = _findings(tmp_path, FALLBACK.format(handler=handler))
+    assert codes(findings) == ["MR109"], findings

@@ -234,3 +234,32 @@ def test_handler_that_already_catches_it_is_left_as_is(tmp_path):
 """,
     )
     assert codes(findings) == ["MR101"]
+
+
+def _tool_with_handlers(handlers: str) -> str:
+    return (
+        'from mcp.server.fastmcp import Context, FastMCP\nfrom mcp.shared.exceptions import McpError\n\nmcp = FastMCP("x")\n'
+        "\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n    try:\n"
+        "        return str((await ctx.session.list_roots()).roots[0].uri)\n" + handlers
+    )
+
+
+def test_noop_a_catching_handler_before_the_sdk_errors_is_left_as_is(tmp_path):
+    # `except Exception` first meets the old failure and the new one alike.
+    handlers = "    except Exception:\n        return '.'\n    except McpError:\n        raise\n"
+    root = helpers.package(tmp_path, {"server.py": _tool_with_handlers(handlers)})
+    helpers.run_engine(root, select=["MR1"])
+    text = (root / "pkg" / "server.py").read_text()
+    assert handlers in text and "RootsArgumentError" not in text, text
+
+
+def test_the_sdk_errors_handler_before_a_reraising_one_is_widened(tmp_path):
+    # bees: `except (NotFoundError, McpError): return None` before `except Exception: raise`. The shim's error
+    # would pass the first and be raised by the second, where a client without roots got None.
+    handlers = "    except McpError:\n        return '.'\n    except Exception:\n        raise\n"
+    root = helpers.package(tmp_path, {"server.py": _tool_with_handlers(handlers)})
+    helpers.run_engine(root, select=["MR1"])
+    text = (root / "pkg" / "server.py").read_text()
+    assert (
+        "    except (McpError, RootsArgumentError):\n        return '.'\n    except Exception:\n" in text
+    ), text

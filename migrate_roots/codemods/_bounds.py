@@ -384,7 +384,11 @@ _VALUE_ERROR_CATCHERS = frozenset({"ValueError", "Exception", "BaseException"})
 
 
 def _catches_value_error(node: cst.Try) -> bool:
+    """A handler of the `try` catches `relative_to`'s ValueError and refuses (not a fallback: bees' `except
+    ValueError: resolved_root = get_repo_root_from_path(hive_path)` picks another folder, it bounds nothing)."""
     for handler in node.handlers:
+        if _fallback(handler):
+            continue
         if handler.type is None:
             return True
         kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
@@ -394,6 +398,30 @@ def _catches_value_error(node: cst.Try) -> bool:
             if name in _VALUE_ERROR_CATCHERS:
                 return True
     return False
+
+
+def _fallback(handler: cst.ExceptHandler) -> bool:
+    """A handler that computes another value in place (a call: `found = from_path(p)`, `shown.append(name)`)
+    and leaves nothing (no raise, return, break or continue) nor sets a flag (`ok = False`, or a bare `pass`
+    before `if not inside: raise`): not a refusal."""
+    computes, refuses = False, False
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal computes, refuses
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if isinstance(node, (cst.Raise, cst.Return, cst.Break, cst.Continue)):
+                refuses = True
+            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                calls = isinstance(node.value, cst.Call)
+                computes, refuses = computes or calls, refuses or not calls
+            elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+                computes = True
+            return not refuses
+
+    handler.body.visit(Find())
+    return computes and not refuses
 
 
 def _helper_test(test: cst.BaseExpression) -> cst.Call | None:

@@ -87,10 +87,12 @@ def handler_for(call: cst.CSTNode, state: Any) -> tuple[cst.ExceptHandler | None
     node = state.parent(call)
     while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
         if isinstance(node, cst.Try) and child is node.body:
-            handlers = list(node.handlers)
-            if any(h.type is None or _covers(_caught(state, h)) for h in handlers):
-                return None, None
-            for handler in handlers:
+            # In order, as Python tries them: a handler that already catches the shim's error first (`except
+            # Exception`) handles both errors alike; an SDK error's handler first is the one the old failure met
+            # (`except McpError: return None` before `except Exception: raise`, bees): widened.
+            for handler in node.handlers:
+                if handler.type is None or _covers(_caught(state, handler)):
+                    return None, None
                 if _sdk_error(_caught(state, handler)):
                     reads = _reads_error(handler, state)
                     if reads is not None:
