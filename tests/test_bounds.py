@@ -651,3 +651,33 @@ def test_relative_to_whose_handler_sets_a_flag_is_still_a_bound(tmp_path):
     handler = "            found = None\n        if found is None:\n            raise ValueError('outside')"
     findings = _findings(tmp_path, FALLBACK.format(handler=handler))
     assert codes(findings) == ["MR109"], findings
+
+
+OUTSIDE_MESSAGE = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("x")
+
+
+    @mcp.tool()
+    async def excerpt(end: int, ctx: Context) -> str:
+        text = Path((await ctx.session.list_roots()).roots[0].uri.path, "notes.md").read_text()
+        if end > len(text):
+            raise ValueError({message})
+        return text[:end]
+    """
+
+
+def test_noop_a_raise_that_says_outside_about_no_path_is_no_bound(tmp_path):
+    # MemoryForge: "Citation locator is outside immutable evidence" checks a character range, not a path.
+    source = OUTSIDE_MESSAGE.format(message='"Citation locator is outside immutable evidence"')
+    assert codes(_findings(tmp_path, source)) == ["MR101"]
+
+
+@pytest.mark.parametrize(
+    "message", ['"locator is outside the workspace"', 'f"{end} is outside"', '"%s escapes the root" % end']
+)
+def test_a_raise_that_says_outside_about_a_path_is_a_bound(tmp_path, message):
+    assert codes(_findings(tmp_path, OUTSIDE_MESSAGE.format(message=message))) == ["MR109"]

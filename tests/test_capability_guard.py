@@ -447,3 +447,26 @@ def test_predicate_imported_relatively_under_another_name_is_widened(tmp_path):
 def test_predicate_called_through_its_imported_module_is_widened(tmp_path):
     spelling = "from pkg import caps"
     _imported_guard(tmp_path, spelling, "caps.client_has_roots", (spelling, COMPAT.strip()))
+
+
+def test_capabilities_known_and_roots_in_one_test_are_widened_together(tmp_path):
+    # MemoryForge: `if caps is not None and caps.roots:` holds the read; the `is not None` half is part of the
+    # check, not a capabilities read of another kind (it had been marked MR105).
+    test = "session.client_capabilities is not None and session.client_capabilities.roots"
+    body = """\
+            session = ctx.session
+            if {test}:
+                result = await {read}
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """
+    check_transformed(
+        tmp_path,
+        _server(body.format(test=test, read="session.list_roots()")),
+        _migrated(
+            body.format(
+                test=f"(\n                root is not None\n                or ({test})\n            )",
+                read='list_roots_compat(session, root, name="root")',
+            )
+        ),
+    )

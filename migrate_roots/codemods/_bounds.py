@@ -56,6 +56,17 @@ def _visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
 
 _RESOLVERS = frozenset({"resolve", "realpath", "abspath", "normpath", "absolute"})
 _OUTSIDE = re.compile(r"\boutside\b|\bnot\s+(within|inside|under)\b|\bescap(e|es|ing)\b", re.IGNORECASE)
+# ... about a path: a word for one, or the value shown (`f"{p} is outside"`, `"%s escapes"`). "Citation locator is
+# outside immutable evidence" (MemoryForge, a character range) is not.
+_PATHISH = re.compile(
+    r"\b(paths?|dirs?|director(y|ies)|folders?|roots?|workspaces?|sandbox|allowed|base|files?|repo(sitory)?|"
+    r"projects?|locations?|tree|mounts?|scope|bound(s|ary)?)\b|\{|%[sr]",
+    re.IGNORECASE,
+)
+
+
+def _says_outside(text: str) -> bool:
+    return bool(_OUTSIDE.search(text)) and bool(_PATHISH.search(text))
 
 
 def _callee(call: cst.Call) -> str | None:
@@ -115,6 +126,9 @@ class _StringsFinder(cst.CSTVisitor):
 
     def visit_FormattedStringText(self, s: cst.FormattedStringText) -> None:
         self.parts.append(s.value)
+
+    def visit_FormattedStringExpression(self, s: cst.FormattedStringExpression) -> None:
+        self.parts.append("{}")  # a value shown in the message
 
 
 def _strings(node: cst.CSTNode) -> str:
@@ -338,7 +352,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 checks.append((sign, checked, pos(call)))
 
         def visit_Raise(self, node: cst.Raise) -> None:
-            if node.exc is not None and _OUTSIDE.search(_strings(node.exc)):
+            if node.exc is not None and _says_outside(_strings(node.exc)):
                 if self.tests:
                     self.refusal("a raise that says the path is outside")
                 else:
@@ -348,7 +362,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_Return(self, node: cst.Return) -> None:
             # `return None, "Path is outside allowed roots."`: the refusal as a value.
-            if node.value is not None and self.tests and _OUTSIDE.search(_strings(node.value)):
+            if node.value is not None and self.tests and _says_outside(_strings(node.value)):
                 self.refusal("a refusal that says the path is outside")
 
         def visit_Comparison(self, node: cst.Comparison) -> None:

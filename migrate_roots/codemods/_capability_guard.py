@@ -295,9 +295,11 @@ def guards(
     """The tests to widen in front of `call`, or None when a check cannot be rewritten with certainty."""
     caps, flags, assigns = _variables(func, predicates(state))
     checks = _checks(func, caps, flags)
-    # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen.
+    # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen. Beside a
+    # check in the test it widens as a whole (`caps is not None and caps.roots`, MemoryForge) they are part of it.
+    tests = [t.test for t in (_test_of(c, func, state) for c in checks) if t is not None]
     for attribute in _capability_attributes(func.body):
-        if not any(_within(attribute, c, state) for c in checks) and not any(
+        if not any(_within(attribute, c, state) for c in [*checks, *tests]) and not any(
             _within(attribute, a, state) for a in assigns
         ):
             return None
@@ -305,16 +307,7 @@ def guards(
     for check in checks:
         if any(_within(check, a, state) for a in assigns):
             continue  # a definition: its uses are what count
-        node: cst.CSTNode | None = check
-        test_of: cst.CSTNode | None = None
-        while node is not None and node is not func:
-            parent = state.parent(node)
-            if isinstance(parent, (cst.If, cst.IfExp)) and parent.test is node:
-                test_of = parent
-                break
-            if parent is None or isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-                break
-            node = parent
+        test_of = _test_of(check, func, state)
         if test_of is None:
             return None
         if isinstance(test_of, cst.IfExp):
@@ -337,6 +330,19 @@ def guards(
         if unique.setdefault(id(guard), (guard, how))[1] != how:
             return None
     return list(unique.values())
+
+
+def _test_of(check: cst.CSTNode, func: cst.FunctionDef, state: FileState) -> cst.If | cst.IfExp | None:
+    """The `if` (or conditional expression) whose test holds the check, within its statement."""
+    node: cst.CSTNode | None = check
+    while node is not None and node is not func:
+        parent = state.parent(node)
+        if isinstance(parent, (cst.If, cst.IfExp)) and parent.test is node:
+            return parent
+        if parent is None or isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            return None
+        node = parent
+    return None
 
 
 def _reached_when_false(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
