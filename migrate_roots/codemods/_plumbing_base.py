@@ -76,6 +76,8 @@ class _PlumbingBase:
             "MR101"
         )  # MR110 reads and no tool argument here: advice names the operator's list
         self.bound_only = bool(plan is not None and plan.bound and not plan.tools)
+        # No read planned in this file (instructions text in `server.py`): which argument, if any, is not known.
+        self.unplanned = plan is None or not (plan.tools or plan.bound or plan.threaded)
         self.allowlist_env = state.settings.allowlist_env
         self.funcs: dict[cst.FunctionDef, FuncInfo] = {}
         self.top: dict[str, cst.FunctionDef] = {}

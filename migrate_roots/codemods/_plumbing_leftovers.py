@@ -93,6 +93,12 @@ class _Leftovers(_PlumbingBase):
                 f"tell them to list the allowed directories in {self.allowlist_env} where the server runs "
                 "instead (the roots here bound what the tools may touch: MR110 adds no argument)"
             )
+        elif self.unplanned:
+            advice = (
+                "tell them how to give the directory instead: the path argument the tools that read roots now take "
+                f"(their MR101/MR102 findings name it), or {self.allowlist_env} where the server runs when roots "
+                "bound what the tools may touch (MR110)"
+            )
         else:
             advice = f"tell them to pass the `{self.param}` argument (or configure the server) instead"
         for node in self.wording:
