@@ -550,8 +550,10 @@ def test_wording_uses_the_configured_param_name(tmp_path):
         from mcp.server.fastmcp import FastMCP
 
         mcp = FastMCP("x")
-        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
-        #   `workdir` argument (or configure the server) instead
+        # migrate-roots: MR218: this text tells users to set up roots: tell them how to give the
+        #   directory instead: the tools' path argument (`workdir`, unless their MR101/MR102
+        #   findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server runs when roots
+        #   bound what the tools may touch (MR110)
         ERROR = "Client does not support roots"
 """,
         settings={"param-name": "workdir"},
@@ -594,8 +596,10 @@ def test_wording_in_a_tool_description_is_marked_other_docstrings_are_not(tmp_pa
 
         @mcp.tool()
         def grep(pattern: str) -> str:
-            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
-            #   `root` argument (or configure the server) instead
+            # migrate-roots: MR218: this text tells users to set up roots: tell them how to give
+            #   the directory instead: the tools' path argument (`root`, unless their
+            #   MR101/MR102 findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server
+            #   runs when roots bound what the tools may touch (MR110)
             """Search the files. The client must provide roots."""
             return pattern
 ''',
@@ -779,14 +783,18 @@ def test_wording_in_decorator_and_docstring_marks_each_place_once(tmp_path):
         mcp = FastMCP("x")
 
 
-        # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
-        #   `root` argument (or configure the server) instead
+        # migrate-roots: MR218: this text tells users to set up roots: tell them how to give the
+        #   directory instead: the tools' path argument (`root`, unless their MR101/MR102
+        #   findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server runs when roots
+        #   bound what the tools may touch (MR110)
         @mcp.tool(
             description="Needs roots: configure roots in your client",
         )
         def grep(pattern: str) -> str:
-            # migrate-roots: MR218: this text tells users to set up roots: tell them to pass the
-            #   `root` argument (or configure the server) instead
+            # migrate-roots: MR218: this text tells users to set up roots: tell them how to give
+            #   the directory instead: the tools' path argument (`root`, unless their
+            #   MR101/MR102 findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server
+            #   runs when roots bound what the tools may touch (MR110)
             """Search the files. The client must provide roots."""
             return pattern
         ''',

@@ -95,9 +95,9 @@ class _Leftovers(_PlumbingBase):
             )
         elif self.unplanned:
             advice = (
-                "tell them how to give the directory instead: the path argument the tools that read roots now take "
-                f"(their MR101/MR102 findings name it), or {self.allowlist_env} where the server runs when roots "
-                "bound what the tools may touch (MR110)"
+                f"tell them how to give the directory instead: the tools' path argument (`{self.param}`, unless "
+                f"their MR101/MR102 findings name another), or {self.allowlist_env} where the server runs when "
+                "roots bound what the tools may touch (MR110)"
             )
         else:
             advice = f"tell them to pass the `{self.param}` argument (or configure the server) instead"

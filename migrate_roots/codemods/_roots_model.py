@@ -63,6 +63,9 @@ class Func:
     decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
     returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
     outer_params: tuple[str, ...] = ()  # that function's parameters (`@wraps(fn)` of a decorator's `fn`?)
+    # A nested function its enclosing one hands by name to a function of the project (`register_tools(mcp,
+    # _detect_root)`): (the enclosing function, the call as written, its line). Whoever calls it is not followed.
+    handed_to: tuple[str, str, int] | None = None
     # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
     once: dict[Pos, str] = field(default_factory=dict)
     # `hasattr(x, "list_roots")` / `getattr(x, "list_roots", ...)`: the method named in a string.

@@ -164,6 +164,8 @@ class SiteIndex:
         outer = state.parent(node)
         while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             outer = state.parent(outer)
+        if isinstance(outer, cst.FunctionDef):
+            func.handed_to = _handed_to(outer, node.name.value, state)
         if isinstance(outer, cst.FunctionDef) and _returns_name(outer, node.name.value):
             func.returned_by = state.qualname(outer)
             ps = outer.params
@@ -314,6 +316,10 @@ class SiteIndex:
             outer = state.parent(outer)
         if not isinstance(outer, cst.FunctionDef) or func_node.decorators or caller.tool is not None:
             return caller
+        if caller.handed_to is not None:
+            return (
+                caller  # handed to the project's own code (`register_tools(mcp, _detect_root)`): its callers
+            )
         if _returns_name(outer, func_node.name.value):
             return caller  # a wrapper the enclosing function returns (MR104)
         param = state.settings.param_name
@@ -406,6 +412,28 @@ class SiteIndex:
             site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
             site.refusal = site.refusal or _once_refusal(call, state.function, state)
         return site
+
+
+def _handed_to(outer: cst.FunctionDef, name: str, state: FileState) -> tuple[str, str, int] | None:
+    """(`outer`, the call as written, its line) where `outer` passes its nested function `name` by name to a
+    function of the project (not a runner of the standard library or an SDK, which runs it in place)."""
+    top = state.module.partition(".")[0]
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is outer
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
+                found.append(node)
+
+    state.walk(outer, Calls())
+    for call in found:
+        names = _fq(state, call.func)
+        if any(n.partition(".")[0] == top or n.startswith(f"{state.module}.") for n in names):
+            return state.qualname(outer), _short_code(state, call), state.pos(call)[0]
+    return None
 
 
 def _short_code(state: FileState, node: cst.BaseExpression) -> str:

@@ -38,6 +38,8 @@ class ProgramModel:
     returned: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     # Such a nested function -> the parameters of the function returning it (is `@wraps(fn)` its argument?).
     outer_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A nested function handed by name to the project's code: (enclosing function, call, path, line).
+    handed: dict[str, tuple[str, str, str, int]] = field(default_factory=dict)
     # (caller, line) -> the global flag that makes that call happen once per process.
     once: dict[tuple[str, int], str] = field(default_factory=dict)
     # Tools registered from values no function names: (spelling, path, line), the first of the group.
@@ -59,6 +61,9 @@ class ProgramModel:
                     model.refused[f"{summary.module}.{func.qualname}"] = func.refusal
                 if getattr(func, "decorator", None) and not func.tool:
                     model.decorated[f"{summary.module}.{func.qualname}"] = (func.decorator, path, func.pos[0])
+                if getattr(func, "handed_to", None) and not func.tool:
+                    outer, spelling, line = func.handed_to
+                    model.handed[f"{summary.module}.{func.qualname}"] = (outer, spelling, path, line)
                 if getattr(func, "returned_by", None) and not func.tool:
                     model.returned[f"{summary.module}.{func.qualname}"] = (
                         func.returned_by,
@@ -69,9 +74,12 @@ class ProgramModel:
                 if getattr(func, "handler", None):
                     model.handlers[f"{summary.module}.{func.qualname}"] = (func.handler, path, func.pos[0])
                 for callee, pos in func.calls:
-                    model.callers.setdefault(callee, []).append(
-                        (f"{summary.module}.{func.qualname}", path, pos[0])
-                    )
+                    # `Config().load` (a method of what a constructor or getter returns, program/typed.py) is
+                    # also `Config.load` to the reasons: a class's method, when `Config` is a class.
+                    for name in {callee, callee.replace("().", ".")}:
+                        model.callers.setdefault(name, []).append(
+                            (f"{summary.module}.{func.qualname}", path, pos[0])
+                        )
                     if pos in getattr(func, "once", {}):
                         model.once[(f"{summary.module}.{func.qualname}", pos[0])] = func.once[pos]
         classes = {c for facts in model.modules.values() for c in facts.server_classes}
@@ -200,6 +208,15 @@ class ProgramModel:
                 f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), decorated by "
                 f"`{decorator}`, which migrate-roots does not know as a tool registration: if it registers a "
                 "tool, give that tool a path argument by hand"
+            )
+        handed = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.handed]
+        if handed:
+            outer, spelling, path, line = self.handed[handed[0]]
+            through = "" if handed[0] == fq else f", reached from `{_last(handed[0])}`"
+            return "MR103", (
+                f"roots read in `{short}`{through}, a function that `{_last(outer)}` hands as a value to "
+                f"`{spelling}` ({_short(path)}:{line}): the tools that call it there are not followed; give "
+                "them a path argument by hand and pass it on"
             )
         values = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.returned]
         if values:

@@ -1,0 +1,100 @@
+"""Nested functions and local instances reached from tools in real factories (ultrasync, mcp-arduino-server).
+
+- `create_server()` defines `_detect_client_root(ctx)` and hands it to `register_sync_tools(mcp, state,
+  _detect_client_root)` in another module, whose tools call it: the read was blamed on `create_server` ("none of
+  them a tool"). It is the nested function's, which is handed out as a value: the marker says so and where.
+- `ensure(ctx)`, a closure behind a `nonlocal` once-flag, calls `roots_config.initialize_with_context(ctx)` on
+  a local instance: the reason said no call reaches the method; it is reached once, behind the flag (MR211).
+"""
+
+from __future__ import annotations
+
+from tests import helpers
+
+
+def _findings(tmp_path, files: dict[str, str]):
+    root = helpers.package(tmp_path, files)
+    results = helpers.run_engine(root, select=["MR1", "MR2"], write=False)
+    return [(f.code, f.message) for r in results for f in r.findings]
+
+
+FACTORY = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from .tools import register_tools
+
+
+def create_server() -> FastMCP:
+    mcp = FastMCP("x")
+
+    async def _detect_root(ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        return str(result.roots[0].uri)
+
+    register_tools(mcp, {handed})
+    return mcp
+"""
+TOOLS = """\
+def register_tools(mcp, detect_root):
+    @mcp.tool()
+    async def where(ctx) -> str:
+        return await detect_root(ctx)
+"""
+
+
+def test_noop_a_nested_function_run_in_place_stays_its_enclosing_functions(tmp_path):
+    # Handed to the standard library's runner (not the project's code): the read is the enclosing function's.
+    source = FACTORY.replace("from .tools import register_tools\n", "import asyncio\n").replace(
+        "register_tools(mcp, {handed})", "asyncio.run(_detect_root(None))"
+    )
+    findings = _findings(tmp_path, {"server.py": source})
+    assert findings and all("hands as a value" not in m for _, m in findings), findings
+
+
+def test_a_nested_function_handed_to_the_projects_code_is_named_so(tmp_path):
+    findings = _findings(tmp_path, {"server.py": FACTORY.format(handed="_detect_root"), "tools.py": TOOLS})
+    assert [c for c, _ in findings] == ["MR103"], findings
+    message = findings[0][1]
+    assert message.startswith(
+        "roots read in `_detect_root`, a function that `create_server` hands as a value to"
+    )
+    assert "`register_tools(mcp, _detect_root)` (pkg/server.py:13)" in message, message
+
+
+def test_a_method_of_a_local_instance_behind_a_nonlocal_flag_is_reached_once(tmp_path):
+    source = """\
+from fastmcp import Context, FastMCP
+
+
+class RootsAwareConfig:
+    def __init__(self) -> None:
+        self.base = None
+
+    async def initialize_with_context(self, ctx: Context) -> None:
+        roots = await ctx.list_roots()
+        self.base = str(roots[0].uri)
+
+
+def create_server() -> FastMCP:
+    roots_config = RootsAwareConfig()
+    mcp = FastMCP("x")
+    done = False
+
+    async def ensure(ctx: Context) -> None:
+        nonlocal done
+        if not done:
+            await roots_config.initialize_with_context(ctx)
+            done = True
+
+    @mcp.tool()
+    async def show(ctx: Context) -> str:
+        await ensure(ctx)
+        return str(roots_config.base)
+
+    return mcp
+"""
+    findings = _findings(tmp_path, {"server.py": source})
+    reasons = [m for c, m in findings if c == "MR211"]
+    assert reasons and "called by `ensure` (pkg/server.py:21)" in reasons[0], findings
+    assert "behind the flag `done`" in reasons[0]
+    assert not [m for c, m in findings if c == "MR103"], findings
