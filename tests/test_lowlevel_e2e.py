@@ -27,6 +27,8 @@ HERE = Path(__file__).resolve().parent
 FIXTURES = {
     "lowlevel_mcp1.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     "lowlevel_mcp1_class.py": (("mcp1",), {"where": "list", "where_all": "list"}),
+    # The same server, its object imported from another module (a folder: app.py and server.py).
+    "lowlevel_mcp1_split": (("mcp1",), {"where": "single", "where_all": "list"}),
     # fastmcp 4 has no low-level API of its own: its users write mcp 2.x `Server`s, driven by fastmcp 4's client.
     "lowlevel_mcp2.py": (("mcp2", "fastmcp4"), {"where": "list", "where_all": "list"}),
     "lowlevel_fastmcp.py": (("fastmcp2", "fastmcp3"), {"where": "single", "where_all": "list"}),
@@ -48,6 +50,7 @@ EXPECTED = {
 
 
 CASES = [(fixture, line) for fixture, (lines, _) in FIXTURES.items() for line in lines]
+IDS = [f"{f.removesuffix('.py')}-{line}" for f, line in CASES]
 
 
 def _types(prop: dict) -> set[str]:
@@ -59,7 +62,7 @@ def _types(prop: dict) -> set[str]:
 
 
 @pytest.mark.parametrize("transport", ["inproc", "stdio"])
-@pytest.mark.parametrize(("fixture", "line"), CASES, ids=[f"{f[:-3]}-{line}" for f, line in CASES])
+@pytest.mark.parametrize(("fixture", "line"), CASES, ids=IDS)
 def test_migrated_lowlevel_server(tmp_path, workspace, fixture, line, transport):
     python = sdk_python_or_skip(line)
     shapes = FIXTURES[fixture][1]
@@ -68,8 +71,11 @@ def test_migrated_lowlevel_server(tmp_path, workspace, fixture, line, transport)
     original = tmp_path / "orig" / "server.py"
     migrated = tmp_path / "new" / "server.py"
     for target in (original, migrated):
-        target.parent.mkdir()
-        shutil.copy(HERE / "e2e" / fixture, target)
+        if (HERE / "e2e" / fixture).is_dir():
+            shutil.copytree(HERE / "e2e" / fixture, target.parent)
+        else:
+            target.parent.mkdir()
+            shutil.copy(HERE / "e2e" / fixture, target)
 
     results = run_engine(migrated.parent, select=("MR1",))
     assert [r for r in results if r.status.value == "failed"] == []
