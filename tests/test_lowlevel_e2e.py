@@ -8,7 +8,6 @@ property on the tools that read roots (and only there), as valid JSON Schema 202
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import jsonschema
@@ -27,8 +26,8 @@ HERE = Path(__file__).resolve().parent
 FIXTURES = {
     "lowlevel_mcp1.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     "lowlevel_mcp1_class.py": (("mcp1",), {"where": "list", "where_all": "list"}),
-    # The same server, its object imported from another module (a folder: app.py and server.py).
-    "lowlevel_mcp1_split": (("mcp1",), {"where": "single", "where_all": "list"}),
+    # The same server, its object imported from another module (`_layout` writes app.py and server.py).
+    "lowlevel_mcp1.py:split": (("mcp1",), {"where": "single", "where_all": "list"}),
     # fastmcp 4 has no low-level API of its own: its users write mcp 2.x `Server`s, driven by fastmcp 4's client.
     "lowlevel_mcp2.py": (("mcp2", "fastmcp4"), {"where": "list", "where_all": "list"}),
     "lowlevel_fastmcp.py": (("fastmcp2", "fastmcp3"), {"where": "single", "where_all": "list"}),
@@ -50,7 +49,21 @@ EXPECTED = {
 
 
 CASES = [(fixture, line) for fixture, (lines, _) in FIXTURES.items() for line in lines]
-IDS = [f"{f.removesuffix('.py')}-{line}" for f, line in CASES]
+IDS = [f"{f.replace('.py', '').replace(':', '-')}-{line}" for f, line in CASES]
+SERVER = 'from mcp.server.lowlevel import Server\n\nserver = Server("lowlevel-mcp1")\n'
+
+
+def _layout(fixture: str, folder: Path) -> None:
+    """The fixture as `folder/server.py`; `name.py:split` moves its server object into `folder/app.py`, which
+    server.py imports (ai-governance-mcp's shape)."""
+    name, _, split = fixture.partition(":")
+    text = (HERE / "e2e" / name).read_text()
+    folder.mkdir()
+    if split:
+        assert SERVER in text
+        (folder / "app.py").write_text(SERVER)
+        text = text.replace(SERVER, "from app import server\n")
+    (folder / "server.py").write_text(text)
 
 
 def _types(prop: dict) -> set[str]:
@@ -71,11 +84,7 @@ def test_migrated_lowlevel_server(tmp_path, workspace, fixture, line, transport)
     original = tmp_path / "orig" / "server.py"
     migrated = tmp_path / "new" / "server.py"
     for target in (original, migrated):
-        if (HERE / "e2e" / fixture).is_dir():
-            shutil.copytree(HERE / "e2e" / fixture, target.parent)
-        else:
-            target.parent.mkdir()
-            shutil.copy(HERE / "e2e" / fixture, target)
+        _layout(fixture, target.parent)
 
     results = run_engine(migrated.parent, select=("MR1",))
     assert [r for r in results if r.status.value == "failed"] == []
