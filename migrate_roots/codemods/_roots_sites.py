@@ -26,6 +26,7 @@ from migrate_roots.codemods._roots_refusals import (
     _returns_name,
     _uses,
 )
+from migrate_roots.codemods._roots_untyped import maybe_site
 from migrate_roots.codemods._roots_uses import (
     hand_request,
     kept_target,
@@ -371,7 +372,7 @@ class SiteIndex:
             )
             return site
         elif kind is None and not state.extra.get("imports_sdk"):
-            return _maybe_site(call, receiver, state)
+            return maybe_site(call, receiver, state)
         elif kind is None and spells_session(receiver, state):
             # `host = state.host_session`, then `host.list_roots()` (a proxy answering its child with the host's
             # roots): a session, but none the current request's context leads to.
@@ -451,87 +452,6 @@ def _names_roots_method(call: cst.Call) -> bool:
     if len(call.args) < 2 or not isinstance(call.args[1].value, cst.SimpleString):
         return False
     return call.args[1].value.evaluated_value == "list_roots"
-
-
-def _maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
-    """A roots call in a module that never imports the SDK, on an untyped parameter spelled the SDK's way:
-    `ctx.session.list_roots()`, `ctx.request_context.session.list_roots()` or `session.list_roots()` (a
-    ListRootsResult), or a bare `ctx.list_roots()` (a fastmcp Context's list, or a session's result: which one
-    cannot be told here, so it is marked when MCP code reaches it). `self.backend.list_roots()`, values
-    built in the module (moto's AWS Organizations client) and a call a plain `def` uses at once (hiil's
-    `roots = chat.list_roots()`, the project's own synchronous method) are not."""
-    if _used_at_once(call, state):
-        return None  # `roots = chat.list_roots()`, then `for r in roots`: no SDK coroutine
-    holder: cst.BaseExpression = receiver
-    chain: list[str] = []
-    while isinstance(holder, cst.Attribute):
-        chain.insert(0, holder.attr.value)
-        holder = holder.value
-    if not (isinstance(holder, cst.Name) and holder.value not in ("self", "cls")):
-        return None
-    if not _sdk.loosely_typed(state, holder) and not chain:
-        # `session = getattr(ctx, "session", None)` (or `= ctx.session`), then `session.list_roots()`.
-        found, chain = _session_of(state, holder)
-        if found is None:
-            return None
-        holder = found
-    if not _sdk.loosely_typed(state, holder):
-        return None
-    if chain in (["session"], ["request_context", "session"]) or (
-        not chain and "session" in holder.value.lower()
-    ):
-        site = Site(state.pos(call), "result", _uses(call, "result", state), maybe=True)
-        site.refusal = _local_refusal(call, state)
-        site.existing = _guarding_param(call, state)
-        return site
-    if not chain:
-        site = Site(state.pos(call), "result", "list", maybe=True)
-        site.refusal = (
-            "MR102",
-            f"`{holder.value}.list_roots()` on an untyped value in a module that never imports the SDK: a fastmcp "
-            "Context (a list) or a session (a ListRootsResult)? annotate it and run again",
-        )
-        return site
-    return None
-
-
-def _used_at_once(call: cst.Call, state: FileState) -> bool:
-    """A call whose value is neither awaited, handed on nor returned, nor assigned to a name that is: not a
-    coroutine (an SDK read that nothing awaits would do nothing)."""
-    parent = state.parent(call)
-    if state.function is None or isinstance(parent, (cst.Await, cst.Arg, cst.Return, cst.Lambda, cst.Yield)):
-        return False
-    if not isinstance(parent, cst.Assign):
-        return True  # `for r in chat.list_roots():`, `if chat.list_roots():`
-    name = parent.targets[0].target if len(parent.targets) == 1 else None
-    if not isinstance(name, cst.Name):
-        return False  # `self.roots = ...`: who awaits it is not known here
-    held = name.value
-    found = False
-
-    class Handed(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            nonlocal found
-            owner = state.parent(node)
-            found = found or (node.value == held and isinstance(owner, (cst.Await, cst.Arg, cst.Return)))
-
-    state.function.body.visit(Handed())
-    return not found
-
-
-def _session_of(state: FileState, name: cst.Name) -> tuple[cst.Name | None, list[str]]:
-    """The parameter and attribute chain a local is assigned once from: `getattr(ctx, "session", None)`,
-    `ctx.session`, `ctx.request_context.session`, or a helper of the module returning one (`_session_of(ctx)`)."""
-    scope = state.scope(name)
-    assignments = list(scope[name.value]) if scope is not None and name.value in scope else []
-    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
-    if not isinstance(target, cst.Name):
-        return None, []
-    value = _sdk._assigned_value(state, target)
-    handed = _sdk.handed_session(state, value)  # `session = _session_of(ctx)`
-    if handed is not None:
-        return (handed[0], handed[1]) if isinstance(handed[0], cst.Name) else (None, [])
-    return _sdk.session_chain(state, value) if value is not None else (None, [])
 
 
 def _is_compat_call(call: cst.Call, state: FileState) -> bool:
