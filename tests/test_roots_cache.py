@@ -1248,3 +1248,21 @@ def test_noop_a_log_message_about_roots_is_not_user_wording(tmp_path, log):
     )
     assert codes(findings) == ["MR218"], findings
     assert findings[0].line == 14
+
+
+def test_noop_a_projects_own_root_in_text_is_no_roots_wording(tmp_path):
+    """ "the configured corpus root", "add a target root": a project's folders, not MCP roots (ai-governance-mcp's
+    MR218 reports were false); "MCP root" and plural "roots" still count."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        CORPUS = "Search the configured corpus root"
+        TARGET = "Add a target root to scaffold into"
+        MCP_ROOT = "No MCP root was given"
+        ROOTS = "The client shares no roots"
+        """,
+    )
+    assert [(f.code, f.line) for f in findings] == [("MR218", 6), ("MR218", 7)], findings

@@ -35,11 +35,14 @@ if TYPE_CHECKING:
 
 
 # Wording in user-facing strings that tells people to set up roots (MR218).
+# A single "root" is MCP's only as "MCP root" / "client root": "the configured corpus root", "add a target root"
+# are a project's own folders (ai-governance-mcp).
+_ROOTS = r"(roots|(mcp|client)\s+root)\b"
 _ROOTS_WORDING = re.compile(
     r"\b(configur\w*|set\s*up|provid\w*|add|declar\w*|expos\w*|shar\w*|enabl\w*|support\w*|grant\w*)"
-    r"\s+(\w+\s+){0,2}?roots?\b"
-    r"|\broots?\s+(capabilit\w*|support|are\s+(not|configured|set|provided)|is\s+(not|configured|set))"
-    r"|\bno\s+(\w+\s+)?roots?\b|\bwithout\s+(\w+\s+)?roots?\b",
+    rf"\s+(\w+\s+){{0,2}}?{_ROOTS}"
+    r"|\b(roots|(mcp|client)\s+root)\s+(capabilit\w*|support|are\s+(not|configured|set|provided)|is\s+(not|configured|set))"
+    rf"|\bno\s+(\w+\s+)?{_ROOTS}|\bwithout\s+(\w+\s+)?{_ROOTS}",
     re.IGNORECASE,
 )
 

@@ -212,6 +212,20 @@ def _declared_global(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
     return found
 
 
+def _declared_nonlocal(func: cst.FunctionDef | None) -> frozenset[str]:
+    """The names `func` itself declares nonlocal (a closure's flag)."""
+    if func is None or not isinstance(func.body, cst.IndentedBlock):
+        return frozenset()
+    return frozenset(
+        item.name.value
+        for line in func.body.body
+        if isinstance(line, cst.SimpleStatementLine)
+        for small in line.body
+        if isinstance(small, cst.Nonlocal)
+        for item in small.names
+    )
+
+
 def _attribute_flags(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
     """`flow.attribute_flags`, once per function (every call in it asks)."""
     cache = state.extra.setdefault("attribute_flags", {})

@@ -19,6 +19,7 @@ from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_refusals import (
     _attribute_flags,
     _declared_global,
+    _declared_nonlocal,
     _guarding_param,
     _local_refusal,
     _names_in,
@@ -340,6 +341,12 @@ class SiteIndex:
             flag = flow.guard(node, state, frozenset(flags)) or next(
                 iter(flow.guarding_globals(node, state, frozenset(flags))), None
             )
+            if flag is not None and state.function is not None and flag in _declared_nonlocal(state.function):
+                # A closure's `nonlocal` flag: once per call of the function that holds the variable.
+                outer = state.parent(state.function)
+                while outer is not None and not isinstance(outer, cst.FunctionDef):
+                    outer = state.parent(outer)
+                flag = f"{flag} nonlocal {state.qualname(outer)}" if outer is not None else flag
             if flag is not None:
                 caller.once[position] = flag
 

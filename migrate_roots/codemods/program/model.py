@@ -165,7 +165,10 @@ class ProgramModel:
                         + f", called by `{_last(caller)}` "
                         f"({_short(path)}:{line}) "
                         + (
-                            f"once, behind the flag `{flag}` that it sets on that object"
+                            f"once per call of `{_last(flag.split(' nonlocal ')[1])}`, behind the flag "
+                            f"`{flag.split(' nonlocal ')[0]}` (its variable, set through `nonlocal`)"
+                            if " nonlocal " in flag
+                            else f"once, behind the flag `{flag}` that it sets on that object"
                             if "." in flag
                             else f"once per process, behind the flag `{flag}`"
                         )
