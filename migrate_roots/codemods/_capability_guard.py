@@ -28,7 +28,7 @@ import libcst as cst
 from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program.flow import returns_in
+from migrate_roots.codemods.program.flow import dotted, returns_in
 from migrate_roots.model import Severity
 
 OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
@@ -38,7 +38,7 @@ AND = "and"  # the read is reached when the test fails: `value is None and (test
 def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
     if isinstance(node, cst.Call):
         func = node.func
-        if isinstance(func, (cst.Name, cst.Attribute)) and f"{_dotted(func)}()" in flags:
+        if isinstance(func, (cst.Name, cst.Attribute)) and f"{dotted(func)}()" in flags:
             return True  # `_has_roots(ctx)`, `caps.has_roots(ctx)`: a predicate (`predicates`)
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
             return _mentions_roots(node)
@@ -179,13 +179,6 @@ def has_check(func: cst.FunctionDef, preds: frozenset[str] = frozenset()) -> boo
     return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
 
 
-def _dotted(node: cst.BaseExpression) -> str:
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr.value}" if head else ""
-    return node.value if isinstance(node, cst.Name) else ""
-
-
 def _module_predicates(module: cst.Module) -> frozenset[str]:
     """The module's top-level functions that return a roots-capability check's truth."""
     names = set()
@@ -221,21 +214,21 @@ def _imported_predicates(state: FileState) -> set[str]:
         for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.Import):
                 for alias in small.names:
-                    module = _dotted(alias.name)
+                    module = dotted(alias.name) or ""
                     path = _sdk_alias.first_party(root, module)
-                    local = _dotted(alias.asname.name) if alias.asname else module
+                    local = (dotted(alias.asname.name) or "") if alias.asname else module
                     names.update(f"{local}.{p}" for p in (_file_predicates(path) if path else ()))
             elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
                 level = len(small.relative)
-                source = _dotted(small.module) if small.module else ""
+                source = (dotted(small.module) or "") if small.module else ""
                 module = (_sdk_alias.relative(state.package, level, source) if level else source) or ""
                 if not module:
                     continue
                 path = _sdk_alias.first_party(root, module)
                 found = _file_predicates(path) if path else frozenset()
                 for alias in small.names:
-                    name = _dotted(alias.name)
-                    local = _dotted(alias.asname.name) if alias.asname else name
+                    name = dotted(alias.name) or ""
+                    local = (dotted(alias.asname.name) or "") if alias.asname else name
                     if name in found:
                         names.add(local)  # `from .caps import has_roots`
                     submodule = _sdk_alias.first_party(root, f"{module}.{name}")

@@ -318,10 +318,8 @@ class SiteIndex:
             outer = state.parent(outer)
         if not isinstance(outer, cst.FunctionDef) or func_node.decorators or caller.tool is not None:
             return caller
-        if caller.handed_to is not None:
-            return (
-                caller  # handed to the project's own code (`register_tools(mcp, _detect_root)`): its callers
-            )
+        if caller.handed_to is not None:  # handed to the project's code (`register_tools(mcp, _detect_root)`)
+            return caller
         if _returns_name(outer, func_node.name.value):
             return caller  # a wrapper the enclosing function returns (MR104)
         param = state.settings.param_name

@@ -41,6 +41,7 @@ from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the
     SESSIONS,
     TOOL_TYPES,
 )
+from migrate_roots.codemods.program.flow import returns_in
 
 SDK_PREFIXES = ("mcp", "fastmcp")
 # Annotations that say nothing about what a parameter is.
@@ -174,25 +175,8 @@ def module_function(state: Any, name: str) -> cst.FunctionDef | None:
 
 def _returned_values(func: cst.FunctionDef) -> list[cst.BaseExpression]:
     """What the function's own `return` statements return, `return None` aside."""
-    values: list[cst.BaseExpression] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Return(self, node: cst.Return) -> None:
-            value = node.value
-            if value is not None and not (isinstance(value, cst.Name) and value.value == "None"):
-                values.append(value)
-
-    func.visit(Returns())
-    return values
+    values = [r.value for r in returns_in(func.body) if r.value is not None]
+    return [v for v in values if not (isinstance(v, cst.Name) and v.value == "None")]
 
 
 def _returned_kind(state: Any, name: str, depth: int) -> str | None:

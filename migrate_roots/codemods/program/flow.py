@@ -127,9 +127,9 @@ def _tested_names(test: cst.CSTNode) -> set[str]:
 
     class Chains(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            dotted = _dotted(node)
-            if dotted is not None:
-                names.add(dotted)
+            chain = dotted(node)
+            if chain is not None:
+                names.add(chain)
                 return False
             return True
 
@@ -137,11 +137,11 @@ def _tested_names(test: cst.CSTNode) -> set[str]:
     return names
 
 
-def _dotted(node: cst.BaseExpression) -> str | None:
+def dotted(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value
     if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
+        base = dotted(node.value)
         return f"{base}.{node.attr.value}" if base is not None else None
     return None
 
@@ -161,7 +161,7 @@ def attribute_flags(func: cst.FunctionDef) -> frozenset[str]:
     for stmt in statements:
         for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.Assign):
-                assigned |= {d for t in small.targets if (d := _dotted(t.target)) is not None}
+                assigned |= {d for t in small.targets if (d := dotted(t.target)) is not None}
     return frozenset(tested & assigned)
 
 
