@@ -17,19 +17,24 @@ from tests.sdk.harness import drive
 
 pytestmark = pytest.mark.sdk
 
-SERVER = '''\
+APP = 'from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer("e2e-safety")\n'
+HEAD = """\
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from mcp.server.mcpserver import Context, MCPServer
-
-mcp = MCPServer("e2e-safety")
+from app import mcp
+from mcp.server.mcpserver import Context
 
 
 def _path(uri: object) -> str:
     return unquote(urlparse(str(uri)).path)
-
+"""
+# The bounded write has a module of its own: every read of a module whose roots bound a path takes that bound
+# (MR110), so the tools below, which use the roots as a directory, would take no argument beside it.
+WRITER = (
+    HEAD
+    + '''
 
 def _within(path: Path, roots) -> bool:
     return any(path.is_relative_to(Path(_path(r.uri)).resolve()) for r in roots)
@@ -51,7 +56,13 @@ async def save(output_path: str, ctx: Context) -> str:
         return "refused: outside the working directory"
     target.write_text("data")
     return "written"
-
+'''
+)
+SERVER = (
+    HEAD.replace(
+        "from app import mcp\n", "import writer  # noqa: F401  (registers save)\nfrom app import mcp\n"
+    )
+    + '''
 
 @mcp.tool()
 async def looped(ctx: Context) -> str:
@@ -71,6 +82,7 @@ async def guarded(ctx: Context) -> str:
     result = await ctx.session.list_roots()
     return _path(result.roots[0].uri)
 '''
+)
 
 
 def test_safe_rewrites_under_the_mcp2_client(tmp_path, workspace):
@@ -80,12 +92,15 @@ def test_safe_rewrites_under_the_mcp2_client(tmp_path, workspace):
     server = tmp_path / "srv" / "server.py"
     server.parent.mkdir()
     server.write_text(SERVER)
+    (server.parent / "writer.py").write_text(WRITER)
+    (server.parent / "app.py").write_text(APP)
     results = run_engine(server.parent)
-    findings = {(f.code, f.line) for r in results for f in r.findings}
-    assert ("MR110", 24) in findings, findings  # the bound: the operator's list, no argument (MR110)
+    findings = {(f.code, f.path.rsplit("/", 1)[-1]) for r in results for f in r.findings}
+    assert ("MR110", "writer.py") in findings, findings  # the bound: the operator's list, no argument (MR110)
+    written = (server.parent / "writer.py").read_text()
+    assert "roots = (await allowed_roots_compat(ctx.session)).roots" in written
+    assert "async def save(output_path: str, ctx: Context) -> str:" in written
     text = server.read_text()
-    assert "roots = (await allowed_roots_compat(ctx.session)).roots" in text
-    assert "async def save(output_path: str, ctx: Context) -> str:" in text
     assert "async def looped(ctx: Context, root_path: RootPath = None)" in text
     assert "if root is None and (caps is None or not caps.roots):" in text
     elsewhere = tmp_path / "elsewhere"
