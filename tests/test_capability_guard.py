@@ -414,7 +414,9 @@ def test_noop_a_function_of_another_module_that_checks_something_else_is_no_chec
     assert "MR105" not in codes(findings)
 
 
-def _imported_guard(tmp_path, spelling: str, call: str, imports: tuple[str, ...]) -> None:
+def _imported_guard(
+    tmp_path, spelling: str, call: str, imports: tuple[str, ...], extra: dict[str, str] | None = None
+) -> None:
     """A predicate imported from a module of the project (`spelling`), called as `call` in front of the read:
     widened as a predicate of the module is (before, a modern client passing `root` got the cwd). `imports`:
     the project's import lines after the rewrite."""
@@ -430,7 +432,7 @@ def _imported_guard(tmp_path, spelling: str, call: str, imports: tuple[str, ...]
         guard.replace("if not", "if root is None and not")
         + read.replace("ctx.session.list_roots()", 'list_roots_compat(ctx, root, name="root")')
     ).replace(f"        {COMPAT}", "".join(f"        {line}\n" for line in imports))
-    check_transformed(tmp_path, before, after, extra=CAPS_MODULE)
+    check_transformed(tmp_path, before, after, extra={**CAPS_MODULE, **(extra or {})})
 
 
 def test_predicate_imported_by_name_is_widened(tmp_path):
@@ -447,6 +449,57 @@ def test_predicate_imported_relatively_under_another_name_is_widened(tmp_path):
 def test_predicate_called_through_its_imported_module_is_widened(tmp_path):
     spelling = "from pkg import caps"
     _imported_guard(tmp_path, spelling, "caps.client_has_roots", (spelling, COMPAT.strip()))
+
+
+def test_noop_a_reexported_name_bound_again_is_no_predicate(tmp_path):
+    extra = {"checks.py": "from .caps import client_has_roots\n\n\ndef client_has_roots(ctx):\n    return True\n"}
+    guard = "            if not client_has_roots(ctx):\n                return os.getcwd()\n"
+    read = "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    spelling = "from pkg.checks import client_has_roots"
+    before = _server(guard + read).replace(
+        "from mcp.server.fastmcp import Context, FastMCP\n",
+        f"from mcp.server.fastmcp import Context, FastMCP\n\n        {spelling}\n",
+    )
+    after = _migrated(
+        guard + read.replace("ctx.session.list_roots()", 'list_roots_compat(ctx, root, name="root")')
+    ).replace(COMPAT, COMPAT + f"        {spelling}\n")
+    check_transformed(tmp_path, before, after, extra={**CAPS_MODULE, **extra})
+
+
+def test_predicate_reexported_by_a_third_module_is_widened(tmp_path):
+    """ai-governance's layout: the package's `checks.py` re-exports the predicate of `caps.py`."""
+    spelling = "from pkg.checks import client_has_roots"
+    extra = {"checks.py": "from .caps import client_has_roots\n\n__all__ = ['client_has_roots']\n"}
+    _imported_guard(tmp_path, spelling, "client_has_roots", (COMPAT.strip(), spelling), extra)
+
+
+def test_predicate_reexported_by_a_subpackage_under_another_name_is_widened(tmp_path):
+    spelling = "from pkg.util import has_roots"
+    extra = {"util/__init__.py": "from ..caps import client_has_roots as has_roots\n"}
+    _imported_guard(tmp_path, spelling, "has_roots", (COMPAT.strip(), spelling), extra)
+
+
+def test_predicate_reexported_twice_is_widened(tmp_path):
+    spelling = "from pkg import has_roots"
+    extra = {
+        "__init__.py": "from pkg.util import has_roots\n",
+        "util/__init__.py": "from pkg.util.checks import has_roots\n",
+        "util/checks.py": "from pkg.caps import client_has_roots as has_roots\n",
+    }
+    _imported_guard(tmp_path, spelling, "has_roots", (spelling, COMPAT.strip()), extra)
+
+
+def test_predicate_imported_inside_the_tool_is_widened(tmp_path):
+    spelling = "from pkg.caps import client_has_roots"
+    inner = f"            {spelling}\n\n"
+    guard = "            if not client_has_roots(ctx):\n                return os.getcwd()\n"
+    read = "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    after = _migrated(
+        inner
+        + guard.replace("if not", "if root is None and not")
+        + read.replace("ctx.session.list_roots()", 'list_roots_compat(ctx, root, name="root")')
+    )
+    check_transformed(tmp_path, _server(inner + guard + read), after, extra=CAPS_MODULE)
 
 
 def test_capabilities_known_and_roots_in_one_test_are_widened_together(tmp_path):

@@ -11,7 +11,7 @@ it the old condition decides, as before. Every spelling counts as a check: `chec
 `<anything>.capabilities.roots`, `.roots` of a variable holding `<...>.capabilities`, the same read through
 `getattr(x, "client_capabilities", None)` / `getattr(caps, "roots", None)`, `hasattr(x, "list_roots")`, and a
 variable assigned from any of these (`has_roots = caps.roots is not None`), and a call of a function that returns
-one, of the module or imported at the top of the file from another module of the project (`predicates`).
+one, of the module or imported from another module of the project, directly or through a re-export (`predicates`).
 
 `guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
 returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
@@ -20,6 +20,7 @@ returns None when a check is used in a way this cannot rewrite with certainty (r
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Any
 
@@ -192,48 +193,86 @@ def _module_predicates(module: cst.Module) -> frozenset[str]:
     return frozenset(names)
 
 
-@lru_cache(maxsize=256)
-def _file_predicates(path: str) -> frozenset[str]:
-    """`_module_predicates` of another module of the project, read once per process; a file that never spells
-    "capabilit" (most) is not parsed."""
+@lru_cache(maxsize=1024)
+def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[str]:
+    """The predicates another module of the project offers by name: its own, and those it imports at its top
+    level from a third one (a package `__init__` re-exporting `from .caps import has_roots`), three modules
+    deep. Read once per process; a file that spells neither "capabilit" nor "import" is not parsed."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        return _module_predicates(cst.parse_module(data)) if b"capabilit" in data else frozenset()
+        own = _module_predicates(cst.parse_module(data)) if b"capabilit" in data else frozenset()
     except (OSError, cst.ParserSyntaxError, RecursionError):
         return frozenset()
+    if depth >= 3 or b"import" not in data:
+        return own
+    package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+    names = set(own)
+    for kind, bound, detail in _sdk_alias.top_level(data, package):  # in order: the last binding wins
+        source = _sdk_alias.first_party(root, detail[0]) if kind == "import" else None
+        if (
+            kind == "def"
+            and bound in own
+            or source
+            and detail[1] in _exported(source, detail[0], root, depth + 1)
+        ):
+            names.add(bound)
+        else:
+            names.discard(bound)
+    return frozenset(names)
+
+
+def _imports(module: cst.Module, lines: list[str]) -> list[cst.Import | cst.ImportFrom]:
+    """The module's import statements: its top level's, and a function's own (`from .caps import has_roots`
+    inside the tool) when an indented line says `import`."""
+    if not any(line[:1] in (" ", "\t") and "import " in line for line in lines):
+        return [
+            s
+            for line in module.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for s in line.body
+            if isinstance(s, (cst.Import, cst.ImportFrom))
+        ]
+    found: list[cst.Import | cst.ImportFrom] = []
+
+    class Imports(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> None:
+            found.append(node)
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            found.append(node)
+
+    module.visit(Imports())
+    return found
 
 
 def _imported_predicates(state: FileState) -> set[str]:
     """Predicates of other project modules as this module calls them: `has_roots` for `from .caps import
-    client_has_roots as has_roots`, `caps.client_has_roots` for `from pkg import caps` or `import pkg.caps as
-    caps` (top-level imports only)."""
+    client_has_roots as has_roots` (or from a package that re-exports it), `caps.client_has_roots` for
+    `from pkg import caps` or `import pkg.caps as caps`; imports inside a function count for the module."""
     root = state.import_root or _sdk_alias.import_root(state.path, state.module)
     names: set[str] = set()
-    for line in state.wrapper.module.body:
-        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    module = dotted(alias.name) or ""
-                    path = _sdk_alias.first_party(root, module)
-                    local = (dotted(alias.asname.name) or "") if alias.asname else module
-                    names.update(f"{local}.{p}" for p in (_file_predicates(path) if path else ()))
-            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                level = len(small.relative)
-                source = (dotted(small.module) or "") if small.module else ""
-                module = (_sdk_alias.relative(state.package, level, source) if level else source) or ""
-                if not module:
-                    continue
+    for small in _imports(state.wrapper.module, state.lines):
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                module = dotted(alias.name) or ""
                 path = _sdk_alias.first_party(root, module)
-                found = _file_predicates(path) if path else frozenset()
-                for alias in small.names:
-                    name = dotted(alias.name) or ""
-                    local = (dotted(alias.asname.name) or "") if alias.asname else name
-                    if name in found:
-                        names.add(local)  # `from .caps import has_roots`
-                    submodule = _sdk_alias.first_party(root, f"{module}.{name}")
-                    if submodule is not None:  # `from pkg import caps`
-                        names.update(f"{local}.{p}" for p in _file_predicates(submodule))
+                local = (dotted(alias.asname.name) or "") if alias.asname else module
+                names.update(f"{local}.{p}" for p in (_exported(path, module, root) if path else ()))
+        elif not isinstance(small.names, cst.ImportStar):
+            level = len(small.relative)
+            source = (dotted(small.module) or "") if small.module else ""
+            module = (_sdk_alias.relative(state.package, level, source) if level else source) or ""
+            path = _sdk_alias.first_party(root, module) if module else None
+            found = _exported(path, module, root) if path else frozenset()
+            for alias in small.names if module else ():
+                name = dotted(alias.name) or ""
+                local = (dotted(alias.asname.name) or "") if alias.asname else name
+                if name in found:
+                    names.add(local)  # `from .caps import has_roots`
+                submodule = _sdk_alias.first_party(root, f"{module}.{name}")
+                if submodule is not None:  # `from pkg import caps`
+                    names.update(f"{local}.{p}" for p in _exported(submodule, f"{module}.{name}", root))
     return names
 
 

@@ -51,7 +51,7 @@ def _reexports(path: str, module: str = "", root: str = "", depth: int = 0) -> d
             target = module_file(root, source)
             return _reexports(target, source, root, depth + 1).get(name) if target is not None else None
 
-    return _fold(_top_level(data, package if module else None), follow)
+    return _fold(top_level(data, package if module else None), follow)
 
 
 def local(module: object) -> dict[str, str]:
@@ -81,7 +81,7 @@ def _fold(
     return found
 
 
-def _top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, tuple[str, ...]]]:
+def top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, tuple[str, ...]]]:
     """The module's top-level bindings, in order: ("import", bound name, (module, imported name)) for an
     absolute `from M import N [as A]` (a relative one too, resolved against `package` when given), ("class",
     name, base names), ("def", name, ()) for a function or a plain assignment. With `ast`; syntax newer than
