@@ -27,6 +27,8 @@ FIXTURES = {
     "mcp2_mcpserver.py": ("mcp2",),
     "fastmcp_listroots.py": ("fastmcp2", "fastmcp3"),
     "fastmcp4_session.py": ("fastmcp4",),
+    "fastmcp_mixin.py": ("fastmcp2", "fastmcp3"),
+    "fastmcp4_mixin.py": ("fastmcp4",),
 }
 NO_MODERN_ERA = {"mcp1", "fastmcp2", "fastmcp3"}
 TOOLS = ("where", "where_all")

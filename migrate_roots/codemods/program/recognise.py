@@ -24,6 +24,9 @@ _STDLIB = frozenset(sys.stdlib_module_names)
 # Methods that register a tool: `@x.tool`, `x.tool(fn)`, `x.add_tool(fn)`; `Tool.from_function(fn)`.
 TOOL_DECORATORS = frozenset({"tool"})
 TOOL_ADDERS = frozenset({"add_tool"})
+# fastmcp's own registrar of methods: `@mcp_tool(...)` on a method of an `MCPMixin` subclass, registered on the
+# server its instance's `register_all(mcp)` names (fastmcp 2.x-4.x), through `Tool.from_function(bound method)`.
+MIXIN_TOOL = frozenset({"fastmcp.contrib.mcp_mixin.mcp_tool", "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_tool"})
 # The function a registration names when its value is no function of the module (`getattr(tools, name)`).
 OPAQUE = "<value>"
 
@@ -95,9 +98,12 @@ def _unannotated_param(state: FileState, name: cst.Name) -> bool:
 def decorator(
     state: FileState, node: cst.BaseExpression, function: str, pos: tuple[int, int]
 ) -> Found | None:
-    """`@x.tool`, `@x.tool()`, `@x.tool(name=...)`, `@x.tool("name")` on the function `function`."""
+    """`@x.tool`, `@x.tool()`, `@x.tool(name=...)`, `@x.tool("name")` on the function `function`; fastmcp's
+    `@mcp_tool(...)` on a method of a mixin."""
     call = node if isinstance(node, cst.Call) else None
     target = call.func if call is not None else node
+    if call is not None and not state.qnames(target).isdisjoint(MIXIN_TOOL):
+        return Found(_tool_name(call))
     if not (isinstance(target, cst.Attribute) and target.attr.value in TOOL_DECORATORS):
         return None
     names = receiver(state, target.value)
