@@ -1,5 +1,5 @@
 """The shim import of a loose module that its importers name through a folder without `__init__.py`
-(codemods/_roots_plan._namespace_prefix).
+(codemods/_shim_place.namespace_prefix).
 
 Measured on the field (EnterpriseAI-Client): `mcp_servers/buildin.py` has no `__init__.py` beside it, imports
 `from utils.llm_client import ...` where `utils/` sits beside `mcp_servers/`, and the app imports it as

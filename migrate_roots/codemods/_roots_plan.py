@@ -17,6 +17,7 @@ from migrate_roots.codemods import (
     _names,
     _roots_handed_out,
     _roots_plan_tools,
+    _shim_place,
 )
 from migrate_roots.codemods._param_types import path_param
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
@@ -378,7 +379,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         summary = summaries[path]
         # A file that only passes the value on may widen an `except McpError` (codemods/_except_widen.py).
         if any(v is None for v in plan.sites.values()) or plan.calls or plan.bound:
-            plan.shim_import, plan.shim_path = _shim_location(summary, settings)
+            plan.shim_import, plan.shim_path = _shim_place.location(summary, settings)
     return plans
 
 
@@ -474,54 +475,3 @@ def _tools_reaching(key: Key, funcs: _Functions, reach: set[Key]) -> set[Key]:
 
 def _has_sites(summary: Summary) -> bool:
     return any(f.sites for f in summary.functions.values())
-
-
-def _shim_location(summary: Summary, settings: Any) -> tuple[str, str]:
-    import os
-
-    module = settings.shim_module
-    shim_path = os.path.join(summary.package_root, f"{module}.py")
-    if not summary.package:
-        prefix = _namespace_prefix(summary)
-        return (f"{prefix}.{module}" if prefix else module), shim_path
-    top = os.path.basename(summary.package_root)
-    depth = summary.package.count(".") + 1 if summary.package.startswith(top) else 1
-    return "." * depth + module, shim_path
-
-
-def _namespace_prefix(summary: Summary) -> str:
-    """A loose module's folder as its importers name it, when the file's own imports show that an ancestor
-    folder is on `sys.path` (EnterpriseAI-Client: `mcp_servers/buildin.py`, no `__init__.py`, imports `from
-    utils.llm_client import ...` where `utils/` sits beside `mcp_servers/`, and is itself imported as
-    `mcp_servers.buildin`): `mcp_servers`. A bare `from _mcp_roots_compat import` would not resolve there."""
-    import os
-    import sys
-
-    from migrate_roots.codemods._project_refs import project_root
-
-    folder = os.path.abspath(summary.package_root)
-    tops = (
-        {
-            fq.partition(".")[0]
-            for _, fq in (summary.facts.imports if summary.facts is not None else ())
-            if "." in fq
-        }
-        - set(getattr(sys, "stdlib_module_names", ()))
-        - {"mcp", "fastmcp"}
-    )
-
-    def holds(where: str, name: str) -> bool:
-        return os.path.isdir(os.path.join(where, name)) or os.path.isfile(os.path.join(where, f"{name}.py"))
-
-    tops = {t for t in tops if t.isidentifier() and not holds(folder, t)}
-    if not tops:
-        return ""
-    stop = project_root(folder, os.path.dirname(folder))
-    parts: list[str] = []
-    current = folder
-    while current != stop and os.path.dirname(current) != current:
-        parts.insert(0, os.path.basename(current))
-        current = os.path.dirname(current)
-        if any(holds(current, t) for t in tops):
-            return ".".join(parts) if all(p.isidentifier() for p in parts) else ""
-    return ""
