@@ -95,6 +95,9 @@ OUTSIDE = fast("""\
             _loaded = True
             await load(ctx)
         return "ok"
+    @command("sync")
+    async def sync_now(ctx: Context) -> str:
+        return str((await ctx.session.list_roots()).roots)  # decorated
     """)
 WRAPPERS = fast("""\
     import functools
@@ -554,6 +557,7 @@ MR103 | captured | outside | marked | # captured | through `SESSION`, a session 
 MR103 | callers | outside | marked | # scan | in `scan` | the calls migrate-roots can follow reach only from `startup` (pkg/server.py:17) | none of them a tool or called from one
 MR103 | decorator | outside | marked | # crawl | in `crawl` | from `run` (pkg/server.py:21) | `@command("crawl")` | does not know as a tool registration
 MR103 | click | outside | marked | # click | in `first_root` | from `main` (pkg/server.py:26) | decorated by `@click.command()` | does not know as a tool registration
+MR103 | decorated | outside | marked | # decorated | roots read in `sync_now` (pkg/server.py:46) | decorated by `@command("sync")` | a registrar of the project is not followed
 MR103 | returned | outside | marked | # returned | in `reader` | a function that `make` returns
 MR103 | opaque | opaque | marked | | roots read in `first_root` | reach only from `where` (pkg/server.py:9) | Tools registered from a value migrate-roots cannot follow to a function, such as `mcp.add_tool(getattr(tools, name))` (pkg/server.py:12), may be that way
 MR103 | resource | outside | marked | # resource | the handler `first` | `@mcp.resource` (pkg/server.py:33)

@@ -744,8 +744,8 @@ def test_decorated(tmp_path):
         async def first_root(ctx: Context) -> str:
             # migrate-roots: MR103: roots read in `first_root`, reached from `where`
             #   (pkg/server.py:14), decorated by `@section_tool("files")`, which migrate-roots
-            #   does not know as a tool registration: if it registers a tool, give that tool a
-            #   path argument by hand
+            #   does not know as a tool registration (a registrar of the project is not
+            #   followed): if it registers a tool, give that tool a path argument by hand
             result = await ctx.session.list_roots()
             return str(result.roots[0].uri)
 

@@ -182,7 +182,8 @@ class ProgramModel:
         if handler is not None:
             return handler
         short = fq.rpartition(".")[2]
-        wrapped = [(c, self.decorated[c]) for c, _, _ in chain if c in self.decorated and "test" not in c]
+        wrapped = [(c, self.decorated[c]) for c in [fq, *(c for c, _, _ in chain)] if c in self.decorated]
+        wrapped = [(c, d) for c, d in wrapped if "test" not in c]
         if wrapped:
             caller, (decorator, path, line) = wrapped[0]
             wrapped_name = WRAPS.sub("", decorator).partition(")")[0].strip()
@@ -207,10 +208,12 @@ class ProgramModel:
                     f"wrapper a decorator puts around functions (`{decorator}`): give each tool it wraps a "
                     "path argument by hand, and pass it here"
                 )
+            place = f"({_short(path)}:{line})"
+            where = f" {place}" if caller == fq else f", reached from `{_last(caller)}` {place}"
             return "MR103", (
-                f"roots read in `{short}`, reached from `{_last(caller)}` ({_short(path)}:{line}), decorated by "
-                f"`{decorator}`, which migrate-roots does not know as a tool registration: if it registers a "
-                "tool, give that tool a path argument by hand"
+                f"roots read in `{short}`{where}, decorated by `{decorator}`, which "
+                "migrate-roots does not know as a tool registration (a registrar of the project is not "
+                "followed): if it registers a tool, give that tool a path argument by hand"
             )
         handed = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.handed]
         if handed:
