@@ -98,7 +98,9 @@ def _bound_parameter_sign(
     `resolve(path, roots)`: a few calls deep)."""
     func = by_fq[fq][1] if fq in by_fq else None
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
-    if func is None or theirs is None:
+    if func is None:
+        return _held_bound(fq, by_fq)
+    if theirs is None:
         return None
     params = list(func.params)
     if params and params[0] in ("self", "cls"):
@@ -119,6 +121,20 @@ def _bound_parameter_sign(
             found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1)
             if found is not None:
                 return found
+    return None
+
+
+def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, str] | None:
+    """Roots handed to the constructor of a class of the project (`Box(Path(roots[0].uri.path))`) bound paths
+    when a method of the class checks against one of its own attributes (`target.is_relative_to(self.root)`
+    and a refusal): the object holds the bound. Which attribute the roots fill is not followed: any counts,
+    since marking a read that bounds nothing costs a review and rewriting one that does widens the bound."""
+    prefix = f"{cls}."
+    for fq in sorted(by_fq):
+        theirs: BoundFacts | None = by_fq[fq][1].bound_sign if fq.startswith(prefix) else None
+        for sign, names in theirs.signs if theirs is not None and "." not in fq[len(prefix) :] else ():
+            if "self" in names:
+                return sign, fq
     return None
 
 

@@ -1,0 +1,110 @@
+"""Roots handed to the constructor of a class of the project whose method checks paths against an attribute of
+its own (package-sdk: `Session(root)`, then `session.inside(path)` refuses a path outside `self.root`).
+
+The object holds the bound: replacing the roots by a caller's argument let a legacy client pass `root=["/"]`
+and write anywhere (measured before: "saved" for a file outside the client's root). The read takes the
+operator's bound (MR110) like a bound checked in the function itself. A class whose methods check nothing
+against their own attributes holds no bound: the read is rewritten as usual.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tests import helpers
+
+DATACLASS = """\
+    @dataclass(frozen=True)
+    class Box:
+        root: Path
+
+        def inside(self, name: str) -> Path:
+            target = (self.root / name).resolve()
+            if not target.is_relative_to(self.root):
+                raise ValueError(f"{name} is outside the root {self.root}")
+            return target
+"""
+INIT = """\
+    class Box:
+        def __init__(self, root: Path) -> None:
+            self._base = str(root)
+
+        def inside(self, name: str) -> Path:
+            target = os.path.realpath(os.path.join(self._base, name))
+            if not target.startswith(os.path.realpath(self._base) + os.sep):
+                raise PermissionError(f"path {name} escapes the workspace")
+            return Path(target)
+"""
+NO_BOUND = """\
+    @dataclass(frozen=True)
+    class Box:
+        root: Path
+
+        def inside(self, name: str) -> Path:
+            return (self.root / name).resolve()
+"""
+OTHER_BOUND = """\
+    LIMIT = Path("/srv/data")
+
+
+    @dataclass(frozen=True)
+    class Box:
+        root: Path
+
+        def inside(self, name: str) -> Path:
+            target = (self.root / name).resolve()
+            if not target.is_relative_to(LIMIT):
+                raise ValueError(f"{name} is outside {LIMIT}")
+            return target
+"""
+SERVER = """\
+    import os
+    from dataclasses import dataclass
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("notes")
+
+
+{cls}
+
+    async def box_of(ctx: Context) -> Box:
+        result = await ctx.session.list_roots()
+        return Box(Path(result.roots[0].uri.path).resolve())
+
+
+    @mcp.tool()
+    async def save(name: str, text: str, ctx: Context) -> str:
+        box = await box_of(ctx)
+        box.inside(name).write_text(text)
+        return "saved"
+"""
+
+
+def _run(tmp_path, cls: str):
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    server = root / "pkg" / "server.py"
+    server.write_text(textwrap.dedent(SERVER.format(cls=cls)))
+    results = helpers.run_engine(root, select=["MR1"])
+    return [f for r in results for f in r.findings], server.read_text()
+
+
+@pytest.mark.parametrize("cls", [NO_BOUND, OTHER_BOUND], ids=["no-check", "checks-a-constant"])
+def test_noop_a_class_that_checks_nothing_against_itself_holds_no_bound(tmp_path, cls):
+    findings, text = _run(tmp_path, cls)
+    assert [(f.code, f.action.value) for f in findings if f.code != "MR107"] == [("MR101", "rewritten")]
+    assert "async def save(name: str, text: str, ctx: Context, root: RootPath = None) -> str:" in text
+
+
+@pytest.mark.parametrize("cls", [DATACLASS, INIT], ids=["dataclass", "init"])
+def test_roots_handed_to_an_object_that_checks_paths_against_them_are_its_bound(tmp_path, cls):
+    findings, text = _run(tmp_path, cls)
+    assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")]
+    assert "in `inside`" in findings[0].message
+    assert "result = await allowed_roots_compat(ctx.session)" in text
+    assert "async def save(name: str, text: str, ctx: Context) -> str:" in text
