@@ -85,3 +85,62 @@ def test_the_namespace_import_resolves_where_the_app_imports_the_module(tmp_path
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "servers._mcp_roots_compat"
+
+
+NAMESPACED = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from sphinxext.notes.text import shout
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return shout(str(result.roots[0].uri))
+"""
+
+
+def _namespaced(tmp_path, server: str):
+    """`sphinxext/` has no `__init__.py` (a PEP 420 namespace package); `sphinxext/notes/` is a package."""
+    root = tmp_path / "proj"
+    package = root / "sphinxext" / "notes"
+    package.mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (package / "__init__.py").write_text("")
+    (package / "text.py").write_text(HELPER)
+    (package / "server.py").write_text(server)
+    results = helpers.run_engine(root / "sphinxext")
+    assert not [r for r in results if r.status.value == "failed"]
+    return root, (package / "server.py").read_text()
+
+
+def test_noop_a_package_in_a_namespace_that_imports_itself_relatively_imports_the_shim_relatively(tmp_path):
+    _, text = _namespaced(tmp_path, NAMESPACED.replace("from sphinxext.notes.text", "from .text"))
+    assert "from ._mcp_roots_compat import list_roots_compat" in text, text
+
+
+def test_a_package_in_a_namespace_package_imports_the_shim_through_the_namespace(tmp_path):
+    """sphinxcontrib-nexus: `from sphinxcontrib.nexus._serialize import ...`; the shim import had been
+    `from nexus._mcp_roots_compat import ...`, which does not resolve."""
+    _, text = _namespaced(tmp_path, NAMESPACED)
+    assert "from sphinxext.notes._mcp_roots_compat import list_roots_compat" in text, text
+    assert not helpers.flakes(text)
+
+
+@pytest.mark.sdk
+def test_the_shim_import_through_the_namespace_resolves(tmp_path):
+    from tests.sdk.envs import sdk_python_or_skip
+
+    python = sdk_python_or_skip("mcp1")
+    root, _ = _namespaced(tmp_path, NAMESPACED)
+    out = subprocess.run(
+        [str(python), "-c", "import sphinxext.notes.server as m; print(m.list_roots_compat.__module__)"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "sphinxext.notes._mcp_roots_compat"

@@ -124,7 +124,20 @@ def own_style(module: cst.Module, name: str, package: str) -> str:
             isinstance(s, cst.ImportFrom) and s.relative for s in statement.body
         ):
             return name
-    return f"{parts[0]}.{name[dots:]}"
+    return f"{_namespace(module, parts[0])}{parts[0]}.{name[dots:]}"
+
+
+def _namespace(module: cst.Module, top: str) -> str:
+    """The namespace package the file's own absolute imports put above its top-level package (`sphinxcontrib.`
+    for `from sphinxcontrib.nexus._serialize import ...` in `nexus/`, whose parent folder has no `__init__.py`),
+    or ''."""
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                dotted = module.code_for_node(small.module).split(".")
+                if top in dotted[1:]:
+                    return ".".join(dotted[: dotted.index(top, 1)]) + "."
+    return ""
 
 
 def first_party(path: str, package: str, shim: str = "") -> FirstParty:
