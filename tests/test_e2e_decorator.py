@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 #: fixture -> SDK lines it runs under
 FIXTURES = {
     "mcp1_fastmcp.py": ("mcp1",),
+    "mcp1_registrar.py": ("mcp1",),
     "mcp2_mcpserver.py": ("mcp2",),
     "fastmcp_listroots.py": ("fastmcp2", "fastmcp3"),
     "fastmcp4_session.py": ("fastmcp4",),

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_alias
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program import registrars
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration
 
 _STDLIB = frozenset(sys.stdlib_module_names)
@@ -104,6 +105,8 @@ def decorator(
     target = call.func if call is not None else node
     if call is not None and not state.qnames(target).isdisjoint(MIXIN_TOOL):
         return Found(_tool_name(call))
+    if isinstance(target, cst.Name):
+        return _project_registrar(state, node, target, function, pos)
     if not (isinstance(target, cst.Attribute) and target.attr.value in TOOL_DECORATORS):
         return None
     names = receiver(state, target.value)
@@ -118,6 +121,32 @@ def decorator(
         params = ", ".join(p.name.value for p in outer.params.params)
         spelling += f"` inside `{outer.name.value}({params})"
     return Found(name, Registration(function, name, tuple(n for n in names if n), spelling, pos))
+
+
+def _project_registrar(
+    state: FileState, node: cst.BaseExpression, target: cst.Name, function: str, pos: tuple[int, int]
+) -> Found | None:
+    """`@nexus_tool` / `@register_tool(mcp, "x")`: a function of this module that registers what it decorates
+    with its own signature (`program/registrars.py`)."""
+    form = registrars.FACTORY if isinstance(node, cst.Call) else registrars.DECORATOR
+    qualified = state.qualified_names(target)
+    imported = [q.name for q in qualified if q.source is QualifiedNameSource.IMPORT]
+    if len(imported) == 1 and len(qualified) == 1 and state.module:
+        owner, _, name = state._absolute(imported[0]).rpartition(".")
+        root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+        path = _sdk_alias.first_party(root, owner) if owner else None
+        if path is None or registrars.foreign(path, owner, root).get(name) != form:
+            return None
+        return Found("")
+    if any(q.source is not QualifiedNameSource.LOCAL for q in qualified):
+        return None
+    found = registrars.registrars(state, lambda expr: receiver(state, expr)).get(target.value)
+    if found is None or found[0] != form:
+        return None
+    if not found[1]:
+        return Found("")
+    spelling = " ".join(f"@{_code(state, node)}".split())
+    return Found("", Registration(function, "", tuple(n for n in found[1] if n), spelling, pos))
 
 
 def _outer_function(state: FileState, node: cst.CSTNode) -> cst.FunctionDef | None:

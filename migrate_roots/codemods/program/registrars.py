@@ -1,0 +1,237 @@
+"""A project's own tool registrar that hands the SDK the decorated function's signature unchanged.
+
+    def nexus_tool(fn):                          # `@nexus_tool`
+        @functools.wraps(fn)
+        async def wrapper(*args, **kwargs):
+            return annotate(await fn(*args, **kwargs))
+        return _mcp.tool()(wrapper)
+
+    def register_tool(mcp: FastMCP, name):       # `@register_tool(mcp, "client.roots")`
+        def decorator(fn):
+            if name not in ENABLED:
+                return fn
+            return mcp.tool(name=name)(fn)
+        return decorator
+
+The SDKs read a tool's parameters with `inspect.signature`, which follows `__wrapped__`: a parameter added to
+the decorated function is in the tool's inputSchema, and a wrapper that passes `*args, **kwargs` on hands it
+back. Anything else (a wrapper with its own parameters, a `__signature__` set, a registration of another value,
+`self._mcp.tool(wrap(func))` through a function of another module) is no such registrar: its functions keep
+the "decorated by" marker (MR103).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+import libcst as cst
+
+from migrate_roots.codemods import _sdk, _sdk_alias
+from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.flow import returns_in
+
+DECORATOR = "decorator"  # `@registrar` on the function
+FACTORY = "factory"  # `@registrar(...)`: returns a decorator
+Receiver = Callable[[cst.BaseExpression], "tuple[str, ...] | None"]
+
+
+def _param(func: cst.FunctionDef) -> str | None:
+    """The one positional parameter of a decorator (`fn`), or None."""
+    p = func.params
+    if (
+        len(p.params) != 1
+        or p.posonly_params
+        or p.kwonly_params
+        or p.star_kwarg
+        or isinstance(p.star_arg, cst.Param)
+    ):
+        return None
+    return p.params[0].name.value
+
+
+class _Body(cst.CSTVisitor):
+    """The function's own nested functions, calls and `__signature__` writes (not those of nested functions)."""
+
+    def __init__(self) -> None:
+        self.nested: list[cst.FunctionDef] = []
+        self.calls: list[cst.Call] = []
+        self.signature = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.nested.append(node)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.signature = self.signature or node.attr.value == "__signature__"
+
+
+def _body(func: cst.FunctionDef) -> _Body:
+    found = _Body()
+    func.body.visit(found)
+    return found
+
+
+def _is_name(node: cst.BaseExpression | None, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _forwards(wrapper: cst.FunctionDef, fn: str) -> bool:
+    """`@wraps(fn) def wrapper(*args, **kwargs)` that calls `fn(*args, **kwargs)`."""
+    p = wrapper.params
+    star, kw = p.star_arg, p.star_kwarg
+    if p.params or p.posonly_params or p.kwonly_params or not isinstance(star, cst.Param) or kw is None:
+        return False
+    wraps = any(
+        isinstance(d.decorator, cst.Call)
+        and (
+            _is_name(d.decorator.func, "wraps")
+            or isinstance(d.decorator.func, cst.Attribute)
+            and d.decorator.func.attr.value == "wraps"
+        )
+        and len(d.decorator.args) == 1
+        and _is_name(d.decorator.args[0].value, fn)
+        for d in wrapper.decorators
+    )
+    if not wraps or len(wrapper.decorators) != 1:
+        return False
+    args, kwargs = star.name.value, kw.name.value
+    return any(
+        _is_name(call.func, fn)
+        and [a.star for a in call.args] == ["*", "**"]
+        and _is_name(call.args[0].value, args)
+        and _is_name(call.args[1].value, kwargs)
+        for call in _body(wrapper).calls
+    )
+
+
+def _registered(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """(server expression, registered value) of `X.tool(...)(E)`, `X.tool(E)`, `X.add_tool(E)`."""
+    inner = call.func
+    if (
+        isinstance(inner, cst.Call)
+        and isinstance(inner.func, cst.Attribute)
+        and inner.func.attr.value == "tool"
+    ):
+        if len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star:
+            return inner.func.value, call.args[0].value
+        return None
+    if isinstance(inner, cst.Attribute) and inner.attr.value in ("tool", "add_tool"):
+        first = call.args[0] if call.args else None
+        if first is not None and first.keyword is None and not first.star:
+            return inner.value, first.value
+    return None
+
+
+def _registers(func: cst.FunctionDef, receiver: Receiver) -> tuple[str, ...] | None:
+    """The receiver names (`()`: a server object of this file) when `func(fn)` registers `fn`, or a wrapper of
+    it that forwards every argument, as a tool, and returns only that registration, the wrapper or `fn`."""
+    fn = _param(func)
+    if fn is None:
+        return None
+    body = _body(func)
+    if body.signature:
+        return None
+    wrappers = {w.name.value for w in body.nested if _forwards(w, fn)}
+    carried = {fn} | wrappers
+    names: set[str] = set()
+    registered = False
+    for call in body.calls:
+        found = _registered(call)
+        if found is None:
+            continue
+        server, value = found
+        if not (isinstance(value, cst.Name) and value.value in carried):
+            return None  # registers some other value: not this function's signature
+        where = receiver(server)
+        if where is None:
+            return None
+        names.update(where)
+        registered = True
+    if not registered:
+        return None
+    for ret in returns_in(func.body):
+        if isinstance(ret.value, cst.Name) and ret.value.value in carried:
+            continue
+        if not (isinstance(ret.value, cst.Call) and _registered(ret.value) is not None):
+            return None
+    return tuple(sorted(names))
+
+
+def _scan(body: Sequence[cst.BaseStatement], receiver: Receiver) -> dict[str, tuple[str, tuple[str, ...]]]:
+    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for statement in body:
+        if not isinstance(statement, cst.FunctionDef):
+            continue
+        names = _registers(statement, receiver)
+        if names is not None:
+            found[statement.name.value] = (DECORATOR, names)
+            continue
+        # A factory: every return hands out the one nested registrar (`return decorator`).
+        returns = returns_in(statement.body)
+        returned = {r.value.value if isinstance(r.value, cst.Name) else "" for r in returns}
+        for nested in _body(statement).nested if len(returned) == 1 else ():
+            inner = _registers(nested, receiver) if nested.name.value in returned else None
+            if inner is not None:
+                found[statement.name.value] = (FACTORY, inner)
+    return found
+
+
+def registrars(state: FileState, receiver: Receiver) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The module's top-level registrars: name -> (DECORATOR or FACTORY, receiver names). Read once per file,
+    and only in a file that spells a registration (`.tool(` or `.add_tool(`)."""
+    found = state.extra.get("registrars")
+    if found is None:
+        spelled = any(".tool(" in line or ".add_tool(" in line for line in state.lines)
+        found = state.extra["registrars"] = _scan(state.wrapper.module.body, receiver) if spelled else {}
+    return found
+
+
+@lru_cache(maxsize=256)
+def foreign(path: str, module: str, root: str) -> dict[str, str]:
+    """The registrars of another module of the project (`from .registry import register_tool`): name -> form.
+    That file may be outside the run's parsed files (it holds no roots token), so it is read here, once per
+    process; only a registration on a server object the file itself shows counts (a parameter annotated with
+    an SDK server class, or a name bound to one's constructor at its top level)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if b".tool(" not in data and b".add_tool(" not in data:
+            return {}
+        tree = cst.parse_module(data)
+    except (OSError, cst.ParserSyntaxError, RecursionError):
+        return {}
+    sdk = _sdk_alias.local(tree)
+    classes = {name for name, full in sdk.items() if full in _sdk.HIGH_LEVEL_SERVERS}
+    servers: set[str] = set()
+
+    class Servers(cst.CSTVisitor):
+        def visit_Param(self, node: cst.Param) -> None:
+            annotation = node.annotation.annotation if node.annotation is not None else None
+            if isinstance(annotation, cst.Name) and annotation.value in classes:
+                servers.add(node.name.value)
+
+    tree.visit(Servers())
+    for statement in tree.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            value: cst.BaseExpression | None
+            if isinstance(small, cst.Assign):
+                value, targets = small.value, [t.target for t in small.targets]
+            elif isinstance(small, cst.AnnAssign):
+                value, targets = small.value, [small.target]
+            else:
+                continue
+            if (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Name)
+                and value.func.value in classes
+            ):
+                servers.update(t.value for t in targets if isinstance(t, cst.Name))
+
+    def receiver(expr: cst.BaseExpression) -> tuple[str, ...] | None:
+        return () if isinstance(expr, cst.Name) and expr.value in servers else None
+
+    return {name: form for name, (form, names) in _scan(tree.body, receiver).items() if not names}
