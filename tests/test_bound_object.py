@@ -108,3 +108,51 @@ def test_roots_handed_to_an_object_that_checks_paths_against_them_are_its_bound(
     assert "in `inside`" in findings[0].message
     assert "result = await allowed_roots_compat(ctx.session)" in text
     assert "async def save(name: str, text: str, ctx: Context) -> str:" in text
+
+
+POLICY = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+
+    class Policy:
+        def __init__(self, roots: list[Path]) -> None:
+            self.roots = roots
+
+        def check(self, value: str) -> Path:
+            p = Path(value).resolve()
+            if any(r == p or r in p.parents for r in self.roots):
+                return p
+            raise PermissionError(f"outside the allowed roots: {p}")
+
+
+    async def policy_from_roots(ctx: Context) -> Policy:
+        result = await ctx.session.list_roots()
+        return Policy([Path(r.uri.path).resolve() for r in result.roots])
+
+
+    mcp = FastMCP("x")
+    FIXED: Policy | None = None
+
+
+    @mcp.tool()
+    async def read(path: str, ctx: Context) -> str:
+        policy = FIXED or await policy_from_roots(ctx)
+        return policy.check(path).read_text()
+"""
+
+
+def test_an_allow_list_object_checked_through_a_loop_over_its_attribute_is_a_bound(tmp_path):
+    """The helpers' sweep: `r in p.parents for r in self.roots`, and the tool takes the policy from `FIXED or
+    await policy_from_roots(ctx)`, a value the typed calls do not follow. Before: a `root` argument, and a
+    legacy client passing `root=["/"]` read a file outside its only root."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    server = root / "pkg" / "server.py"
+    server.write_text(textwrap.dedent(POLICY))
+    findings = [f for r in helpers.run_engine(root, select=["MR1"]) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")]
+    assert "a `parents` membership test in `check`" in findings[0].message
+    assert "async def read(path: str, ctx: Context) -> str:" in server.read_text()

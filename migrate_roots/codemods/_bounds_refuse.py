@@ -132,8 +132,11 @@ def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, st
     prefix = f"{cls}."
     for fq in sorted(by_fq):
         theirs: BoundFacts | None = by_fq[fq][1].bound_sign if fq.startswith(prefix) else None
-        for sign, names in theirs.signs if theirs is not None and "." not in fq[len(prefix) :] else ():
-            if "self" in names:
+        if theirs is None or "." in fq[len(prefix) :]:
+            continue
+        own = taint(theirs, frozenset({"self"}))  # `for r in self.roots: ... r in p.parents`
+        for sign, names in theirs.signs:
+            if names & own:
                 return sign, fq
     return None
 
