@@ -266,6 +266,55 @@ def test_existing_path_param_is_reused(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("guard", "given"),
+    [
+        ("    if repo_path is not None:\n        return repo_path\n", "repo_path"),
+        ("    if repo_path:\n        return repo_path\n", "repo_path or None"),
+        ("    if repo_path:\n        return repo_path\n    elif False:\n        pass\n", None),
+    ],
+    ids=["early-return-is-not-none", "early-return-truthy", "not-leaving"],
+)
+def test_existing_path_param_returned_early_is_reused(tmp_path, guard, given):
+    """`if repo_path: return repo_path` before the read (the helpers' sweep): the read runs only when the
+    argument is unset, so it is the argument; an empty string passes a truthiness test and the shim refuses
+    '', so the read gets `repo_path or None`. A guard that does not always leave is no such test."""
+    before = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP(\"x\")\n\n\n@mcp.tool()\n"
+        "async def where(ctx: Context, repo_path: str | None = None) -> str:\n"
+        f"{guard}    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    )
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "server.py").write_text(before)
+    helpers.run_engine(root, select=["MR1"])
+    text = (root / "pkg" / "server.py").read_text()
+    if given is None:
+        assert "root: RootPath = None" in text
+    else:
+        assert "async def where(ctx: Context, repo_path: str | None = None) -> str:" in text
+        assert f'result = await list_roots_compat(ctx, {given}, name="repo_path")' in text
+    assert [r for r in helpers.run_engine(root, select=["MR1"]) if r.changed] == []
+
+
+def test_existing_path_param_tested_for_truth_passes_none_for_an_empty_string(tmp_path):
+    """`if not repo_path:` lets `''` reach the read, which asked the client before; the shim refuses ''."""
+    before = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP(\"x\")\n\n\n@mcp.tool()\n"
+        "async def where(ctx: Context, repo_path: str = \"\") -> str:\n    if not repo_path:\n"
+        "        result = await ctx.session.list_roots()\n        repo_path = str(result.roots[0].uri)\n"
+        "    return repo_path\n"
+    )
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "server.py").write_text(before)
+    helpers.run_engine(root, select=["MR1"])
+    text = (root / "pkg" / "server.py").read_text()
+    assert 'result = await list_roots_compat(ctx, repo_path or None, name="repo_path")' in text
+
+
 # --- refusals --------------------------------------------------------------------------------------------
 
 

@@ -26,6 +26,9 @@ class Site:
     uses: str  # "first" (only roots[0]) or "list"
     refusal: tuple[str, str] | None = None  # (code, message) when it must not be rewritten
     existing: str | None = None  # an existing path parameter of the tool that guards this site
+    loose: bool = (
+        False  # ... by a test an empty string passes too (`if not repo_path`): pass `repo_path or None`
+    )
     # Already `list_roots_compat(...)` (an earlier, interrupted run): counts for the plan, never rewritten.
     done: bool = False
     cached: tuple[str, ...] = ()  # globals the enclosing `if` tests (a fetch-once guard around the read)

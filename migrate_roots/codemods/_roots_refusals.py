@@ -313,8 +313,10 @@ def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def _guarding_param(call: cst.Call, state: FileState) -> str | None:
-    """An existing path parameter whose emptiness guards this site (`if not repo_path: ...roots...`)."""
+def _guarding_param(call: cst.Call, state: FileState) -> tuple[str, bool] | None:
+    """An existing path parameter whose emptiness guards this site (`if not repo_path: ...roots...`, or an
+    early `if repo_path: return repo_path` before it), and whether an empty string gets through too (any test
+    but `is None`: the rewrite then passes `repo_path or None`, since the shim refuses '')."""
     func = state.function
     if func is None:
         return None
@@ -328,10 +330,11 @@ def _guarding_param(call: cst.Call, state: FileState) -> str | None:
         if isinstance(node, (cst.If, cst.IfExp, cst.While)) and test is not None:
             mentioned = {n.value for n in _names_in(test)} & candidates
             if mentioned:
-                return sorted(mentioned)[0]
+                return sorted(mentioned)[0], not flow.none_test(test)
         if isinstance(node, cst.BooleanOperation):
             mentioned = {n.value for n in _names_in(node.left)} & candidates
             if mentioned:
-                return sorted(mentioned)[0]
+                return sorted(mentioned)[0], not flow.none_test(node.left)
         node = state.parent(node)
-    return None
+    found = flow.guard_test(call, state, frozenset(candidates))
+    return (found[0], not flow.none_test(found[1])) if found is not None else None

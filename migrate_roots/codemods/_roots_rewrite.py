@@ -97,8 +97,9 @@ class _Rewriter:
                     Action.REWRITTEN,
                     tool,
                 )
-                grown = len(render(_replace_site(call, value, site.shape, name)(call))) - len(render(call))
-                state.edit(call, _replace_site(call, value, site.shape, name, _wrap_at(state, call, grown)))
+                given = f"{value} or None" if site.loose and site.existing == value else value
+                grown = len(render(_replace_site(call, given, site.shape, name)(call))) - len(render(call))
+                state.edit(call, _replace_site(call, given, site.shape, name, _wrap_at(state, call, grown)))
                 _capability_guard.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
                 rewritten = True

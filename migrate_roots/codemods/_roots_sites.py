@@ -230,6 +230,8 @@ class SiteIndex:
             shape = "list" if any(a.keyword and a.keyword.value == "shape" for a in node.args) else "result"
             done = Site(state.pos(node), shape, _uses(node, shape, state), done=True)
             value = node.args[1].value if len(node.args) > 1 else None
+            if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+                done.loose, value = True, value.left  # `repo_path or None`
             if isinstance(value, cst.Name) and value.value in caller.params:
                 done.existing = value.value  # the parameter this tool (or helper) already passes
                 caller.guards[done.pos] = value.value  # the value there, as when it guarded the first run
@@ -413,7 +415,7 @@ class SiteIndex:
                 "roots made from a path argument (or the operator's directories) are `file://` URIs with no "
                 "host; carry that value by an argument or by configuration instead, by hand, then run again",
             )
-        site.existing = _guarding_param(call, state)
+        site.existing, site.loose = _guarding_param(call, state) or (None, False)
         if state.function is not None:
             site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
             site.refusal = site.refusal or _once_refusal(call, state.function, state)

@@ -41,7 +41,7 @@ def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -
     ):
         site = Site(state.pos(call), "result", _uses(call, "result", state), maybe=True)
         site.refusal = _local_refusal(call, state)
-        site.existing = _guarding_param(call, state)
+        site.existing, site.loose = _guarding_param(call, state) or (None, False)
         return site
     if not chain:
         site = Site(state.pos(call), "result", "list", maybe=True)

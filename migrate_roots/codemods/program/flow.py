@@ -14,6 +14,14 @@ from migrate_roots.codemods.base import FileState
 
 def guard(node: cst.CSTNode, state: FileState, params: frozenset[str]) -> str | None:
     """The parameter of the enclosing function whose truthiness skips `node`, if one does."""
+    found = guard_test(node, state, params)
+    return found[0] if found is not None else None
+
+
+def guard_test(
+    node: cst.CSTNode, state: FileState, params: frozenset[str]
+) -> tuple[str, cst.BaseExpression] | None:
+    """`guard`, with the test that skips `node` (`repo_path`, or `repo_path is not None`)."""
     func = state.function
     child: cst.CSTNode = node
     current = state.parent(node)
@@ -25,13 +33,15 @@ def guard(node: cst.CSTNode, state: FileState, params: frozenset[str]) -> str | 
     return None
 
 
-def _guard_at(parent: cst.CSTNode, child: cst.CSTNode, params: frozenset[str]) -> str | None:
-    if isinstance(parent, cst.If):
+def _guard_at(
+    parent: cst.CSTNode, child: cst.CSTNode, params: frozenset[str]
+) -> tuple[str, cst.BaseExpression] | None:
+    if isinstance(parent, (cst.If, cst.IfExp)):
         set_when = _tested(parent.test, params)
         if set_when is not None:
             name, truthy = set_when
             if (child is parent.orelse and truthy) or (child is parent.body and not truthy):
-                return name
+                return name, parent.test
     if (
         isinstance(parent, cst.BooleanOperation)
         and isinstance(parent.operator, cst.Or)
@@ -39,13 +49,7 @@ def _guard_at(parent: cst.CSTNode, child: cst.CSTNode, params: frozenset[str]) -
     ):
         set_when = _tested(parent.left, params)
         if set_when is not None and set_when[1]:
-            return set_when[0]
-    if isinstance(parent, cst.IfExp):
-        set_when = _tested(parent.test, params)
-        if set_when is not None:
-            name, truthy = set_when
-            if (child is parent.orelse and truthy) or (child is parent.body and not truthy):
-                return name
+            return set_when[0], parent.left
     if isinstance(parent, (cst.IndentedBlock, cst.Module)):
         for statement in parent.body:
             if statement is child:
@@ -53,8 +57,15 @@ def _guard_at(parent: cst.CSTNode, child: cst.CSTNode, params: frozenset[str]) -
             if isinstance(statement, cst.If) and statement.orelse is None and _leaves(statement.body):
                 set_when = _tested(statement.test, params)
                 if set_when is not None and set_when[1]:
-                    return set_when[0]
+                    return set_when[0], statement.test
     return None
+
+
+def none_test(test: cst.BaseExpression) -> bool:
+    """`p is None` / `p is not None` (under any `not`): an empty string does not pass for unset."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    return isinstance(test, cst.Comparison) and isinstance(test.comparisons[0].operator, (cst.Is, cst.IsNot))
 
 
 def _tested(test: cst.BaseExpression, params: frozenset[str]) -> tuple[str, bool] | None:
