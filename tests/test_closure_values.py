@@ -101,3 +101,55 @@ def create_server() -> FastMCP:
         in reasons[0]
     )
     assert not [m for c, m in findings if c == "MR103"], findings
+
+
+HELPERS = """\
+async def project_root(ctx) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+"""
+REGISTER = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+{imports}
+
+
+def register(mcp: FastMCP, resolve) -> None:
+    @mcp.tool()
+    async def where(ctx: Context) -> str:
+        return await resolve(ctx)
+
+
+mcp = FastMCP("x")
+{call}
+"""
+
+
+def test_noop_a_function_handed_to_the_standard_library_is_no_hand_off(tmp_path):
+    server = REGISTER.format(
+        imports="import functools\n\nfrom .helpers import project_root",
+        call="reader = functools.partial(project_root)",
+    )
+    findings = _findings(tmp_path, {"server.py": server, "helpers.py": HELPERS})
+    assert [c for c, _ in findings] == ["MR103"], findings
+    assert "handed as a value" not in findings[0][1]
+
+
+def test_a_function_of_another_module_handed_to_the_projects_code_is_named_so(tmp_path):
+    """The helpers' sweep (netcoredbg-mcp): `register_tools(mcp, resolve_project_root=...)` at the top of the
+    server module; the marker said no call reaches the helper."""
+    for index, (imports, call) in enumerate(
+        [
+            ("from .helpers import project_root", "register(mcp, resolve=project_root)"),
+            ("from pkg.helpers import project_root as root_of", "register(mcp, root_of)"),
+        ]
+    ):
+        findings = _findings(
+            tmp_path / str(index),
+            {"server.py": REGISTER.format(imports=imports, call=call), "helpers.py": HELPERS},
+        )
+        assert [c for c, _ in findings] == ["MR103"], findings
+        assert findings[0][1].startswith("roots read in `project_root`, a function handed as a value to"), (
+            findings
+        )
+        assert f"`{call}` (pkg/server.py:13)" in findings[0][1], findings

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from migrate_roots.codemods.program.model import ProgramModel
 from tests import helpers
 from tests.helpers import check_noop, check_transformed, codes
 
@@ -1131,3 +1132,10 @@ async def init_project(ctx: Context) -> str:
     messages = [f.message for r in results for f in r.findings if f.code == "MR103"]
     assert len(messages) == 1 and "decorated by `@command(...)`, which migrate-roots" in messages[0], messages
     assert "Initialize project" not in messages[0]
+
+
+def test_an_opaque_registration_spanning_lines_is_quoted_on_one_line():
+    """The helpers' sweep: `mcp.tool(\\n    name=name,\\n    title=name,\\n)(fn)` was quoted with its line breaks as
+    runs of spaces (`mcp.tool(     name=name, ...`)."""
+    model = ProgramModel(opaque=("mcp.tool(\n    name=name,\n    title=name,\n)(fn)", "pkg/registry.py", 10))
+    assert "such as `mcp.tool(name=name, title=name)(fn)` (pkg/registry.py:10)" in model._opaque_note()

@@ -66,6 +66,7 @@ class SiteIndex:
         self.defs: dict[str, cst.FunctionDef] = {}
         self.registrations: list[Registration] = []  # on server objects the model resolves
         self.opaque: tuple[tuple[str, int], ...] = ()  # tools registered from values no function names
+        self.handed: list[tuple[str, str, int]] = []  # project functions handed by name to project code
         # Attribute writes that outlive the request, per function (the attribute, the names its value reads),
         # and calls whose result a local name holds: (caller, call position, function, the names).
         self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str], Pos]]] = {}
@@ -284,6 +285,8 @@ class SiteIndex:
             else:
                 self.registrations.append(found.pending)
             return
+        if caller is None or func_node is None or not state.qualname(func_node).count("."):
+            self._handed_values(node, state)
         patched = _test_patches.patch(node, state, lambda n: _fq(state, n))
         if patched is not None:
             scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]
@@ -328,6 +331,22 @@ class SiteIndex:
         if param in caller.params or param in {n.value for n in _names_in(func_node.body)}:
             return caller
         return self.functions.get(state.qualname(outer), caller)
+
+    def _handed_values(self, node: cst.Call, state: FileState) -> None:
+        """A function of the project named as an argument of a call into the project's own code, at the top
+        of a module or in a top-level function (`register(mcp, resolve=project_root)`): the model's reasons
+        name that call. A nested function's own hand-off is `Func.handed_to`."""
+        named = [a.value for a in node.args if isinstance(a.value, cst.Name)]
+        if not named:
+            return
+        top = state.module.partition(".")[0]
+        if not any(n.partition(".")[0] == top for n in _fq(state, node.func)):
+            return
+        line = state.pos(node)[0]
+        for value in named:
+            for fq in _fq(state, value):
+                if fq.partition(".")[0] == top:
+                    self.handed.append((fq, _short_code(state, node), line))
 
     def _guard(self, node: cst.CSTNode, position: Pos, caller: Func, state: FileState) -> None:
         if caller.params and caller.value is None:

@@ -158,7 +158,7 @@ class RootsCall(SiteIndex, Rule):
             or (f.bound_sign and (f.bound_sign.signs or f.bound_sign.checks))
         }
         doubles = self._doubles()
-        facts = recognise.module_facts(state, self.registrations, self.opaque)
+        facts = recognise.module_facts(state, self.registrations, self.opaque, tuple(self.handed))
         # A module that only re-exports (a package's `__init__`) is summarized for its first-party imports.
         top = state.module.split(".")[0]
         targets = [target for _, target in facts.imports] + list(facts.stars)

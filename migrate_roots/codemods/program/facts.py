@@ -45,8 +45,17 @@ class ModuleFacts:
     # Tools registered on a server object of this module from a value the rules cannot follow to a function
     # (`mcp.add_tool(method, ...)` in a loop, `mcp.add_tool(getattr(tools, name))`): (spelling, line).
     opaque: tuple[tuple[str, int], ...] = ()
+    # Functions of the project handed by name to a call of the project's own code (`register(mcp,
+    # resolve=project_root)`): (fully qualified name, the call as written, line). Whoever calls them there is
+    # not followed.
+    handed: tuple[tuple[str, str, int], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
-            self.servers or self.server_classes or self.instances or self.registrations or self.opaque
+            self.servers
+            or self.server_classes
+            or self.instances
+            or self.registrations
+            or self.opaque
+            or self.handed
         )

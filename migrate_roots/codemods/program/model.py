@@ -56,6 +56,8 @@ class ProgramModel:
                 for spelling, line in getattr(facts, "opaque", ()):
                     if model.opaque is None or (path, line) < model.opaque[1:]:
                         model.opaque = (spelling, path, line)
+                for fq, spelling, line in getattr(facts, "handed", ()):
+                    model.handed.setdefault(fq, ("", spelling, path, line))
             for func in summary.functions.values():
                 if func.tool and func.refusal:
                     model.refused[f"{summary.module}.{func.qualname}"] = func.refusal
@@ -219,10 +221,10 @@ class ProgramModel:
         if handed:
             outer, spelling, path, line = self.handed[handed[0]]
             through = "" if handed[0] == fq else f", reached from `{_last(handed[0])}`"
+            who = f"a function that `{_last(outer)}` hands" if outer else "a function handed"
             return "MR103", (
-                f"roots read in `{short}`{through}, a function that `{_last(outer)}` hands as a value to "
-                f"`{spelling}` ({_short(path)}:{line}): the tools that call it there are not followed; give "
-                "them a path argument by hand and pass it on"
+                f"roots read in `{short}`{through}, {who} as a value to `{spelling}` ({_short(path)}:{line}): "
+                "the tools that call it there are not followed; give them a path argument by hand and pass it on"
             )
         values = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.returned]
         if values:
@@ -256,7 +258,9 @@ class ProgramModel:
         if self.opaque is None:
             return ""
         spelling, path, line = self.opaque
-        spelling = spelling if len(spelling) <= 60 and "\n" not in spelling else f"{spelling[:57]}..."
+        # One line, as written but for its line breaks (`mcp.tool(\n    name=name,\n)(fn)` -> `mcp.tool(name=name)(fn)`).
+        spelling = " ".join(spelling.split()).replace("( ", "(").replace(", )", ")").replace(" )", ")")
+        spelling = spelling if len(spelling) <= 60 else f"{spelling[:57]}..."
         return (
             f". Tools registered from a value migrate-roots cannot follow to a function, such as `{spelling}` "
             f"({_short(path)}:{line}), may be that way"

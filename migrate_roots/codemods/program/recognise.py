@@ -275,7 +275,10 @@ def _dotted(node: cst.ImportFrom) -> str:
 
 
 def module_facts(
-    state: FileState, registrations: list[Registration], opaque: tuple[tuple[str, int], ...] = ()
+    state: FileState,
+    registrations: list[Registration],
+    opaque: tuple[tuple[str, int], ...] = (),
+    handed: tuple[tuple[str, str, int], ...] = (),
 ) -> ModuleFacts:
     """The server objects, server classes, instances and imports bound at the top of this module."""
     module = state.wrapper.module
@@ -324,6 +327,7 @@ def module_facts(
         stars=tuple(state.extra.get("star_imports", ())),
         registrations=tuple(registrations),
         opaque=opaque,
+        handed=handed,
     )
 
 
