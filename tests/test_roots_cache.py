@@ -1266,3 +1266,36 @@ def test_noop_a_projects_own_root_in_text_is_no_roots_wording(tmp_path):
         """,
     )
     assert [(f.code, f.line) for f in findings] == [("MR218", 6), ("MR218", 7)], findings
+
+
+def test_a_last_seen_value_written_after_an_unguarded_read_is_named_so(tmp_path):
+    """EverMind's shape (the helpers' sweep): `refresh` reads roots on every call and keeps the first root in
+    `_last` when it changed. The marker said the read sat "behind a guard migrate-roots does not unwrap"; there
+    is no guard, and the read is rewritten."""
+    source = textwrap.dedent("""\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        _last: str | None = None
+
+
+        async def refresh(ctx: Context) -> None:
+            global _last
+            result = await ctx.session.list_roots()
+            uri = str(result.roots[0].uri)
+            if uri != _last:
+                print("switched to", uri)
+                _last = uri
+
+
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            await refresh(ctx)
+            return "ok"
+        """)
+    root = helpers.package(tmp_path, {"server.py": source})
+    results = helpers.run_engine(root, write=False)
+    found = {f.code: f.message for r in results for f in r.findings}
+    assert found["MR101"].startswith("`ctx.session.list_roots()` asks the client")
+    assert "written by `refresh`, which reads roots on every call and keeps what it read there" in found["MR211"]
+    assert "guard" not in found["MR211"]

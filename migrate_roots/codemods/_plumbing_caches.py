@@ -23,6 +23,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _top_statements,
 )
 from migrate_roots.codemods._plumbing_state import _assigned_at_top, _is_literal, _sends_resource_changed
+from migrate_roots.codemods.program import flow
 from migrate_roots.model import Action, Severity
 
 
@@ -192,6 +193,7 @@ class _Caches(_PlumbingBase):
             return "defined more than once at module level"
         unit_nodes = [u for _, u in units]
         unwrapped: list[str] = []  # functions that fetch behind a guard not unwrapped
+        keepers: list[str] = []  # functions that fetch on every call and keep what they read in it
         # Functions that read it and do not fetch: label -> "a tool" / "a function", and where each is defined.
         readers: dict[str, str] = {}
         first: dict[str, tuple[int, int]] = {}
@@ -211,7 +213,12 @@ class _Caches(_PlumbingBase):
             if func not in fetchers:
                 label = self.state.qualname(func)
                 first.setdefault(label, self.state.pos(func))
-                if self.funcs[func].sites:  # it fetches, but not inside one `if <not cached>:` block
+                if self.funcs[func].sites and not any(
+                    flow.guarding_globals(c, self.state, frozenset(self.funcs[func].globals_declared))
+                    for c in self.funcs[func].sites
+                ):
+                    keepers += [label] if label not in keepers else []  # `if uri != _last: _last = uri`
+                elif self.funcs[func].sites:  # it fetches, but not inside one `if <not cached>:` block
                     unwrapped += [label] if label not in unwrapped else []
                 else:
                     readers.setdefault(label, "a tool" if self.funcs[func].tool else "a function")
@@ -220,9 +227,11 @@ class _Caches(_PlumbingBase):
             seeded = self.literal_default(name) is not None
             if not _fetcher_use_ok(func, guard, node, name, name in flags, self.state, seeded):
                 return f"used in `{self.state.qualname(func)}` outside its fetch guard"
-        if readers or unwrapped:  # named in source order
+        if readers or unwrapped or keepers:  # named in source order
             ordered = {k: readers[k] for k in sorted(readers, key=first.__getitem__)}
-            return _readers_text(ordered, sorted(unwrapped, key=first.__getitem__))
+            return _readers_text(
+                ordered, sorted(unwrapped, key=first.__getitem__), sorted(keepers, key=first.__getitem__)
+            )
         where = self.used_elsewhere(name)
         return f"named in `{where}`, which this run does not rewrite" if where else None
 
@@ -332,9 +341,10 @@ class _Caches(_PlumbingBase):
         )
 
 
-def _readers_text(readers: dict[str, str], unwrapped: list[str]) -> str:
+def _readers_text(readers: dict[str, str], unwrapped: list[str], keepers: list[str]) -> str:
     """Every function that keeps the cache alive: the readers that do not fetch it first (the cache serves
-    them), then the fetchers whose guard migrate-roots does not unwrap; three names at most each."""
+    them), the fetchers whose guard migrate-roots does not unwrap, and those that fetch on every call and keep
+    what they read (a last-seen value); three names at most each."""
 
     def names(labels: list[str]) -> str:
         shown = [f"`{label}`" for label in labels[:3]]
@@ -355,5 +365,12 @@ def _readers_text(readers: dict[str, str], unwrapped: list[str]) -> str:
             f"{'also ' if readers else ''}read by {names(unwrapped)}, which "
             f"{'reads' if len(unwrapped) == 1 else 'read'} roots behind a guard migrate-roots does not unwrap "
             "(an early `return`, or more than one test)"
+        )
+    if keepers:
+        parts.append(
+            f"{'also ' if parts else ''}written by {names(list(keepers))}, which "
+            f"{'reads' if len(keepers) == 1 else 'read'} roots on every call and "
+            f"{'keeps' if len(keepers) == 1 else 'keep'} what {'it' if len(keepers) == 1 else 'they'} read there "
+            "for the next request"
         )
     return "; ".join(parts)
