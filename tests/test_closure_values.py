@@ -153,3 +153,43 @@ def test_a_function_of_another_module_handed_to_the_projects_code_is_named_so(tm
             findings
         )
         assert f"`{call}` (pkg/server.py:13)" in findings[0][1], findings
+
+
+MADE = """\
+from fastmcp import Context, FastMCP
+from fastmcp.server.dependencies import get_context
+from fastmcp.tools import FunctionTool
+
+
+async def helper(ctx: Context) -> str:
+    roots = await ctx.list_roots()
+    return str(roots[0].uri)
+
+
+def make_tool(name: str) -> FunctionTool:
+    async def invoke(**arguments):
+        return await helper(get_context())
+
+    return FunctionTool(name=name, description="d", parameters={{"type": "object"}}, fn={fn})
+
+
+mcp = FastMCP("x")
+mcp.add_tool(make_tool("where"))
+"""
+
+
+def test_noop_a_tool_object_built_from_another_function_says_nothing_of_it(tmp_path):
+    findings = _findings(tmp_path, {"server.py": MADE.format(fn="print")})
+    assert [c for c, _ in findings] == ["MR103"], findings
+    assert "tool object" not in findings[0][1]
+
+
+def test_a_function_an_sdk_tool_object_is_built_from_is_named_so(tmp_path):
+    """EverMind (the helpers' sweep): `FunctionTool(fn=invoke, parameters={...})` from a factory; the marker
+    said `invoke` was "none of them a tool". Its schema is the dict given there: MR104, with the place."""
+    findings = _findings(tmp_path, {"server.py": MADE.format(fn="invoke")})
+    assert [c for c, _ in findings] == ["MR104"], findings
+    assert findings[0][1].startswith(
+        "roots read in `helper`, reached from `invoke`, the function of a tool object that `make_tool` builds "
+        "with `FunctionTool(...)` (pkg/server.py:15)"
+    ), findings

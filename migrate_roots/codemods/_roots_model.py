@@ -69,6 +69,9 @@ class Func:
     # A nested function its enclosing one hands by name to a function of the project (`register_tools(mcp,
     # _detect_root)`): (the enclosing function, the call as written, its line). Whoever calls it is not followed.
     handed_to: tuple[str, str, int] | None = None
+    # ... or to an SDK's tool constructor (`FunctionTool(..., fn=invoke, parameters={...})`): the tool's schema
+    # is the one given there, not this function's signature.
+    made_tool: tuple[str, str, int] | None = None
     # Call position -> the global flag that lets it run once per process (`if _DONE: return` before it).
     once: dict[Pos, str] = field(default_factory=dict)
     # `hasattr(x, "list_roots")` / `getattr(x, "list_roots", ...)`: the method named in a string.

@@ -169,6 +169,7 @@ class SiteIndex:
             outer = state.parent(outer)
         if isinstance(outer, cst.FunctionDef):
             func.handed_to = _handed_to(outer, node.name.value, state)
+            func.made_tool = _handed_to(outer, node.name.value, state, sdk_tool=True)
         if isinstance(outer, cst.FunctionDef) and _returns_name(outer, node.name.value):
             func.returned_by = state.qualname(outer)
             ps = outer.params
@@ -441,9 +442,12 @@ class SiteIndex:
         return site
 
 
-def _handed_to(outer: cst.FunctionDef, name: str, state: FileState) -> tuple[str, str, int] | None:
+def _handed_to(
+    outer: cst.FunctionDef, name: str, state: FileState, sdk_tool: bool = False
+) -> tuple[str, str, int] | None:
     """(`outer`, the call as written, its line) where `outer` passes its nested function `name` by name to a
-    function of the project (not a runner of the standard library or an SDK, which runs it in place)."""
+    function of the project (not a runner of the standard library or an SDK, which runs it in place); with
+    `sdk_tool`, to an SDK's tool constructor (`FunctionTool(name=..., parameters={...}, fn=invoke)`)."""
     top = state.module.partition(".")[0]
     found: list[cst.Call] = []
 
@@ -458,9 +462,19 @@ def _handed_to(outer: cst.FunctionDef, name: str, state: FileState) -> tuple[str
     state.walk(outer, Calls())
     for call in found:
         names = _fq(state, call.func)
-        if any(n.partition(".")[0] == top or n.startswith(f"{state.module}.") for n in names):
+        if sdk_tool:
+            hit = any(
+                n.partition(".")[0] in _SDK_TOPS and n.rpartition(".")[2] in _TOOL_CLASSES for n in names
+            )
+        else:
+            hit = any(n.partition(".")[0] == top or n.startswith(f"{state.module}.") for n in names)
+        if hit:
             return state.qualname(outer), _short_code(state, call), state.pos(call)[0]
     return None
+
+
+_SDK_TOPS = frozenset({"mcp", "fastmcp"})
+_TOOL_CLASSES = frozenset({"FunctionTool", "Tool"})  # built with `fn=` and a schema of their own
 
 
 def _short_code(state: FileState, node: cst.BaseExpression) -> str:

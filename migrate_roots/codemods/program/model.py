@@ -38,6 +38,8 @@ class ProgramModel:
     returned: dict[str, tuple[str, str, int]] = field(default_factory=dict)
     # Such a nested function -> the parameters of the function returning it (is `@wraps(fn)` its argument?).
     outer_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A nested function an SDK tool object is built from: (enclosing function, the constructor call, path, line).
+    made: dict[str, tuple[str, str, str, int]] = field(default_factory=dict)
     # A nested function handed by name to the project's code: (enclosing function, call, path, line).
     handed: dict[str, tuple[str, str, str, int]] = field(default_factory=dict)
     # (caller, line) -> the global flag that makes that call happen once per process.
@@ -63,6 +65,9 @@ class ProgramModel:
                     model.refused[f"{summary.module}.{func.qualname}"] = func.refusal
                 if getattr(func, "decorator", None) and not func.tool:
                     model.decorated[f"{summary.module}.{func.qualname}"] = (func.decorator, path, func.pos[0])
+                if getattr(func, "made_tool", None) and not func.tool:
+                    outer, spelling, line = func.made_tool
+                    model.made[f"{summary.module}.{func.qualname}"] = (outer, spelling, path, line)
                 if getattr(func, "handed_to", None) and not func.tool:
                     outer, spelling, line = func.handed_to
                     model.handed[f"{summary.module}.{func.qualname}"] = (outer, spelling, path, line)
@@ -216,6 +221,15 @@ class ProgramModel:
                 f"roots read in `{short}`{where}, decorated by `{decorator}`, which "
                 "migrate-roots does not know as a tool registration (a registrar of the project is not "
                 "followed): if it registers a tool, give that tool a path argument by hand"
+            )
+        made = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.made]
+        if made:
+            outer, spelling, path, line = self.made[made[0]]
+            through = "" if made[0] == fq else f", reached from `{_last(made[0])}`"
+            return "MR104", (
+                f"roots read in `{short}`{through}, the function of a tool object that `{_last(outer)}` builds "
+                f"with `{spelling}` ({_short(path)}:{line}): its inputSchema is the one given there, not this "
+                "code's signature; add a path property there by hand and pass it here"
             )
         handed = [c for c in [fq, *(c for c, _, _ in chain)] if c in self.handed]
         if handed:
