@@ -59,6 +59,23 @@ OTHER_BOUND = """\
                 raise ValueError(f"{name} is outside {LIMIT}")
             return target
 """
+WALKER = """\
+    class Box:
+        def __init__(self, root: Path) -> None:
+            self._base = root
+
+        def inside(self, name: str) -> Path:
+            return self._base / name
+
+        def files(self) -> list[str]:
+            out = []
+            for path in self._base.rglob("*.py"):
+                try:
+                    out.append(path.relative_to(self._base).as_posix())
+                except ValueError:
+                    continue
+            return out
+"""
 SERVER = """\
     import os
     from dataclasses import dataclass
@@ -94,7 +111,9 @@ def _run(tmp_path, cls: str):
     return [f for r in results for f in r.findings], server.read_text()
 
 
-@pytest.mark.parametrize("cls", [NO_BOUND, OTHER_BOUND], ids=["no-check", "checks-a-constant"])
+@pytest.mark.parametrize(
+    "cls", [NO_BOUND, OTHER_BOUND, WALKER], ids=["no-check", "checks-a-constant", "checks-its-own-listing"]
+)
 def test_noop_a_class_that_checks_nothing_against_itself_holds_no_bound(tmp_path, cls):
     findings, text = _run(tmp_path, cls)
     assert [(f.code, f.action.value) for f in findings if f.code != "MR107"] == [("MR101", "rewritten")]

@@ -126,8 +126,10 @@ def _bound_parameter_sign(
 
 def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, str] | None:
     """Roots handed to the constructor of a class of the project (`Box(Path(roots[0].uri.path))`) bound paths
-    when a method of the class checks against one of its own attributes (`target.is_relative_to(self.root)`
-    and a refusal): the object holds the bound. Which attribute the roots fill is not followed: any counts,
+    when a method of the class checks a path it is given against one of its own attributes
+    (`inside(self, name)`: `target.is_relative_to(self.root)` and a refusal): the object holds the bound. A
+    method that checks the files it walks itself (`path.relative_to(self._base)` over its own listing) bounds
+    no caller. Which attribute the roots fill is not followed: any counts,
     since marking a read that bounds nothing costs a review and rewriting one that does widens the bound."""
     prefix = f"{cls}."
     for fq in sorted(by_fq):
@@ -135,8 +137,11 @@ def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, st
         if theirs is None or "." in fq[len(prefix) :]:
             continue
         own = taint(theirs, frozenset({"self"}))  # `for r in self.roots: ... r in p.parents`
+        # ... checking a path the method is given: `inside(self, name)`, not the files it walks itself
+        given = taint(theirs, frozenset(p for p in by_fq[fq][1].params if p not in ("self", "cls")))
+        checked = {sign for sign, names, _ in theirs.checks if names & given}
         for sign, names in theirs.signs:
-            if names & own:
+            if names & own and sign in checked:
                 return sign, fq
     return None
 
