@@ -133,6 +133,23 @@ def test_unchanged_line_without_marker_is_silent():
     assert outcomes(BEFORE, BEFORE) == [("silent", None)]
 
 
+def test_a_capability_test_the_rewrite_widened_is_rewritten_not_silent():
+    before = """\
+        if hasattr(ctx, "list_roots"):
+            roots = await ctx.list_roots()
+        """
+    widened = """\
+        if root is not None or hasattr(ctx, "list_roots"):
+            roots = await list_roots_compat(ctx, root, name="root", shape="list")
+        """
+    assert outcomes(before, widened) == [("rewritten", None), ("rewritten", None)]
+    edited = """\
+        if hasattr(ctx, "list_roots") and ready:
+            roots = await list_roots_compat(ctx, root, name="root", shape="list")
+        """
+    assert outcomes(before, edited) == [("silent", None), ("rewritten", None)]
+
+
 def test_marker_above_is_recorded_with_code_and_text():
     after = """
         async def tool(ctx):

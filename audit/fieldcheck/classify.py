@@ -4,8 +4,8 @@ The before and after texts of a file are aligned line by line (difflib). A site 
 unchanged, or whose token still appears as a direct reference in the lines that replaced it, is still
 there: ``marked`` when a ``# migrate-roots: CODE: message`` comment sits within ``MARKER_WINDOW`` lines
 above it (the nearest one is recorded), else ``silent``. A site whose token is gone from the replacing
-lines, or now goes through the compat shim (``list_roots_compat``, ``allowed_roots_compat``), is
-``rewritten``. Whether a rewrite is *right* is what the hand-kept verdicts say (verdicts.py).
+lines, or now goes through the compat shim (``list_roots_compat``, ``allowed_roots_compat``), or sits in a
+capability test the rewrite widened (``if root is not None or hasattr(ctx, "list_roots"):``), is ``rewritten``. Whether a rewrite is *right* is what the hand-kept verdicts say (verdicts.py).
 """
 
 from __future__ import annotations
@@ -98,11 +98,32 @@ def classify_file(before: str, after: str | None, sites: list[Site]) -> list[Out
                 key=lambda j: difflib.SequenceMatcher(None, before_text, after_lines[j].strip()).ratio(),
             )
             taken.add(best)
+            if _widened(before_text, after_lines[best].strip()):
+                out.append(Outcome("rewritten", best + 1, how="widened"))
+                continue
             out.append(_still_there(after_lines, best, "edited"))
             continue
         shim = any(SHIM.search(after_lines[j]) for j in range(j1, j2))
         out.append(Outcome("rewritten", None, how="shim" if shim else "gone"))
     return out
+
+
+# A roots-capability test the rewrite widened: `if hasattr(ctx, "list_roots"):` ->
+# `if root is not None or hasattr(ctx, "list_roots"):` (or `if root is None and ...`). The token stays, on purpose.
+WIDENED = re.compile(r"^(?P<kw>if|elif|while)\s+\(?\s*\w+ is (?:not None or|None and)\s+\(?(?P<rest>.*)$")
+
+
+def _widened(before: str, after: str) -> bool:
+    """`after` is `before` with its test widened by the capability-guard rewrite (codemods/_capability_guard)."""
+    m = WIDENED.match(after)
+    if m is None or not before.startswith(m["kw"] + " "):
+        return False
+    old = before[len(m["kw"]) :].strip().rstrip(":").strip()
+
+    def bare(text: str) -> str:
+        return re.sub(r"[()\s]", "", text.rstrip(":"))
+
+    return bare(m["rest"]) == bare(old)
 
 
 def mark_broken(outcome: Outcome) -> Outcome:
