@@ -1268,6 +1268,35 @@ def test_noop_a_projects_own_root_in_text_is_no_roots_wording(tmp_path):
     assert [(f.code, f.line) for f in findings] == [("MR218", 6), ("MR218", 7)], findings
 
 
+def test_noop_wording_beside_the_era_portable_roots_form_is_no_finding(tmp_path):
+    """rag-search-engine (the helpers' sweep): the module asks for roots with mcp 2.x's `Resolve(ListRoots)`,
+    which no rule rewrites; its error "the client sent no workspace roots" describes what it still does."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from typing import Annotated
+
+        from mcp.server.mcpserver import Context, MCPServer
+        from mcp.server.mcpserver.resolve import ListRoots, Resolve
+        from mcp_types import ListRootsResult
+
+        mcp = MCPServer("scoped")
+
+
+        def _ask(ctx: Context) -> ListRoots:
+            return ListRoots()
+
+
+        @mcp.tool()
+        def search(pinned: Annotated[ListRootsResult, Resolve(_ask)]) -> str:
+            if not pinned.roots:
+                raise ValueError("the client shares no roots")
+            return str(pinned.roots[0].uri)
+        """,
+    )
+    assert findings == [], findings
+
+
 def test_a_last_seen_value_written_after_an_unguarded_read_is_named_so(tmp_path):
     """EverMind's shape (the helpers' sweep): `refresh` reads roots on every call and keeps the first root in
     `_last` when it changed. The marker said the read sat "behind a guard migrate-roots does not unwrap"; there

@@ -84,7 +84,7 @@ class _Leftovers(_PlumbingBase):
 
     def _wording(self) -> None:
         state = self.state
-        if "MR218" not in self.enabled:
+        if "MR218" not in self.enabled or _portable_roots(state.lines):
             return
         # A hint about text, not about code: in the report only, unless `select` names MR218 itself.
         selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
@@ -185,3 +185,11 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
     if isinstance(head, cst.Name) and (head.value == "cls" or head.value[:1].isupper()):
         return "a class attribute, shared by every instance"
     return "an attribute of a long-lived object"
+
+
+def _portable_roots(lines: list[str]) -> bool:
+    """The module asks for roots the era-portable way of mcp 2.x (`Annotated[ListRootsResult,
+    Resolve(fn)]` with `fn() -> ListRoots()`: input_required on 2026-07-28 requests, roots/list before),
+    which no rule rewrites: its texts about roots describe what the server still does."""
+    text = "".join(lines)
+    return "Resolve(" in text and "ListRoots(" in text
