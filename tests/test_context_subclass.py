@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from tests import helpers
 from tests.test_roots_call import ALIAS_LIST, aliases
 
@@ -112,3 +114,43 @@ def test_subclass_reached_through_its_module(tmp_path):
 
 def test_subclass_reading_through_the_request_context(tmp_path):
     _subclass(tmp_path, "from .context import Context\n", "Context", session="request_context.session")
+
+
+OVERRIDE = """\
+        from {module} import Context as BaseContext
+
+
+        class Context(BaseContext):
+            async def list_roots(self):
+                roots = await {call}.list_roots()
+                return [r for r in roots if r.uri.startswith("file://")]
+        """
+
+
+@pytest.mark.parametrize("module", ["fastmcp", "mcp.server.fastmcp", "fastmcp.server.context"])
+@pytest.mark.parametrize("call", ["super()", "super(Context, self)"])
+def test_override_reading_through_super_is_marked(tmp_path, module, call):
+    # The SDK's read in an override: no tool argument reaches it; it used to be silent (rule 1).
+    context = OVERRIDE.format(module=module, call=call)
+    findings = check_noop(tmp_path, context, write=False)
+    assert [f.code for f in findings] == ["MR103"]
+    assert f"`{call}.list_roots()` in `Context.list_roots`, a method of a subclass" in findings[0].message
+
+
+def test_noop_super_list_roots_of_a_class_not_built_on_the_sdk(tmp_path):
+    source = """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        class Tree:
+            def list_roots(self):
+                return ["/"]
+
+
+        class Forest(Tree):
+            def list_roots(self):
+                return super().list_roots() + ["/srv"]
+        """
+    assert check_noop(tmp_path, source, write=False) == []

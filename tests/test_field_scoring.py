@@ -424,3 +424,34 @@ def test_a_verdict_that_names_a_code_is_stale_when_another_code_marks_the_site(t
     verdicts.join("srv", [other], entries)
     assert (same["verdict"], other["verdict"]) == ("right", "stale")
     assert other["verdict_note"] == "judged when marked MR103, now marked MR211: no tool reaches it"
+
+
+def test_a_missing_blob_at_several_paths_is_left_out_at_each(tmp_path):
+    """A partial mirror lacks a blob that two paths share (one data file copied around): both paths are left
+    out of the export, or `git archive` fails on the second (mito's evals/data/loans.csv)."""
+    import subprocess
+
+    from fieldcheck import source
+
+    work = tmp_path / "work"
+    work.mkdir()
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(work)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    for name in ("a/data.csv", "b/data.csv"):
+        (work / name).parent.mkdir()
+        (work / name).write_text("same bytes\n")
+    (work / "server.py").write_text("print('hi')\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "x"], check=True)
+    commit = subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    blob = subprocess.run([*git, "rev-parse", "HEAD:a/data.csv"], check=True, capture_output=True, text=True)
+    obj = blob.stdout.strip()
+    (work / ".git" / "objects" / obj[:2] / obj[2:]).unlink()  # loose objects: the blob is gone
+
+    git_dir = work / ".git"
+    assert source.missing_blobs(git_dir, commit) == ["a/data.csv", "b/data.csv"]
+    dest = tmp_path / "out"
+    assert source.export(git_dir, commit, dest) == ["a/data.csv", "b/data.csv"]
+    assert (dest / "server.py").read_text() == "print('hi')\n"

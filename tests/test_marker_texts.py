@@ -98,6 +98,11 @@ OUTSIDE = fast("""\
     @command("sync")
     async def sync_now(ctx: Context) -> str:
         return str((await ctx.session.list_roots()).roots)  # decorated
+    class Caching(Context):
+        async def list_roots(self):
+            return await super().list_roots()  # override
+    async def untyped(thing):
+        return await thing.list_roots()  # untyped
     """)
 WRAPPERS = fast("""\
     import functools
@@ -533,7 +538,9 @@ OPTIONS: dict[str, dict] = {
     },
     "wording_selected": {"select": ["MR218"]},
     "kept_on_way": {
-        "extra": {"helpers.py": "async def project_roots(ctx):\n    return (await ctx.session.list_roots()).roots\n"}
+        "extra": {
+            "helpers.py": "async def project_roots(ctx):\n    return (await ctx.session.list_roots()).roots\n"
+        }
     },
     "client_mr305": {"select": ["MR305"]},
     "fifo": {"setup": lambda pkg: os.mkfifo(pkg / "pipe.py")},
@@ -543,7 +550,9 @@ OPTIONS: dict[str, dict] = {
     "shim": {"extra": {"_mcp_roots_compat.py": "# my own\n"}},
     # MR110 takes these bounds in place; with it off they are marked MR109 (tests/test_bounds.py).
     "bounds": {"ignore": ["MR110"]},
-    "bounds_old_shim": {"extra": {"_mcp_roots_compat.py": "async def list_roots_compat(ctx, value):\n    pass\n"}},
+    "bounds_old_shim": {
+        "extra": {"_mcp_roots_compat.py": "async def list_roots_compat(ctx, value):\n    pass\n"}
+    },
 }
 
 
@@ -552,12 +561,14 @@ TABLE = """
 MR101 | tool | tool | rewritten | | now reads the `root` argument | falling back to roots for legacy clients
 MR101 | cache-not-selected | cached_only_mr101 | marked | | behind `_roots` | the cache rule, MR211, is not selected
 MR102 | fastmcp | fastmcp | rewritten | | now reads the `root` argument
+MR102 | untyped | outside | marked | # untyped | `thing.list_roots()` on an untyped value | annotate it and run again
 MR103 | import-time | outside | marked | ROOTS = | roots read at import time
 MR103 | captured | outside | marked | # captured | through `SESSION`, a session held outside the current request | no tool argument reaches it
 MR103 | callers | outside | marked | # scan | in `scan` | the calls migrate-roots can follow reach only from `startup` (pkg/server.py:17) | none of them a tool or called from one
 MR103 | decorator | outside | marked | # crawl | in `crawl` | from `run` (pkg/server.py:21) | `@command("crawl")` | does not know as a tool registration
 MR103 | click | outside | marked | # click | in `first_root` | from `main` (pkg/server.py:26) | decorated by `@click.command()` | does not know as a tool registration
 MR103 | decorated | outside | marked | # decorated | roots read in `sync_now` (pkg/server.py:46) | decorated by `@command("sync")` | a registrar of the project is not followed
+MR103 | override | outside | marked | # override | by `super().list_roots()` in `Caching.list_roots` | a method of a subclass of the SDK's class
 MR103 | returned | outside | marked | # returned | in `reader` | a function that `make` returns
 MR103 | opaque | opaque | marked | | roots read in `first_root` | reach only from `where` (pkg/server.py:9) | Tools registered from a value migrate-roots cannot follow to a function, such as `mcp.add_tool(getattr(tools, name))` (pkg/server.py:12), may be that way
 MR103 | resource | outside | marked | # resource | the handler `first` | `@mcp.resource` (pkg/server.py:33)
@@ -697,7 +708,10 @@ def findings_of(tmp_path_factory):
             if "setup" in opts:
                 opts["setup"](root / "pkg")
             results = helpers.run_engine(
-                root / opts.get("run", ""), select=opts.get("select", ()), ignore=opts.get("ignore", ()), write=False
+                root / opts.get("run", ""),
+                select=opts.get("select", ()),
+                ignore=opts.get("ignore", ()),
+                write=False,
             )
             cache[scenario] = [f for r in results for f in r.findings]
         return cache[scenario]

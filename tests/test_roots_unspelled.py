@@ -273,3 +273,26 @@ def test_noop_untyped_read_in_a_package_without_the_sdk(tmp_path):
         "async def guidance(mcp_ctx):\n    return (await mcp_ctx.session.list_roots()).roots\n"
     )
     assert [f for r in run_engine(root, select=["MR1"]) for f in r.findings] == []
+
+
+@pytest.mark.parametrize(
+    "helper",
+    [
+        "async def project_dir(thing):\n    return await thing.list_roots()\n",
+        "async def project_dir(ctx: Any):\n    return await ctx.list_roots()\n",
+        "async def project_dir(ctx: Optional[Any] = None):\n    listed = await ctx.list_roots()\n    return listed\n",
+        "def project_dir(obj):\n    return obj.list_roots()\n",
+    ],
+)
+def test_bare_list_roots_on_an_untyped_value_in_an_sdk_module_is_marked(tmp_path, helper):
+    """In a module that imports the SDK an untyped value is guessed to be the imported (mcp) Context, which has
+    no `list_roots`: the call was dropped as the project's own, silently (rule 1). It is fastmcp's Context or a
+    session as likely, so it is marked as in a module without the SDK, with no claim about imports."""
+    source = (
+        "from typing import Any, Optional\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        'mcp = FastMCP("x")\n\n\n' + helper
+    )
+    findings = check_noop(tmp_path, source, write=False)
+    assert [f.code for f in findings] == ["MR102"]
+    assert "on an untyped value: a fastmcp Context" in findings[0].message
+    assert "never imports" not in findings[0].message

@@ -6,7 +6,6 @@ fully qualified names).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 import libcst as cst
@@ -16,24 +15,19 @@ from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, not_a_path
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
+from migrate_roots.codemods._roots_receiver import receiver_site
 from migrate_roots.codemods._roots_refusals import (
     _attribute_flags,
     _declared_global,
     _declared_nonlocal,
-    _guarding_param,
-    _local_refusal,
     _names_in,
-    _once_refusal,
     _returns_name,
     _uses,
 )
-from migrate_roots.codemods._roots_untyped import maybe_site
 from migrate_roots.codemods._roots_uses import (
     hand_request,
     kept_target,
     raw_roots_request,
-    root_names_read,
-    spells_session,
     stored_on,
 )
 from migrate_roots.codemods.base import FileState
@@ -256,7 +250,7 @@ class SiteIndex:
             )
             return
         if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
-            site = self._site(node, target.value, state)
+            site = receiver_site(node, target.value, state)
             if site is not None and caller is not None and func_node is not None:
                 caller = self._closure_owner(caller, func_node, state)
             if site is not None:
@@ -382,64 +376,6 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
-
-    def _site(self, call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
-        kind = _sdk.expr_kind(state, receiver)
-        if kind == _sdk.SESSION:
-            shape = "result"
-        elif kind == _sdk.FASTMCP_CONTEXT:
-            shape = "list"
-        elif kind == _sdk.CAPTURED:
-            site = Site(state.pos(call), "result", "list")
-            held = state.wrapper.module.code_for_node(receiver)
-            site.refusal = (
-                "MR103",
-                f"roots read through `{held}`, a session held outside the current request: no tool argument "
-                "reaches it; take the session (or a path argument) from the request that needs the roots",
-            )
-            return site
-        elif kind is None and not state.extra.get("imports_sdk"):
-            return maybe_site(call, receiver, state)
-        elif kind is None and spells_session(receiver, state):
-            # `host = state.host_session`, then `host.list_roots()` (a proxy answering its child with the host's
-            # roots): a session, but none the current request's context leads to.
-            code = state.wrapper.module.code_for_node
-            site = Site(state.pos(call), "result", "list")
-            site.refusal = (
-                "MR103",
-                f"roots read through `{code(receiver)}`, a session held on an object (not the current request's "
-                "context): migrate-roots cannot give this request a path argument; pass the path down from the "
-                "tool (or the proxied request) by hand",
-            )
-            return site
-        else:
-            return None  # not an MCP object: a user's own list_roots()
-        site = Site(state.pos(call), shape, _uses(call, shape, state))
-        site.refusal = _local_refusal(call, state)
-        named = root_names_read(state.function, state) if state.function is not None else None
-        if site.refusal is None and named is not None:
-            site.refusal = (
-                "MR101" if shape == "result" else "MR102",
-                f"this function reads the roots' names, `{named[0]}` ({os.path.basename(state.path)}:{named[1]}): "
-                "roots made from a path "
-                "argument have no name, so that code would never match them; choose the folder by an argument "
-                "or by configuration instead of by name, by hand, then run again"
-                if named[2] == "name"
-                else f"this function tells roots apart by their URI's host, `{named[0]}` "
-                f"({os.path.basename(state.path)}:{named[1]}): roots made from a path argument are `file://` URIs "
-                "with no host, so that code would never match them; carry that value by an argument or by "
-                "configuration instead, by hand, then run again"
-                if named[2] == "host"
-                else f"this function uses the roots' URI host as a value, `{named[0]}` "
-                f"({os.path.basename(state.path)}:{named[1]}): it carries an id or a key, not a directory, and "
-                "roots made from a path argument (or the operator's directories) are `file://` URIs with no "
-                "host; carry that value by an argument or by configuration instead, by hand, then run again",
-            )
-        site.existing, site.loose = _guarding_param(call, state) or (None, False)
-        if state.function is not None:
-            site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
-            site.refusal = site.refusal or _once_refusal(call, state.function, state)
-        return site
 
 
 def _handed_to(

@@ -1,6 +1,7 @@
-"""Roots calls in modules that never import the SDK, on untyped values: `ctx.session.list_roots()` on an untyped
-parameter is probably MCP's (`Site.maybe`: the plan decides by whether MCP code reaches it); a call used at once
-(`roots = chat.list_roots()`) is the project's own method."""
+"""Roots calls on untyped values: `ctx.session.list_roots()` on an untyped parameter of a module that never imports
+the SDK is probably MCP's (`Site.maybe`: the plan decides by whether MCP code reaches it), and a bare
+`thing.list_roots()` on one is marked, in any module; a call used at once (`roots = chat.list_roots()`) is the
+project's own method. `super().list_roots()` in an override on an SDK class is marked too."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from migrate_roots.codemods.base import FileState
 
 
 def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
-    """A roots call in a module that never imports the SDK, on an untyped parameter spelled the SDK's way:
+    """A roots call on an untyped parameter spelled the SDK's way (in a module that imports the SDK, the spelled
+    chains are typed already, so only the bare call is left here):
     `ctx.session.list_roots()`, `ctx.request_context.session.list_roots()` or `session.list_roots()` (a
     ListRootsResult), or a bare `ctx.list_roots()` (a fastmcp Context's list, or a session's result: which one
     cannot be told here, so it is marked when MCP code reaches it). `self.backend.list_roots()`, values
@@ -45,13 +47,43 @@ def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -
         return site
     if not chain:
         site = Site(state.pos(call), "result", "list", maybe=True)
+        where = "" if state.extra.get("imports_sdk") else " in a module that never imports the SDK"
         site.refusal = (
             "MR102",
-            f"`{holder.value}.list_roots()` on an untyped value in a module that never imports the SDK: a fastmcp "
-            "Context (a list) or a session (a ListRootsResult)? annotate it and run again",
+            f"`{holder.value}.list_roots()` on an untyped value{where}: a fastmcp Context (a list) or a session "
+            "(a ListRootsResult)? annotate it and run again",
         )
         return site
     return None
+
+
+def override_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+    """`super().list_roots()` in a method of a class built on an SDK context or session (a caching `Context`
+    subclass): the SDK's read, in code no tool argument reaches."""
+    if not (
+        isinstance(receiver, cst.Call)
+        and isinstance(receiver.func, cst.Name)
+        and receiver.func.value == "super"
+    ):
+        return None
+    method = state.function
+    owner = state.parent(method) if method is not None else None
+    while owner is not None and not isinstance(owner, cst.ClassDef):
+        owner = state.parent(owner)
+    if method is None or owner is None:
+        return None
+    kinds = {_sdk.annotation_kind(state, base.value) for base in owner.bases}
+    if not kinds & {_sdk.CONTEXT, _sdk.FASTMCP_CONTEXT, _sdk.REQUEST_CONTEXT, _sdk.SESSION}:
+        return None
+    site = Site(state.pos(call), "result", "list")
+    site.refusal = (
+        "MR103",
+        f"roots read by `{state.wrapper.module.code_for_node(receiver)}.list_roots()` in "
+        f"`{owner.name.value}.{method.name.value}`, a method of a subclass "
+        "of the SDK's class: it still asks the client for roots/list, which fails on 2026-07-28 requests; "
+        "rewritten tools call it only for a legacy client that passes no path, review its other callers by hand",
+    )
+    return site
 
 
 def _used_at_once(call: cst.Call, state: FileState) -> bool:

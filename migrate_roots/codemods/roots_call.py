@@ -12,9 +12,9 @@ The family of codes MR101-MR106 runs as one rule (`RootsCall`):
   way pass `root=root`.
 
 The family is split by stage: `_roots_model.py` (the data), `_roots_sites.py` (the index walk),
-`_roots_refusals.py` (what a site's code does with the roots, and why it is refused), `_roots_plan.py` (the
-package plan), `_roots_rewrite.py` (the rewrite walk) and `_roots_edits.py` (the node edits). This module
-holds the rules and their registration.
+`_roots_receiver.py` (which `list_roots()` call is the SDK's), `_roots_refusals.py` (what a site's code does
+with the roots, and why it is refused), `_roots_plan.py` (the package plan), `_roots_rewrite.py` (the rewrite
+walk) and `_roots_edits.py` (the node edits). This module holds the rules and their registration.
 """
 
 from __future__ import annotations
