@@ -53,17 +53,17 @@ def missing_blobs(git_dir: Path, commit: str) -> list[str]:
     listing = _git(git_dir, "ls-tree", "-r", "-z", commit)
     if listing.returncode != 0:
         raise SourceError(f"cannot list {commit[:12]}: {listing.stderr.decode(errors='replace')[:300]}")
-    paths: dict[str, str] = {}
+    paths: dict[str, list[str]] = {}  # one blob may sit at several paths (a data file copied around)
     for record in listing.stdout.split(b"\0"):
         if not record:
             continue
         meta, _, path = record.partition(b"\t")
         mode, kind, obj = meta.split()
         if kind == b"blob":
-            paths[obj.decode()] = path.decode(errors="surrogateescape")
+            paths.setdefault(obj.decode(), []).append(path.decode(errors="surrogateescape"))
     check = _git(git_dir, "cat-file", "--batch-check", stdin="\n".join(paths).encode())
     return sorted(
-        paths[line.split()[0]] for line in check.stdout.decode().splitlines() if line.endswith(" missing")
+        p for line in check.stdout.decode().splitlines() if line.endswith(" missing") for p in paths[line.split()[0]]
     )
 
 
