@@ -131,7 +131,7 @@ def test_attribute_and_keyword_named_root_do_not_count(tmp_path):
 
 
 def test_helper_with_a_local_root_gets_a_free_name_and_the_call_passes_it(tmp_path):
-    check_transformed(
+    findings = check_transformed(
         tmp_path,
         """\
         from mcp.server.fastmcp import Context, FastMCP
@@ -163,3 +163,6 @@ def test_helper_with_a_local_root_gets_a_free_name_and_the_call_passes_it(tmp_pa
             return await first(ctx, root_path=root)
         """,
     )
+    # The client passes `root` (the tool's name); the finding says so and why the helper holds it otherwise.
+    read = next(f for f in findings if f.code == "MR101")
+    assert "reads the `root` argument (passed in as `root_path`: `root` is already a name in `first`)" in read.message

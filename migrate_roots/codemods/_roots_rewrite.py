@@ -83,7 +83,9 @@ class _Rewriter:
                 )
                 param = state.settings.param_name
                 clash = param in func.taken and param not in func.params and value != param
-                note = f" (`{param}` is already a name in `{func.qualname}`)" if clash else ""
+                # A helper's own `root` makes its parameter `root_path`; the client still passes the tool's name.
+                held = f"passed in as `{value}`: " if value != name else ""
+                note = f" ({held}`{param}` is already a name in `{func.qualname}`)" if clash else ""
                 render = state.wrapper.module.code_for_node
                 spelled = f"{render(call.func)}()"
                 kind = "`ListRootsResult`" if site.shape == "result" else "list of `Root`"
