@@ -109,7 +109,8 @@ def test_session_taken_from_an_untyped_context_is_rewritten(tmp_path, spelling):
     assert codes(findings) == ["MR101", "MR107"]
 
 
-def test_method_taken_by_name_as_a_value_is_marked(tmp_path):
+def test_method_taken_by_name_and_called_at_once_is_the_read(tmp_path):
+    # Rewritten since session 12 (tests/test_roots_taken.py has the shapes); handed on, it is marked there.
     findings = _findings(
         tmp_path,
         {
@@ -130,8 +131,8 @@ def test_method_taken_by_name_as_a_value_is_marked(tmp_path):
                 """,
         },
     )
-    assert [(f.code, f.line) for f in findings] == [("MR103", 10)]
-    assert "named in a string" in findings[0].message
+    assert [(f.code, f.line) for f in findings] == [("MR101", 11)]
+    assert "`list_roots()` (`ctx.session.list_roots`, taken as a value)" in findings[0].message
 
 
 def test_name_test_in_front_of_a_marked_read_carries_its_marker(tmp_path):
@@ -266,13 +267,17 @@ def test_session_handed_out_by_a_helper_of_a_module_without_the_sdk_is_rewritten
             result = await {read}
             return result.roots[0].uri
         """
-    after = helper.format(root=", root: str | None = None", read='list_roots_compat(session, root, name="root")')
+    after = helper.format(
+        root=", root: str | None = None", read='list_roots_compat(session, root, name="root")'
+    )
     findings = check_transformed(
         tmp_path,
         TOOL,
         TOOL_AFTER,
         extra={"workspace.py": helper.format(root="", read="session.list_roots()")},
-        extra_after={"workspace.py": "        from pkg._mcp_roots_compat import list_roots_compat\n\n\n" + after},
+        extra_after={
+            "workspace.py": "        from pkg._mcp_roots_compat import list_roots_compat\n\n\n" + after
+        },
     )
     assert codes(findings) == ["MR101", "MR107"]
 

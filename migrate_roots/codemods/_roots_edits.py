@@ -16,13 +16,19 @@ from migrate_roots.codemods.base import FileState
 
 
 def _replace_site(
-    call: cst.Call, value: str, shape: str, name: str, wrap: cst.ParenthesizedWhitespace | None = None
+    call: cst.Call,
+    value: str,
+    shape: str,
+    name: str,
+    wrap: cst.ParenthesizedWhitespace | None = None,
+    taken: cst.BaseExpression | None = None,
 ) -> Any:
     """The call to the shim in place of the roots call; `wrap`: its arguments on a line of their own, when the
-    call's line would overflow (`_wrap_at`)."""
+    call's line would overflow (`_wrap_at`); `taken`: what a local called here took `list_roots` from
+    (`_roots_taken`)."""
     func = call.func
-    assert isinstance(func, cst.Attribute)
-    receiver = func.value
+    receiver = func.value if isinstance(func, cst.Attribute) else taken
+    assert receiver is not None
     if shape == "result" and isinstance(receiver, cst.Attribute) and receiver.attr.value == "session":
         holder: cst.BaseExpression = receiver.value
     else:
@@ -57,13 +63,20 @@ def _called(
     return call.with_changes(func=cst.Name(function), args=args, whitespace_before_args=wrap)
 
 
-def _replace_bound(call: cst.Call, shape: str, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
+def _replace_bound(
+    call: cst.Call,
+    shape: str,
+    wrap: cst.ParenthesizedWhitespace | None = None,
+    taken: cst.BaseExpression | None = None,
+) -> Any:
     """`allowed_roots_compat(<what list_roots() was called on>)` in place of a read whose roots bound paths
     (MR110): the receiver is kept whole (`ctx.session`), so it is evaluated, and fails, as before."""
 
     def change(updated: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(updated, cst.Call) and isinstance(updated.func, cst.Attribute)
-        args = [cst.Arg(updated.func.value)]
+        assert isinstance(updated, cst.Call)
+        receiver = updated.func.value if isinstance(updated.func, cst.Attribute) else taken
+        assert receiver is not None
+        args = [cst.Arg(receiver)]
         if shape == "list":
             args.append(cst.Arg(cst.SimpleString('"list"'), keyword=cst.Name("shape"), equal=_EQ))
         return _called(updated, BOUND_FUNCTION, args, wrap)

@@ -26,6 +26,7 @@ from migrate_roots.codemods._roots_edits import (
     _wrap_at,
 )
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Plan, Pos
+from migrate_roots.codemods._roots_taken import drop_idle_binding, taken_receiver
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
@@ -46,9 +47,13 @@ class _Rewriter:
         state, plan, finder = self.state, self.plan, self.finder
         state.walk(state.wrapper.module, finder)
         rewritten = widened = bound = False
+        in_place: set[Pos] = (
+            set()
+        )  # reads that take the operator's bound (MR110): their MR109 is not the plan
         for func in self.rule.functions.values():
             for site in func.sites:
-                request = finder.requests.get(site.pos)  # `{"method": "roots/list"}`: only ever marked
+                # `{"method": "roots/list"}` and `run(ctx.session.list_roots)`: only ever marked
+                request = finder.requests.get(site.pos) or finder.taken.get(site.pos)
                 refusal = plan.sites.get(site.pos) if request is not None else None
                 if request is not None and refusal is not None:
                     state.mark(request, refusal[0], refusal[1], Severity.BROKEN, _finding_tool(func))
@@ -66,6 +71,8 @@ class _Rewriter:
                 )
                 if edited is not None:
                     bound = bound or edited
+                    if edited:
+                        in_place.add(site.pos)
                     continue
                 if decision is not None:
                     # A cache rule's reason (MR211/MR212) when that rule is not selected: the site's own code
@@ -87,12 +94,15 @@ class _Rewriter:
                 held = f"passed in as `{value}`: " if value != name else ""
                 note = f" ({held}`{param}` is already a name in `{func.qualname}`)" if clash else ""
                 render = state.wrapper.module.code_for_node
-                spelled = f"{render(call.func)}()"
+                taken = taken_receiver(call, state)
+                spelled = f"`{render(call.func)}()`" + (
+                    f" (`{render(taken)}.list_roots`, taken as a value)" if taken is not None else ""
+                )
                 kind = "`ListRootsResult`" if site.shape == "result" else "list of `Root`"
                 state.report(
                     call,
                     code,
-                    f"`{spelled}` asks the client for roots/list, which fails on MCP 2026-07-28 requests: now "
+                    f"{spelled} asks the client for roots/list, which fails on MCP 2026-07-28 requests: now "
                     f"reads the `{name}` argument{note} into the same {kind}, falling back to roots for "
                     "legacy clients",
                     Severity.BROKEN,
@@ -100,8 +110,13 @@ class _Rewriter:
                     tool,
                 )
                 given = f"{value} or None" if site.loose and site.existing == value else value
-                grown = len(render(_replace_site(call, given, site.shape, name)(call))) - len(render(call))
-                state.edit(call, _replace_site(call, given, site.shape, name, _wrap_at(state, call, grown)))
+                grown = len(render(_replace_site(call, given, site.shape, name, None, taken)(call))) - len(
+                    render(call)
+                )
+                state.edit(
+                    call, _replace_site(call, given, site.shape, name, _wrap_at(state, call, grown), taken)
+                )
+                drop_idle_binding(call, state)  # `fetch = ctx.session.list_roots`, used only by the call
                 _capability_guard.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
                 rewritten = True
@@ -109,15 +124,17 @@ class _Rewriter:
             for pos in func.strings:
                 decision = plan.strings.get(pos)
                 call = finder.calls.get(pos)
-                if decision is not None and call is not None:
+                # `getattr(session, "list_roots", None)` beside a read taken in place: nothing left to mark.
+                settled = bool(func.sites) and all(s.done or s.pos in in_place for s in func.sites)
+                if decision is not None and call is not None and not settled:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
         self._doubles()
         if not (rewritten or bound or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
         shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
-        taken: Any = state.scope(state.wrapper.module) or {}
-        aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in taken}
+        module_names: Any = state.scope(state.wrapper.module) or {}
+        aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in module_names}
         if aliases:
             width = style_of(state.path).line_length
             state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width))
@@ -212,8 +229,10 @@ class _Rewriter:
         )
         if found is None:
             return False
-        grown = len(render(_replace_bound(call, shape)(call))) - len(render(call))
-        state.edit(call, _replace_bound(call, shape, _wrap_at(state, call, grown)))
+        taken = taken_receiver(call, state)
+        grown = len(render(_replace_bound(call, shape, None, taken)(call))) - len(render(call))
+        state.edit(call, _replace_bound(call, shape, _wrap_at(state, call, grown), taken))
+        drop_idle_binding(call, state)
         return True
 
     def _widen_handler(self, call: cst.Call) -> bool:
@@ -323,10 +342,16 @@ class _NodeFinder(cst.CSTVisitor):
         self.functions: dict[str, cst.FunctionDef] = {}
         self.by_pos: dict[Pos, cst.FunctionDef] = {}
         self.requests: dict[Pos, cst.DictElement] = {}
+        self.taken: dict[Pos, cst.Attribute] = {}  # `list_roots` not called where it is written
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         if isinstance(node.value, cst.SimpleString) and node.value.value[1:-1] == "roots/list":
             self.requests[self.state.pos(node)] = node
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        parent = self.state.parent(node)
+        if node.attr.value == "list_roots" and not (isinstance(parent, cst.Call) and parent.func is node):
+            self.taken[self.state.pos(node)] = node
 
     def visit_Call(self, node: cst.Call) -> None:
         pos = self.state.pos(node)

@@ -24,6 +24,7 @@ from migrate_roots.codemods._roots_refusals import (
     _returns_name,
     _uses,
 )
+from migrate_roots.codemods._roots_taken import followed, taken_receiver, taken_refusal
 from migrate_roots.codemods._roots_uses import (
     hand_request,
     kept_target,
@@ -78,6 +79,8 @@ class SiteIndex:
             self._hand_request(node, state)
         elif isinstance(node, cst.DictElement):
             self._hand_request(node, state)
+        elif isinstance(node, cst.Attribute) and node.attr.value == "list_roots":
+            self._taken(node, state)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
             self._attribute_write([node.target], node.value, state, state.pos(node))
         elif isinstance(node, cst.Assign):
@@ -102,8 +105,27 @@ class SiteIndex:
             state.pos(node),
             'roots asked for by hand (a JSON-RPC request for `"roots/list"`), which MCP 2026-07-28 requests '
             "cannot answer: give the tools that need the directory a path argument in their inputSchema and "
-            "read it before this request, by hand (migrate-roots rewrites SDK calls only)",
+            "read it before this request, by hand (migrate-roots rewrites SDK calls only); if the roots bound "
+            "what the tools may touch, keep that bound in the server's configuration instead, never in an "
+            "argument the caller chooses",
         )
+
+    def _taken(self, node: cst.Attribute, state: FileState) -> None:
+        """`ctx.session.list_roots` not called here: a roots reference too (`run(ctx.session.list_roots)`)."""
+        parent = state.parent(node)
+        if isinstance(parent, cst.Call) and parent.func is node or followed(node, state):
+            return
+        kind = _sdk.expr_kind(state, node.value)
+        if kind not in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED) and not (
+            kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, node.value)
+        ):
+            return
+        func_node = state.function
+        caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+        site = Site(state.pos(node), "result", "list")
+        site.refusal = taken_refusal(node, state)
+        owner.sites.append(site)
 
     def _raw_site(self, caller: Func | None, pos: Pos, why: str) -> None:
         """A roots request migrate-roots never rewrites (raw, or by hand): a site refused under MR101."""
@@ -246,11 +268,17 @@ class SiteIndex:
                 "2026-07-28 requests: migrate-roots rewrites `list_roots()` calls only; give the tools that reach "
                 "it a path argument and call `list_roots_compat` here by hand (if the roots carry a token or an "
                 "id rather than a directory, a non-`file://` URI, move it to the server's configuration instead: "
-                "a tool argument is shown to the model)",
+                "a tool argument is shown to the model; so too if they bound what the tools may touch: the caller "
+                "must not choose its own bound)",
             )
             return
-        if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args:
-            site = receiver_site(node, target.value, state)
+        receiver = (
+            target.value
+            if isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and not node.args
+            else taken_receiver(node, state)  # `fetch = ctx.session.list_roots`, then `fetch()`
+        )
+        if receiver is not None:
+            site = receiver_site(node, receiver, state)
             if site is not None and caller is not None and func_node is not None:
                 caller = self._closure_owner(caller, func_node, state)
             if site is not None:

@@ -57,7 +57,16 @@ class RootsCall(SiteIndex, Rule):
     # A roots token is always parsed: whether a call is MCP is the plan's decision (`Site.maybe`), not the
     # prefilter's (README, "How it works").
     requires = b""
-    nodes = (cst.Module, cst.FunctionDef, cst.Call, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.DictElement)
+    nodes = (
+        cst.Module,
+        cst.FunctionDef,
+        cst.Call,
+        cst.Assign,
+        cst.AnnAssign,
+        cst.AugAssign,
+        cst.DictElement,
+        cst.Attribute,
+    )
     limits = (
         "Sites outside a tool call (MR103), in wrappers or generated tools (MR104), and code that tells "
         "'no roots capability' from 'empty list' (MR105) are marked, not rewritten."
