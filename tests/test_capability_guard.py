@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from tests import helpers
 from tests.helpers import codes
 from tests.test_roots_call import ALIAS_LIST, ALIAS_ONE, aliases
@@ -452,9 +454,13 @@ def test_predicate_called_through_its_imported_module_is_widened(tmp_path):
 
 
 def test_noop_a_reexported_name_bound_again_is_no_predicate(tmp_path):
-    extra = {"checks.py": "from .caps import client_has_roots\n\n\ndef client_has_roots(ctx):\n    return True\n"}
+    extra = {
+        "checks.py": "from .caps import client_has_roots\n\n\ndef client_has_roots(ctx):\n    return True\n"
+    }
     guard = "            if not client_has_roots(ctx):\n                return os.getcwd()\n"
-    read = "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    read = (
+        "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    )
     spelling = "from pkg.checks import client_has_roots"
     before = _server(guard + read).replace(
         "from mcp.server.fastmcp import Context, FastMCP\n",
@@ -493,7 +499,9 @@ def test_predicate_imported_inside_the_tool_is_widened(tmp_path):
     spelling = "from pkg.caps import client_has_roots"
     inner = f"            {spelling}\n\n"
     guard = "            if not client_has_roots(ctx):\n                return os.getcwd()\n"
-    read = "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    read = (
+        "            result = await ctx.session.list_roots()\n            return str(result.roots[0].uri)\n"
+    )
     after = _migrated(
         inner
         + guard.replace("if not", "if root is None and not")
@@ -523,3 +531,26 @@ def test_capabilities_known_and_roots_in_one_test_are_widened_together(tmp_path)
             )
         ),
     )
+
+
+@pytest.mark.parametrize("name", ["detect_roots_capability", "client_supports_roots", "_check_roots_support"])
+def test_predicate_named_for_the_roots_capability_is_widened(tmp_path, name):
+    """mito's `detect_roots_capability(ctx)` reaches the capability through helpers of its own
+    (`_has_capability(caps, "roots")`), which no spelling above sees: its name says what it checks. Taking
+    another check for one would only let an explicit argument past it; missing one ignores the argument."""
+    extra = {
+        "caps.py": f"""\
+            def {name}(ctx) -> bool:
+                return _has(_caps_of(ctx), "ro" + "ots")
+
+
+            def _caps_of(ctx):
+                return ctx.session.client_params
+
+
+            def _has(caps, field) -> bool:
+                return getattr(caps, field, None) is not None
+            """
+    }
+    spelling = f"from pkg.caps import {name}"
+    _imported_guard(tmp_path, spelling, name, (COMPAT.strip(), spelling), extra)

@@ -21,6 +21,7 @@ returns None when a check is used in a way this cannot rewrite with certainty (r
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -180,14 +181,25 @@ def has_check(func: cst.FunctionDef, preds: frozenset[str] = frozenset()) -> boo
     return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
 
 
+# A predicate named for the roots capability (`detect_roots_capability(ctx)`, `_check_roots_support`,
+# `client_supports_roots`): its body may reach the capability through helpers of its own (mito's
+# `_has_capability(caps, "roots")`). Taking another check for one only lets an explicit argument past it.
+NAMED = re.compile(r"roots?_?(capab|support)|supports?_roots", re.IGNORECASE)
+
+
 def _module_predicates(module: cst.Module) -> frozenset[str]:
-    """The module's top-level functions that return a roots-capability check's truth."""
+    """The module's top-level functions that return a roots-capability check's truth, or are named so."""
     names = set()
     for statement in module.body:
-        if not isinstance(statement, cst.FunctionDef) or not _mentions_capabilities(statement.body):
+        if not isinstance(statement, cst.FunctionDef):
+            continue
+        returns = returns_in(statement.body)
+        if NAMED.search(statement.name.value) and returns and all(r.value is not None for r in returns):
+            names.add(statement.name.value)
+            continue
+        if not _mentions_capabilities(statement.body):
             continue
         caps, flags, _ = _variables(statement)
-        returns = returns_in(statement.body)
         if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
             names.add(statement.name.value)
     return frozenset(names)
@@ -201,7 +213,8 @@ def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[st
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        own = _module_predicates(cst.parse_module(data)) if b"capabilit" in data else frozenset()
+        spelled = b"capabilit" in data or NAMED.search(data.decode("utf-8", "replace")) is not None
+        own = _module_predicates(cst.parse_module(data)) if spelled else frozenset()
     except (OSError, cst.ParserSyntaxError, RecursionError):
         return frozenset()
     if depth >= 3 or b"import" not in data:
@@ -284,7 +297,7 @@ def predicates(state: FileState) -> frozenset[str]:
     if found is not None:
         return found
     # A file that never spells "capabilit" has no such function (and most files are such: no walk at all).
-    spelled = any("capabilit" in line for line in state.lines)
+    spelled = any("capabilit" in line or NAMED.search(line) for line in state.lines)
     names = set(_module_predicates(state.wrapper.module)) if spelled else set()
     if state.module:
         names |= _imported_predicates(state)
