@@ -361,7 +361,9 @@ def _hub_findings(tmp_path, imports: str, helpers: str, body: str, extra=None):
     source = HUB.format(imports=imports, helpers=helpers, body=body)
     root = helpers_module._layout(tmp_path, source, extra, True)
     results = helpers_module.run_engine(root, write=False)
-    return [(f.code, f.action.value, f.message) for r in results for f in r.findings if f.code.startswith("MR2")]
+    return [
+        (f.code, f.action.value, f.message) for r in results for f in r.findings if f.code.startswith("MR2")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -755,7 +757,7 @@ E2E_SERVERS = {
 
 # Run with the SDK env's python: a legacy client that sends notifications/roots/list_changed (before and after
 # calling the tools) to the migrated server over stdio, then pings it. Prints the tool results as JSON.
-NOTIFY_CLIENT = '''\
+NOTIFY_CLIENT = """\
 import json, sys, warnings
 from pathlib import Path
 
@@ -811,7 +813,7 @@ async def main():
 
 warnings.simplefilter("ignore")
 anyio.run(main)
-'''
+"""
 
 
 def _migrate(tmp_path, name):
@@ -850,15 +852,37 @@ def test_e2e_migrated_server_serves_its_tools_in_both_eras(tmp_path, name):
     for era in eras:
         calls.append({"era": era, "tool": "echo", "args": {"text": "hi"}, "roots": [client_dir.as_uri()]})
         if "where" in tools:
-            calls.append({"era": era, "tool": "where", "args": {"root": [str(arg_dir)]}, "roots": [client_dir.as_uri()]})
+            calls.append(
+                {
+                    "era": era,
+                    "tool": "where",
+                    "args": {"root": [str(arg_dir)]},
+                    "roots": [client_dir.as_uri()],
+                }
+            )
             if era == "legacy-roots":
                 calls.append({"era": era, "tool": "where", "args": {}, "roots": [client_dir.as_uri()]})
     driver = Path(__file__).parent / "sdk" / "driver.py"
     for transport in ("inproc", "stdio"):
         out = subprocess.run(
-            [str(python), str(driver), "--server", str(server), "--attr", attr, "--line", line,
-             "--transport", transport, "--batch", json.dumps(calls)],
-            capture_output=True, text=True, timeout=600, cwd=server.parent,
+            [
+                str(python),
+                str(driver),
+                "--server",
+                str(server),
+                "--attr",
+                attr,
+                "--line",
+                line,
+                "--transport",
+                transport,
+                "--batch",
+                json.dumps(calls),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            cwd=server.parent,
         )
         assert out.returncode == 0, out.stderr[-3000:]
         results = json.loads(out.stdout.strip().splitlines()[-1])["results"]
@@ -891,7 +915,10 @@ def test_e2e_legacy_client_sending_list_changed_causes_no_error(tmp_path, name):
     calls = [["echo", {"text": "hi"}]] + ([["where", {}]] if "where" in tools else [])
     out = subprocess.run(
         [str(python), str(script), line, str(server), str(client_dir), json.dumps(calls)],
-        capture_output=True, text=True, timeout=600, cwd=server.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=server.parent,
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "Traceback" not in out.stderr and "error" not in out.stderr.lower(), out.stderr[-3000:]
@@ -1007,15 +1034,13 @@ def test_handler_registered_inside_a_function_that_changes_package_state_is_mark
     tmp_path, imp, name, method, marker
 ):
     before = _INSTALLED_BEFORE.format(imp=imp, name=name, method=method)
-    after = (
-        before.replace(
-            "    async def _on_roots_changed",
-            "    # migrate-roots: MR202: a roots list_changed handler, kept with its registration\n"
-            "    #   (`notification_handlers[RootsListChangedNotification]` in `install_handlers()`, see\n"
-            "    #   its marker): the notification does not exist in MCP 2026-07-28\n"
-            "    async def _on_roots_changed",
-        ).replace("        server.notification_handlers[", marker + "        server.notification_handlers[")
-    )
+    after = before.replace(
+        "    async def _on_roots_changed",
+        "    # migrate-roots: MR202: a roots list_changed handler, kept with its registration\n"
+        "    #   (`notification_handlers[RootsListChangedNotification]` in `install_handlers()`, see\n"
+        "    #   its marker): the notification does not exist in MCP 2026-07-28\n"
+        "    async def _on_roots_changed",
+    ).replace("        server.notification_handlers[", marker + "        server.notification_handlers[")
     extra = {"shared.py": "allowed_roots = None\n", "registry.py": "registry = None\n"}
     findings = check_transformed(tmp_path, before, after, extra=extra)
     assert codes(findings) == ["MR202", "MR202"]
@@ -1132,7 +1157,11 @@ def build() -> Server:
 @pytest.mark.parametrize(
     ("imports", "body", "words"),
     [
-        ("", "for child in CHILDREN:\n            await child.send_roots_list_changed()", "the handler `on_changed` relays the change"),
+        (
+            "",
+            "for child in CHILDREN:\n            await child.send_roots_list_changed()",
+            "the handler `on_changed` relays the change",
+        ),
         ("", "await _fan_out()", "the handler `on_changed` calls `_fan_out`, which relays the change"),
         ("from .fanout import fan_out\n", "await fan_out()", "calls `fan_out` (imported from `.fanout`)"),
         ("", "print('changed')", "is not a module-level function of this file"),
@@ -1149,3 +1178,44 @@ def test_a_local_handler_that_relays_is_marked_as_a_relay(tmp_path, imports, bod
     found = [(f.code, f.action.value, f.message) for r in results for f in r.findings if f.code == "MR202"]
     assert len(found) == 1 and found[0][1] == "marked", found
     assert words in found[0][2], found
+
+
+def test_kept_handler_names_the_callee_that_writes_state_not_an_sdk_constructor(tmp_path):
+    """A handler calls a reader (a raw ListRootsRequest built with `types.ServerRequest(...)`) and a writer of a
+    global: the marker names the writer. `types` is the SDK's module, which keeps no state of the package; it
+    was taken for package state, and the reader, popped first, was named (mcpcn-video-ai-subtitle-mcp)."""
+    source = """\
+        from typing import Any
+
+        from mcp import types
+        from mcp.server import Server
+
+        TOKEN = ""
+        SESSION = None
+
+
+        async def safe_list_roots(session: Any) -> list:
+            resp = await session.send_request(types.ServerRequest(types.ListRootsRequest()), types.ListRootsResult)
+            return resp.roots
+
+
+        def load_token(roots: list) -> None:
+            global TOKEN
+            TOKEN = str(roots[0].uri) if roots else ""
+
+
+        server = Server("x")
+
+
+        async def on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+            load_token(await safe_list_roots(SESSION))
+
+
+        server.notification_handlers[types.RootsListChangedNotification] = on_roots_changed
+        """
+    findings = check_noop(tmp_path, source, write=False, select=["MR2"])
+    kept = [f.message for f in findings if f.code == "MR202" and "calls" in f.message]
+    assert kept == [
+        "the handler calls `load_token`, which changes module state: remove both by hand once the "
+        "readers take the `root` argument"
+    ]

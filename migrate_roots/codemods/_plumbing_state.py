@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
+from migrate_roots.codemods._sdk import SDK_PREFIXES
 from migrate_roots.codemods.base import FileState
 
 # State that bounds what the tools may touch (`allowed_roots.update_from_client_roots()`, `box.allowed`).
@@ -43,7 +44,8 @@ def _first_party_import(scope: Any, name: str) -> bool:
             module = next((a.name for a in node.names if _bound_name(a) == name), None)
         while isinstance(module, cst.Attribute):
             module = module.value
-        if isinstance(module, cst.Name) and module.value not in _STDLIB:
+        # The SDK's modules keep no state of the package: `types.ServerRequest(...)` builds a value.
+        if isinstance(module, cst.Name) and module.value not in _STDLIB and module.value not in SDK_PREFIXES:
             return True
     return False
 
