@@ -382,7 +382,7 @@ def test_planning_twice_gives_the_same_plan(tmp_path):
             "pkg/workspace.py": """\
                 from mcp.server.fastmcp import Context
 
-                async def project_dir(ctx: Context, root) -> str:
+                async def project_dir(ctx: Context, root=None) -> str:
                     return (await ctx.session.list_roots()).roots[0].uri
 
                 async def deep(ctx: Context) -> str:

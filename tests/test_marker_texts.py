@@ -103,6 +103,9 @@ OUTSIDE = fast("""\
             return await super().list_roots()  # override
     async def untyped(thing):
         return await thing.list_roots()  # untyped
+    @mcp.prompt()
+    async def review(ctx: Context, focus: str) -> str:
+        return str((await ctx.session.list_roots()).roots) + focus  # prompt
     """)
 WRAPPERS = fast("""\
     import functools
@@ -167,7 +170,7 @@ NONE_VERSUS_EMPTY = fast("""\
 HELPER = fast("""\
     import sys
     from .fakes import imported_fake
-    async def resolve(ctx: Context, root: str):
+    async def resolve(ctx: Context, root: str | None = None):
         return (await ctx.session.list_roots()).roots[0].uri  # clash
     async def roots_of(ctx: Context):
         return [str(r.uri) for r in (await ctx.session.list_roots()).roots]
@@ -571,7 +574,8 @@ MR103 | decorated | outside | marked | # decorated | roots read in `sync_now` (p
 MR103 | override | outside | marked | # override | by `super().list_roots()` in `Caching.list_roots` | a method of a subclass of the SDK's class
 MR103 | returned | outside | marked | # returned | in `reader` | a function that `make` returns
 MR103 | opaque | opaque | marked | | roots read in `first_root` | reach only from `where` (pkg/server.py:9) | Tools registered from a value migrate-roots cannot follow to a function, such as `mcp.add_tool(getattr(tools, name))` (pkg/server.py:12), may be that way
-MR103 | resource | outside | marked | # resource | the handler `first` | `@mcp.resource` (pkg/server.py:33)
+MR103 | resource | outside | marked | # resource | the handler `first` | `@mcp.resource` (pkg/server.py:33) | a resource read carries no arguments beyond its URI
+MR103 | prompt | outside | marked | # prompt | the handler `review` | `@mcp.prompt` | a prompt takes arguments too
 MR104 | wrapper | wrappers | marked | # wrapper | roots read in a decorator that wraps tools
 MR104 | wraps | wrappers | marked | # wraps | in `first_root` | from `inner` (pkg/server.py:19) | (`@wraps(fn)`)
 MR104 | functools.wraps | wrappers | marked | # functools.wraps | in `second_root` | from `outer` (pkg/server.py:24) | (`@functools.wraps(fn)`)

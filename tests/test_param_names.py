@@ -166,3 +166,47 @@ def test_helper_with_a_local_root_gets_a_free_name_and_the_call_passes_it(tmp_pa
     # The client passes `root` (the tool's name); the finding says so and why the helper holds it otherwise.
     read = next(f for f in findings if f.code == "MR101")
     assert "reads the `root` argument (passed in as `root_path`: `root` is already a name in `first`)" in read.message
+
+
+def test_existing_root_with_a_value_of_its_own_is_not_the_argument(tmp_path):
+    """`root: str = "src"` is a sub-folder of the workspace the roots give: reused, every call would hand the
+    shim "src" (refused as relative, for legacy clients too: helpers' sweep, run on mcp 1.30). A parameter with
+    a default other than None, or none at all, has a value of its own: the argument takes the next free name."""
+    before = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def grep(pattern: str, ctx: Context, root: str = "src") -> list[str]:
+            res = await ctx.session.list_roots()
+            base = Path(str(res.roots[0].uri).removeprefix("file://"))
+            return [str(p) for p in (base / root).rglob(pattern)]
+        """
+    findings = helpers.check_transformed(
+        tmp_path,
+        before,
+        f"""\
+        from pathlib import Path
+        from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+{aliases(ALIAS_ONE)}
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        async def grep(
+            pattern: str, ctx: Context, root: str = "src", root_path: RootPath = None
+        ) -> list[str]:
+            res = await list_roots_compat(ctx, root_path, name="root_path")
+            base = Path(str(res.roots[0].uri).removeprefix("file://"))
+            return [str(p) for p in (base / root).rglob(pattern)]
+        """,
+        select=["MR1"],
+    )
+    assert "now reads the `root_path` argument (`root` is already a name in `grep`)" in findings[0].message

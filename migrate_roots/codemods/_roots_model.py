@@ -83,6 +83,9 @@ class Func:
     aliased: dict[str, str] = field(default_factory=dict)
     # Parameters annotated as no path can be (`project: int | None`): never taken for the path argument.
     not_paths: frozenset[str] = frozenset()
+    # Parameters with a value already (`root: str = "src"`, or required): never the new argument, which must
+    # be None when the caller gives none (reused, the roots would be skipped or the value refused).
+    fixed: frozenset[str] = frozenset()
     # Functions of its module it may call that run a function they are given (`_run_sync(fn, *args)`).
     runners: frozenset[str] = frozenset()
     # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a
@@ -145,3 +148,9 @@ class Plan:
     bound: dict[Pos, str] = field(default_factory=dict)
     shim_import: str = ""
     shim_path: str = ""
+
+
+def reusable(func: Func) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(names the body takes, parameters the new argument may reuse) for `_names.choose`."""
+    unfit = func.not_paths | func.fixed
+    return func.taken | unfit, tuple(p for p in func.params if p not in unfit)

@@ -20,7 +20,7 @@ from migrate_roots.codemods import (
     _shim_place,
 )
 from migrate_roots.codemods._param_types import path_param
-from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary
+from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, reusable
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
 
@@ -184,7 +184,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     for key in sorted(first):
         func = by_key[key][1]
         helper = func.tool is None and func.value is None and key not in guarded
-        name = _names.choose(param, func.taken, func.params) if helper else param
+        name = _names.choose(param, *reusable(func)) if helper else param
         if helper and name in func.params and not _threaded_before(key, funcs, first):
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
     # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
@@ -244,7 +244,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     idle = _roots_plan_tools.idle_helpers(by_key, calls, reach, guarded, unset)
     # A helper's parameter: free in its body (callers pass it by this keyword).
     helper_names = {
-        key: _names.choose(param, by_key[key][1].taken, by_key[key][1].params)
+        key: _names.choose(param, *reusable(by_key[key][1]))
         for key in reach
         if by_key[key][1].tool is None
         and by_key[key][1].value is None
@@ -285,7 +285,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             elif len(handed) == 1 and not existing and param not in func.params:
                 name, new = handed.pop(), False
             else:  # the first name the body leaves free (a loop's `root` would overwrite the argument)
-                name = _names.choose(param, func.taken | shared_taken.get(key, frozenset()), func.params)
+                taken, params = reusable(func)
+                name = _names.choose(param, taken | shared_taken.get(key, frozenset()), params)
                 new = name not in func.params
             plan.tools[func.qualname] = (name, shape_of(key, set()), new)
             plan.values[func.qualname] = name

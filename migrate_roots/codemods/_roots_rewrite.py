@@ -89,7 +89,7 @@ class _Rewriter:
                     value if value.isidentifier() else state.settings.param_name
                 )
                 param = state.settings.param_name
-                clash = param in func.taken and param not in func.params and value != param
+                clash = value != param and (param in func.taken or param in func.params)
                 # A helper's own `root` makes its parameter `root_path`; the client still passes the tool's name.
                 held = f"passed in as `{value}`: " if value != name else ""
                 note = f" ({held}`{param}` is already a name in `{func.qualname}`)" if clash else ""

@@ -201,6 +201,11 @@ class SiteIndex:
             for p in (*params.posonly_params, *params.params, *params.kwonly_params)
             if p.annotation is not None and not_a_path(p.annotation.annotation, state.walk)
         )
+        func.fixed = frozenset(
+            p.name.value
+            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+            if not (isinstance(p.default, cst.Name) and p.default.value == "None")
+        )
         shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
             note = p.annotation.annotation if p.annotation is not None else None
