@@ -159,8 +159,7 @@ class ProgramModel:
                 handler = handler or (
                     "MR103",
                     f"roots read {_via(fq, current)}the handler `{current.rpartition('.')[2]}` registered by "
-                    f"`{spelling}` ({_short(path)}:{line}), outside any tool call: nothing can pass a path "
-                    "argument here",
+                    f"`{spelling}` ({_short(path)}:{line}), outside any tool call: {_handler_advice(spelling)}",
                 )
                 continue
             for caller, path, line in self.callers.get(current, ()):
@@ -293,3 +292,17 @@ def _short(path: str) -> str:
     """The file's folder and name (`tools/__init__.py`): enough to find it, short enough for a comment."""
     head, name = os.path.split(path)
     return f"{os.path.basename(head)}/{name}" if os.path.basename(head) else name
+
+
+def _handler_advice(spelling: str) -> str:
+    """What can carry the path to a handler that is no tool (migrate-roots rewrites tools only)."""
+    if "prompt" in spelling.lower():
+        return (
+            "migrate-roots rewrites tools only, but a prompt takes arguments too (prompts/get carries them): "
+            "give it a path argument by hand"
+        )
+    if "resource" in spelling.lower():
+        return (
+            "a resource read carries no arguments beyond its URI: put the path in its URI template, by hand"
+        )
+    return "nothing can pass a path argument here"
