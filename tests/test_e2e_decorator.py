@@ -25,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 FIXTURES = {
     "mcp1_fastmcp.py": ("mcp1",),
     "mcp1_registrar.py": ("mcp1",),
+    "mcp1_taken.py": ("mcp1",),
+    "mcp2_taken.py": ("mcp2",),
     "mcp2_mcpserver.py": ("mcp2",),
     "fastmcp_listroots.py": ("fastmcp2", "fastmcp3"),
     "fastmcp4_session.py": ("fastmcp4",),
