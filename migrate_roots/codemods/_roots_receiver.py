@@ -9,6 +9,7 @@ import os
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._roots_keyed import roots_hashed
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods._roots_refusals import (
     _declared_global,
@@ -79,6 +80,17 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
             f"({os.path.basename(state.path)}:{named[1]}): it carries an id or a key, not a directory, and "
             "roots made from a path argument (or the operator's directories) are `file://` URIs with no "
             "host; carry that value by an argument or by configuration instead, by hand, then run again",
+        )
+    hashed = (
+        roots_hashed(state.function, state) if state.function is not None and site.refusal is None else None
+    )
+    if hashed is not None:
+        site.refusal = (
+            "MR101" if shape == "result" else "MR102",
+            f"this function hashes the roots' URI into a key, `{hashed[0]}` ({os.path.basename(state.path)}:"
+            f"{hashed[1]}): the roots choose which stored data the tool reaches, and a path argument would let "
+            "the caller choose another project's; keep that choice with the operator (configuration) or migrate "
+            "it by hand",
         )
     site.existing, site.loose = _guarding_param(call, state) or (None, False)
     if state.function is not None:
