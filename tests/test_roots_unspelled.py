@@ -296,3 +296,23 @@ def test_bare_list_roots_on_an_untyped_value_in_an_sdk_module_is_marked(tmp_path
     assert [f.code for f in findings] == ["MR102"]
     assert "on an untyped value: a fastmcp Context" in findings[0].message
     assert "never imports" not in findings[0].message
+
+
+def test_noop_a_clients_session_held_on_self_reads_no_roots(tmp_path):
+    """`self.session: ClientSession` (a client bridge's): a client has no roots to read; it was taken for a
+    server session held on the object and marked MR103 (helpers' sweep, both halves)."""
+    source = """\
+        from typing import Any, Optional
+
+        from mcp.client.session import ClientSession
+
+
+        class Bridge:
+            def __init__(self) -> None:
+                self.session: Optional[ClientSession] = None
+
+            async def handle(self, request: dict[str, Any]) -> Any:
+                result = await self.session.list_roots()
+                return result.model_dump()
+        """
+    assert check_noop(tmp_path, source, write=False) == []

@@ -282,6 +282,14 @@ def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int
             return REQUEST_CONTEXT  # a server's is the current request's (a context variable)
         return CAPTURED if base is None and state.extra.get("imports_sdk") else None
     if attr == "session":
+        parent = state.parent(value)
+        held_as = (
+            self_attribute_kind(state, parent, depth)
+            if isinstance(value, cst.Name) and value.value == "self" and isinstance(parent, cst.Attribute)
+            else None
+        )
+        if held_as == FOREIGN:
+            return FOREIGN  # `self.session: ClientSession`: a client's, which reads no roots
         if base in (CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT):
             return SESSION
         return CAPTURED if base is None and state.extra.get("imports_sdk") else None
@@ -475,7 +483,8 @@ def self_attribute_kind(state: Any, expr: cst.Attribute, depth: int) -> str | No
     # A session or context kept on the object (`self._session: ServerSession | None = None`, or given one):
     # held across requests, as `self.session` is by its name.
     held = [k for k in kinds if k in (SESSION, CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT)]
-    cache[key] = known[0] if known else CAPTURED if held else None
+    foreign = bool(kinds) and all(k == FOREIGN for k in kinds if k is not None) and any(kinds)
+    cache[key] = known[0] if known else CAPTURED if held else FOREIGN if foreign else None
     return cache[key]
 
 
