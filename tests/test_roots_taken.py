@@ -240,3 +240,37 @@ def test_bound_read_through_a_taken_method_takes_the_operators_bound_without_a_m
 {body.format(call="allowed_roots_compat(session)", taken="")}"""
     findings = check_transformed(tmp_path, before, after)
     assert [f.code for f in findings] == ["MR110"]
+
+
+def test_bound_read_through_a_method_kept_for_its_test_is_taken_once(tmp_path):
+    """The `getattr` stays for its `callable` test beside `allowed_roots_compat(session)`: a second run finds
+    no read beside the `getattr` and once marked it MR103 (pycharm-sonar-mcp, Synapse-Desktop: not idle)."""
+    body = """\
+            session = ctx.session
+            list_roots = getattr(session, "list_roots", None)
+            if not callable(list_roots):
+                return ""
+            result = await {call}
+            base = Path(path).resolve()
+            if not any(base.is_relative_to(Path(r.uri.path)) for r in result.roots):
+                raise ValueError("outside the roots")
+            return base.read_text()
+"""
+    head = """\
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+{compat}
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def read(ctx: Context, path: str) -> str:
+"""
+    compat = "\n        from pkg._mcp_roots_compat import allowed_roots_compat\n"
+    findings = check_transformed(
+        tmp_path,
+        head.format(compat="") + body.format(call="list_roots()"),
+        head.format(compat=compat) + body.format(call="allowed_roots_compat(session)"),
+    )
+    assert [f.code for f in findings] == ["MR110"]

@@ -86,6 +86,7 @@ class Func:
     # Parameters with a value already (`root: str = "src"`, or required): never the new argument, which must
     # be None when the caller gives none (reused, the roots would be skipped or the value refused).
     fixed: frozenset[str] = frozenset()
+    in_place: bool = False  # calls `allowed_roots_compat` (an earlier run's MR110)
     # Functions of its module it may call that run a function they are given (`_run_sync(fn, *args)`).
     runners: frozenset[str] = frozenset()
     # Every definition of this function (`if sys.platform == "win32": def base() ... else: def base()`): a

@@ -370,7 +370,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             # or marked with its reason); alone, a method taken by name that the plan does not follow.
             if func.strings and (summary.sdk or _package_of(summary) in mcp_packages):
                 decided = [plans[path].sites.get(site.pos) for site in func.sites if not site.done]
-                named = next((d for d in decided if d is not None), None if func.sites else _NAMED_ONLY)
+                named = next(
+                    (d for d in decided if d is not None),
+                    None if func.sites or func.in_place else _NAMED_ONLY,
+                )
                 for pos in func.strings:
                     if named is not None:
                         plans.setdefault(path, Plan()).strings[pos] = named

@@ -14,7 +14,7 @@ from libcst.metadata import QualifiedNameSource
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, not_a_path
 from migrate_roots.codemods._roots_edits import ALIASES
-from migrate_roots.codemods._roots_model import SHIM_FUNCTION, Func, Pos, Site
+from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import receiver_site
 from migrate_roots.codemods._roots_refusals import (
     _attribute_flags,
@@ -262,6 +262,10 @@ class SiteIndex:
                 self._guard(node, done.pos, caller, state)  # `list_roots_compat(ctx, None)` behind its guard
             caller.sites.append(done)
             return
+        if caller is not None and _is_compat_call(node, state, BOUND_FUNCTION):
+            caller.in_place = (
+                True  # an earlier run took the operator's bound here (MR110): nothing left to mark
+            )
         if _names_roots_method(node):
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))
@@ -463,9 +467,9 @@ def _names_roots_method(call: cst.Call) -> bool:
     return call.args[1].value.evaluated_value == "list_roots"
 
 
-def _is_compat_call(call: cst.Call, state: FileState) -> bool:
+def _is_compat_call(call: cst.Call, state: FileState, function: str = SHIM_FUNCTION) -> bool:
     names = _fq(state, call.func)
-    suffix = f"{state.settings.shim_module}.{SHIM_FUNCTION}"
+    suffix = f"{state.settings.shim_module}.{function}"
     return any(n == suffix or n.endswith("." + suffix) for n in names)
 
 
