@@ -704,8 +704,8 @@ def test_handler(tmp_path):
         @mcp.resource("roots://first")
         async def first(ctx: Context) -> str:
             # migrate-roots: MR103: roots read in the handler `first` registered by
-            #   `@mcp.resource` (pkg/server.py:7), outside any tool call: nothing can pass a
-            #   path argument here
+            #   `@mcp.resource` (pkg/server.py:7), outside any tool call: a resource read
+            #   carries no arguments beyond its URI: put the path in its URI template, by hand
             result = await ctx.session.list_roots()
             return str(result.roots[0].uri)
 """,
