@@ -175,3 +175,52 @@ def test_an_allow_list_object_checked_through_a_loop_over_its_attribute_is_a_bou
     assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")]
     assert "a `parents` membership test in `check`" in findings[0].message
     assert "async def read(path: str, ctx: Context) -> str:" in server.read_text()
+
+
+FETCHER = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("x")
+
+
+    class Roots:
+        async def fetch(self, session) -> list[str]:
+            result = await session.list_roots()
+            return [str(x.uri).removeprefix("file://") for x in result.roots]
+
+
+    {holder}
+
+
+    def inside(path: str, dirs: list[str]) -> bool:
+        p = Path(path).resolve()
+        return any(p == Path(d) or Path(d) in p.parents for d in dirs)
+
+
+    @mcp.tool()
+    async def cat(path: str, ctx: Context) -> str:
+        allowed = await {fetch}(ctx.session)
+        if not inside(path, allowed):
+            raise ValueError("outside the client's roots")
+        return Path(path).read_text()
+"""
+
+
+@pytest.mark.parametrize(
+    ("holder", "fetch"), [("ROOTS = Roots()", "ROOTS.fetch"), ("", "Roots().fetch")], ids=["global", "built"]
+)
+def test_roots_read_by_a_method_of_an_object_and_checked_by_a_helper_are_a_bound(tmp_path, holder, fetch):
+    """The way up from `Roots.fetch` to the tool goes through `ROOTS.fetch(...)`, a method of an object the
+    module builds (program/typed.py spells it `Roots().fetch`): the bound analysis missed that call, and the
+    MR109 said the helper's check was not on these roots (helpers' sweep), which it is."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    server = root / "pkg" / "server.py"
+    server.write_text(textwrap.dedent(FETCHER.format(holder=holder, fetch=fetch)))
+    findings = [f for r in helpers.run_engine(root, select=["MR1"]) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")]
+    assert "(a `parents` membership test in `inside`)" in findings[0].message
+    assert "result = await allowed_roots_compat(session)" in server.read_text()

@@ -160,6 +160,8 @@ def refuse(
     calls_of: dict[str, dict[Pos, list[str]]] = {}
     for caller in by_fq:
         for callee, position in by_fq[caller][1].calls:
+            # `Roots().fetch` (a method of what a constructor returns, program/typed.py) is `Roots.fetch`.
+            callee = callee if callee in by_fq else callee.replace("().", ".")
             callers.setdefault(callee, set()).add(caller)
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
     for fq in sorted(by_fq):

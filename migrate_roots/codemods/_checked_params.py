@@ -95,8 +95,8 @@ def _checked(
     path_like: Any,
     way: frozenset[str] = frozenset(),
     depth: int = 0,
-) -> tuple[str, str, str, Pos] | None:
-    """(parameter, sign, file, position) of a check in `key` on the values `seeds` maps each of its own
+) -> tuple[str, str, str, Pos, bool] | None:
+    """(parameter, sign, file, position, against the way's value) of a check in `key` on the values `seeds` maps each of its own
     parameters to, or in a callee those values are handed to (a call deep); not a check that also tests
     `way`, the names the way's own value reaches."""
     path, func = by_key[key]
@@ -104,10 +104,13 @@ def _checked(
     if facts is None:
         return None
     tainted = {name: path_taint(facts, names) for name, names in seeds.items()}
+    # A callee whose check's bound side is the way's value (`Path(d) in p.parents`, `d` from the roots): the
+    # roots bound the path, which `_bounds_refuse` says when it follows the way; said here when it does not.
+    against = bool(way) and any(bound & way for _, bound in facts.signs)
     for name, held in tainted.items():
         for sign, tested, pos in facts.checks:
-            if tested & held and not tested & way and (sign not in _PLAIN or path_like(name)):
-                return name, sign, path, pos
+            if tested & held and (against or not tested & way) and (sign not in _PLAIN or path_like(name)):
+                return name, sign, path, pos, against
     if depth >= 1:
         return None
     targets: dict[Pos, list[K]] = {}
@@ -123,11 +126,20 @@ def _checked(
                 if not names or target not in theirs:
                     continue
                 ok = path_like(names[0]) or path_like(target)
+                # The callee's parameters the way's value is handed to (`inside(path, allowed)`: `dirs`) are
+                # the way there: its check of `path` against them is a check against the roots.
+                fed = frozenset(
+                    theirs[int(k[1:])] if k.startswith("#") and int(k[1:]) < len(theirs) else k
+                    for k, m in arguments
+                    if m & way
+                )
+                held_facts = by_key[callee][1].bound_sign
+                there = frozenset(taint(held_facts, fed)) if fed and held_facts is not None else frozenset()
                 found = _checked(
-                    callee, {target: frozenset({target})}, by_key, calls, lambda _, ok=ok: ok, depth=1
+                    callee, {target: frozenset({target})}, by_key, calls, lambda _, ok=ok: ok, there, depth=1
                 )
                 if found is not None:
-                    return names[0], found[1], found[2], found[3]
+                    return names[0], found[1], found[2], found[3], found[4]
     return None
 
 
@@ -192,19 +204,26 @@ def refuse(
     """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
     roots skip (see the module docstring). A pure function of its inputs."""
 
-    def probe(current: K, positions: list[Pos]) -> tuple[str, str, str, Pos] | None:
+    def probe(current: K, positions: list[Pos]) -> tuple[str, str, str, Pos, bool] | None:
         facts = by_key[current][1].bound_sign
         way = way_names(facts, positions) if facts is not None else frozenset()
         seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
         return _checked(current, seeds, by_key, calls, path_like, way)
 
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
-    for key, sites, where, (name, sign, path, pos) in first_on_way(by_key, calls, reach, reused, probe):
+    for key, sites, where, (name, sign, path, pos, against) in first_on_way(
+        by_key, calls, reach, reused, probe
+    ):
         function = by_key[where][1].qualname.rpartition(".")[2]
+        place = f"{sign} ({os.path.basename(path)}:{pos[0]})"
         reason = (
-            f"`{function}` checks its path argument `{name}` with {sign} ({os.path.basename(path)}:{pos[0]}) and "
-            f"not the roots read here: a new `{param}` argument would name a folder past that check. Apply "
-            "the same check to the roots' replacement by hand, then run again"
+            f"roots bound what this tool may touch: `{function}` checks its path argument `{name}` against them "
+            f"with {place}: an explicit argument would let the caller choose its own bound. Keep the bound with "
+            "the operator (the compatibility module's allow-list, or the old fallback) and migrate this by hand"
+            if against
+            else f"`{function}` checks its path argument `{name}` with {place} and not the roots read here: a new "
+            f"`{param}` argument would name a folder past that check. Apply the same check to the roots' "
+            "replacement by hand, then run again"
         )
         out[key] = {s.pos: ("MR109", reason) for s in sites}
     return out
