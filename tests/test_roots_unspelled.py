@@ -316,3 +316,52 @@ def test_noop_a_clients_session_held_on_self_reads_no_roots(tmp_path):
                 return result.model_dump()
         """
     assert check_noop(tmp_path, source, write=False) == []
+
+
+def test_self_of_a_function_patched_onto_the_session_class_is_marked(tmp_path):
+    """`async def patched(self, notification)`, assigned to `ServerSession._received_notification`: its `self` is
+    the session, not a method's own object (helpers' sweep: mcpcn-video-ai-subtitle-mcp). It was silent."""
+    source = """\
+        import asyncio
+
+        from mcp import types
+        from mcp.server.session import ServerSession
+
+        WORKDIR = None
+
+
+        def install() -> None:
+            original = ServerSession._received_notification
+
+            async def patched(self, notification: types.ClientNotification) -> None:
+                await original(self, notification)
+
+                async def fetch() -> None:
+                    global WORKDIR
+                    result = await self.list_roots()
+                    WORKDIR = str(result.roots[0].uri)
+
+                asyncio.create_task(fetch())
+
+            ServerSession._received_notification = patched
+        """
+    findings = check_noop(tmp_path, source, write=False)
+    assert [f.code for f in findings] == ["MR102"]
+    assert "`self.list_roots()` on an untyped value" in findings[0].message
+
+
+def test_noop_self_list_roots_in_a_method_of_the_projects_own_class(tmp_path):
+    source = """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        class Tree:
+            async def list_roots(self):
+                return ["/"]
+
+            async def first(self):
+                return (await self.list_roots())[0]
+        """
+    assert check_noop(tmp_path, source, write=False) == []

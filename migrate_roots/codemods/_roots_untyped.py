@@ -28,7 +28,9 @@ def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -
     while isinstance(holder, cst.Attribute):
         chain.insert(0, holder.attr.value)
         holder = holder.value
-    if not (isinstance(holder, cst.Name) and holder.value not in ("self", "cls")):
+    if not isinstance(holder, cst.Name) or (
+        holder.value in ("self", "cls") and _a_methods_own(holder, state)
+    ):
         return None
     if not _sdk.loosely_typed(state, holder) and not chain:
         # `session = getattr(ctx, "session", None)` (or `= ctx.session`), then `session.list_roots()`.
@@ -84,6 +86,20 @@ def override_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         "rewritten tools call it only for a legacy client that passes no path, review its other callers by hand",
     )
     return site
+
+
+def _a_methods_own(name: cst.Name, state: FileState) -> bool:
+    """`self` of a method (its class's object), not of a function patched onto the SDK's class (`async def
+    patched(self, notification)` assigned to `ServerSession._received_notification`)."""
+    scope = state.scope(name)
+    for assignment in scope[name.value] if scope is not None and name.value in scope else ():
+        param = getattr(assignment, "node", None)
+        params = state.parent(param) if isinstance(param, cst.Param) else None
+        func = state.parent(params) if params is not None else None
+        block = state.parent(func) if isinstance(func, cst.FunctionDef) else None
+        if not isinstance(block, cst.IndentedBlock) or not isinstance(state.parent(block), cst.ClassDef):
+            return False
+    return True
 
 
 def _used_at_once(call: cst.Call, state: FileState) -> bool:
