@@ -173,3 +173,38 @@ def test_noop_proxy_relaying_roots_downstream_is_reported(tmp_path):
     )
     assert codes(findings) == ["MR301"]
     assert findings[0].severity.value == "deprecated"
+
+
+def test_noop_callback_through_a_local_class_or_kwargs_is_reported(tmp_path):
+    """The client class held in a local (fast-agent's `client_type = Forced if modern else Client`), and the
+    keyword passed by name (fastmcp's `self._session_kwargs["list_roots_callback"] = ...`, a `**{...}`): all
+    were silent (helpers' sweep)."""
+    source = """\
+        from mcp import ClientSession
+        from mcp.client import Client
+
+
+        async def roots(context):
+            return None
+
+
+        def connect(transport, modern: bool, read, write):
+            client_type = Client if not modern else Client
+            first = client_type(transport, list_roots_callback=roots)
+            kwargs = {}
+            kwargs["list_roots_callback"] = roots
+            second = ClientSession(read, write, **kwargs)
+            third = ClientSession(read, write, **{"list_roots_callback": roots})
+            return first, second, third
+        """
+    findings = check_noop(tmp_path, source, write=False)
+    assert codes(findings) == ["MR301", "MR301", "MR301"]
+    assert [f.line for f in findings] == [11, 13, 15]
+
+
+def test_noop_a_callback_keyword_outside_mcp_code_is_nothing(tmp_path):
+    source = """\
+        def connect(factory, roots):
+            return factory(list_roots_callback=roots, **{"list_roots_callback": roots})
+        """
+    assert check_noop(tmp_path, source, write=False) == []

@@ -152,6 +152,12 @@ def _is_true(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "True"
 
 
+_ANSWERS = (
+    "this client answers roots/list: it still serves legacy servers and modern servers that ask through input "
+    "requests; drop it only when every server you use takes explicit paths"
+)
+
+
 class ClientRoots(Rule):
     code = "MR301"
     name = "client-roots-callback"
@@ -161,29 +167,28 @@ class ClientRoots(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    nodes = (cst.Module, cst.Call)
+    nodes = (cst.Module, cst.Call, cst.DictElement, cst.Subscript)
     limits = (
-        "Reported only: removing the callback would break servers that still ask for roots. Callbacks passed "
-        "through `**kwargs` or set after construction are not seen."
+        "Reported only: removing the callback would break servers that still ask for roots. A callback set as "
+        "an attribute after construction (`session._list_roots_callback = cb`) is not seen."
     )
 
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
             _sdk.note_sdk_imports(state)
             return
+        if isinstance(node, (cst.DictElement, cst.Subscript)):
+            self._by_name(node, state)
+            return
         assert isinstance(node, cst.Call)
         func = node.func
         names = state.qnames(func)
-        if names & _CLIENT_CALLS:
-            arg = _keyword(node, "list_roots_callback")
-            if arg is not None and not (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
-                state.report(
-                    arg,
-                    "MR301",
-                    "this client answers roots/list: it still serves legacy servers and modern servers that ask "
-                    "through input requests; drop it only when every server you use takes explicit paths",
-                    Severity.DEPRECATED,
-                )
+        arg = _keyword(node, "list_roots_callback")
+        if arg is not None and (names & _CLIENT_CALLS or state.extra.get("imports_sdk")):
+            # Any callee in an MCP module: the client class held in a local (`client_type(...)`), or a wrapper
+            # that hands the callback on to one.
+            if not (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+                state.report(arg, "MR301", _ANSWERS, Severity.DEPRECATED)
         elif names & _sdk.FASTMCP_CLIENTS:
             arg = _keyword(node, "roots")
             if arg is not None and not (isinstance(arg.value, cst.Name) and arg.value.value == "None"):
@@ -207,6 +212,21 @@ class ClientRoots(Rule):
                 )
             elif func.attr.value == "send_roots_list_changed" and not node.args:
                 self._send(node, func, state)
+
+    def _by_name(self, node: cst.DictElement | cst.Subscript, state: FileState) -> None:
+        """`kwargs["list_roots_callback"] = cb` or `**{"list_roots_callback": cb}`: the keyword by name."""
+        key = node.key if isinstance(node, cst.DictElement) else None
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+            index = node.slice[0].slice
+            key = index.value if isinstance(index, cst.Index) else None
+        if (
+            isinstance(key, cst.SimpleString)
+            and key.evaluated_value == "list_roots_callback"
+            and state.extra.get("imports_sdk")
+        ):
+            state.report(
+                node, "MR301", _ANSWERS + " (the keyword is passed by name here)", Severity.DEPRECATED
+            )
 
     def _send(self, node: cst.Call, func: cst.Attribute, state: FileState) -> None:
         kind = client_kind(state, func.value)
