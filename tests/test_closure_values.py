@@ -193,3 +193,50 @@ def test_a_function_an_sdk_tool_object_is_built_from_is_named_so(tmp_path):
         "roots read in `helper`, reached from `invoke`, the function of a tool object that `make_tool` builds "
         "with `FunctionTool(...)` (pkg/server.py:15)"
     ), findings
+
+
+def test_a_closure_read_of_the_tools_new_argument_stays_the_tools_on_a_second_run(tmp_path):
+    """Run one rewrites the closure's read to the tool's new `root`; run two once saw `root` used in the closure
+    (so the closure was not the tool's) and gave it a `root_path` of its own (helpers' probes: not idle)."""
+    from tests.test_roots_call import ALIAS_LIST, aliases
+
+    before = """\
+        import asyncio
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def twice(ctx: Context) -> int:
+            async def inner() -> int:
+                res = await ctx.session.list_roots()
+                return len(res.roots)
+
+            a, b = await asyncio.gather(inner(), inner())
+            return a + b
+        """
+    after = f"""\
+        import asyncio
+        from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+{aliases(ALIAS_LIST)}
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def twice(ctx: Context, root: RootPaths = None) -> int:
+            async def inner() -> int:
+                res = await list_roots_compat(ctx, root, name="root")
+                return len(res.roots)
+
+            a, b = await asyncio.gather(inner(), inner())
+            return a + b
+        """
+    findings = helpers.check_transformed(tmp_path, before, after, select=["MR1"])
+    assert [f.code for f in findings] == ["MR101"]

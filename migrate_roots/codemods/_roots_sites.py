@@ -253,6 +253,10 @@ class SiteIndex:
             shape = "list" if any(a.keyword and a.keyword.value == "shape" for a in node.args) else "result"
             done = Site(state.pos(node), shape, _uses(node, shape, state), done=True)
             value = node.args[1].value if len(node.args) > 1 else None
+            owner = self._param_owner(value, func_node, state)
+            caller = (
+                owner or caller
+            )  # a closure's read of its enclosing tool's `root`: the tool's, as in run one
             if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
                 done.loose, value = True, value.left  # `repo_path or None`
             if isinstance(value, cst.Name) and value.value in caller.params:
@@ -363,6 +367,23 @@ class SiteIndex:
         if param in caller.params or param in {n.value for n in _names_in(func_node.body)}:
             return caller
         return self.functions.get(state.qualname(outer), caller)
+
+    def _param_owner(
+        self, value: cst.BaseExpression | None, func_node: cst.FunctionDef | None, state: FileState
+    ) -> Func | None:
+        """The enclosing function whose parameter `value` is, when a nested function reads it (`root` of the
+        tool, read by `async def inner(): await list_roots_compat(ctx, root, ...)` after the first run)."""
+        if isinstance(value, cst.BooleanOperation):
+            value = value.left  # `repo_path or None`
+        scope = state.scope(value) if isinstance(value, cst.Name) and func_node is not None else None
+        if scope is None or not isinstance(value, cst.Name) or value.value not in scope:
+            return None
+        bound = [getattr(a, "node", None) for a in scope[value.value]]
+        params = state.parent(bound[0]) if len(bound) == 1 and isinstance(bound[0], cst.Param) else None
+        outer = state.parent(params) if params is not None else None
+        if not isinstance(outer, cst.FunctionDef) or outer is func_node:
+            return None
+        return self.functions.get(state.qualname(outer))
 
     def _handed_values(self, node: cst.Call, state: FileState) -> None:
         """A function of the project named as an argument of a call into the project's own code, at the top
