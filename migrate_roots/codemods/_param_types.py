@@ -28,6 +28,21 @@ def not_a_path(annotation: cst.BaseExpression, walk: Callable[[cst.CSTNode, cst.
     return bool(names & _NOT_PATH_TYPES) and not names & _PATH_TYPES
 
 
+def unfit_params(
+    params: cst.Parameters, walk: Callable[[cst.CSTNode, cst.CSTVisitor], None]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """(annotated as no path can be: `Func.not_paths`; with a value of their own, a default other than None or
+    none at all: `Func.fixed`), the parameters the new path argument never reuses."""
+    every = (*params.posonly_params, *params.params, *params.kwonly_params)
+    not_paths = frozenset(
+        p.name.value for p in every if p.annotation is not None and not_a_path(p.annotation.annotation, walk)
+    )
+    fixed = frozenset(
+        p.name.value for p in every if not (isinstance(p.default, cst.Name) and p.default.value == "None")
+    )
+    return not_paths, fixed
+
+
 def path_param(func: Any, name: str, path_like: Callable[[str], bool]) -> bool:
     """`name`, a parameter of `func` (`_roots_model.Func`), is a path: its name says so and its type does not deny
     it (`Func.not_paths`)."""

@@ -12,7 +12,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
-from migrate_roots.codemods._param_types import module_runners, not_a_path
+from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import receiver_site
@@ -24,7 +24,7 @@ from migrate_roots.codemods._roots_refusals import (
     _returns_name,
     _uses,
 )
-from migrate_roots.codemods._roots_taken import followed, taken_receiver, taken_refusal
+from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_uses import (
     hand_request,
     kept_target,
@@ -112,20 +112,11 @@ class SiteIndex:
 
     def _taken(self, node: cst.Attribute, state: FileState) -> None:
         """`ctx.session.list_roots` not called here: a roots reference too (`run(ctx.session.list_roots)`)."""
-        parent = state.parent(node)
-        if isinstance(parent, cst.Call) and parent.func is node or followed(node, state):
-            return
-        kind = _sdk.expr_kind(state, node.value)
-        if kind not in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED) and not (
-            kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, node.value)
-        ):
-            return
-        func_node = state.function
-        caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
-        owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
-        site = Site(state.pos(node), "result", "list")
-        site.refusal = taken_refusal(node, state)
-        owner.sites.append(site)
+        site = taken_site(node, state)
+        if site is not None:
+            func_node = state.function
+            caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+            (caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))).sites.append(site)
 
     def _raw_site(self, caller: Func | None, pos: Pos, why: str) -> None:
         """A roots request migrate-roots never rewrites (raw, or by hand): a site refused under MR101."""
@@ -196,16 +187,7 @@ class SiteIndex:
         if runners is None:
             runners = state.extra["runners"] = module_runners(state.wrapper.module, state.walk)
         func.runners = runners
-        func.not_paths = frozenset(
-            p.name.value
-            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-            if p.annotation is not None and not_a_path(p.annotation.annotation, state.walk)
-        )
-        func.fixed = frozenset(
-            p.name.value
-            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-            if not (isinstance(p.default, cst.Name) and p.default.value == "None")
-        )
+        func.not_paths, func.fixed = unfit_params(params, state.walk)
         shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
             note = p.annotation.annotation if p.annotation is not None else None

@@ -12,6 +12,7 @@ from libcst.metadata import FunctionScope
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_edits import _remove
+from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods.base import FileState
 
 
@@ -140,3 +141,18 @@ def taken_refusal(attribute: cst.Attribute, state: FileState) -> tuple[str, str]
         "bound once and called in the same function; where it is called, call `list_roots_compat` by hand and "
         "give that call's tool a path argument",
     )
+
+
+def taken_site(node: cst.Attribute, state: FileState) -> Site | None:
+    """The site of `ctx.session.list_roots` not called where it is written, unless a rewrite follows it."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Call) and parent.func is node or followed(node, state):
+        return None
+    kind = _sdk.expr_kind(state, node.value)
+    if kind not in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED) and not (
+        kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, node.value)
+    ):
+        return None
+    site = Site(state.pos(node), "result", "list")
+    site.refusal = taken_refusal(node, state)
+    return site
