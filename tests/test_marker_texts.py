@@ -103,6 +103,7 @@ OUTSIDE = fast("""\
             return await super().list_roots()  # override
     async def untyped(thing):
         return await thing.list_roots()  # untyped
+    fetch_roots = lambda ctx: ctx.session.list_roots()  # lambda
     @mcp.prompt()
     async def review(ctx: Context, focus: str) -> str:
         return str((await ctx.session.list_roots()).roots) + focus  # prompt
@@ -575,6 +576,7 @@ MR103 | override | outside | marked | # override | by `super().list_roots()` in 
 MR103 | returned | outside | marked | # returned | in `reader` | a function that `make` returns
 MR103 | opaque | opaque | marked | | roots read in `first_root` | reach only from `where` (pkg/server.py:9) | Tools registered from a value migrate-roots cannot follow to a function, such as `mcp.add_tool(getattr(tools, name))` (pkg/server.py:12), may be that way
 MR103 | resource | outside | marked | # resource | the handler `first` | `@mcp.resource` (pkg/server.py:33) | a resource read carries no arguments beyond its URI
+MR103 | lambda | outside | marked | # lambda | roots read in a lambda `fetch_roots` | make it a function
 MR103 | prompt | outside | marked | # prompt | the handler `review` | `@mcp.prompt` | a prompt takes arguments too
 MR104 | wrapper | wrappers | marked | # wrapper | roots read in a decorator that wraps tools
 MR104 | wraps | wrappers | marked | # wraps | in `first_root` | from `inner` (pkg/server.py:19) | (`@wraps(fn)`)
