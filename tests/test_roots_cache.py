@@ -868,7 +868,9 @@ def _early_return_after(guard: str) -> str:
     )
 
 
-@pytest.mark.parametrize("guard", ["if _attempted:\n            return", "if _attempted:\n            return None"])
+@pytest.mark.parametrize(
+    "guard", ["if _attempted:\n            return", "if _attempted:\n            return None"]
+)
 def test_once_per_process_flag_tested_by_an_early_return_is_named_at_the_read(tmp_path, guard):
     findings = check_transformed(tmp_path, _EARLY_RETURN.format(guard=guard), _early_return_after(guard))
     assert codes(findings) == ["MR211", "MR211", "MR211"]
@@ -1326,5 +1328,45 @@ def test_a_last_seen_value_written_after_an_unguarded_read_is_named_so(tmp_path)
     results = helpers.run_engine(root, write=False)
     found = {f.code: f.message for r in results for f in r.findings}
     assert found["MR101"].startswith("`ctx.session.list_roots()` asks the client")
-    assert "written by `refresh`, which reads roots on every call and keeps what it read there" in found["MR211"]
+    assert (
+        "written by `refresh`, which reads roots on every call and keeps what it read there" in found["MR211"]
+    )
     assert "guard" not in found["MR211"]
+
+
+@pytest.mark.parametrize(
+    ("store", "lookup", "fill"),
+    [
+        ("CACHE: dict = {}", "CACHE.get(id(ctx.session))", "CACHE[id(ctx.session)] = cached"),
+        ('_roots: ContextVar = ContextVar("_roots", default=None)', "_roots.get()", "_roots.set(cached)"),
+    ],
+    ids=["dict", "contextvar"],
+)
+def test_roots_looked_up_first_and_filled_when_empty_are_a_cache(tmp_path, store, lookup, fill):
+    """`cached = CACHE.get(key)` (or a ContextVar's), then `if cached is None: cached = await ...read...`: a
+    cache, which would shadow the argument on a hit. It was MR105 ('None differently from empty list'), a false
+    reason (helpers' probes); taking the test for no roots state only would have rewritten the read."""
+    source = f"""\
+        from contextvars import ContextVar
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+        {store}
+
+
+        async def get_roots(ctx: Context):
+            cached = {lookup}
+            if cached is None:
+                cached = await ctx.session.list_roots()
+                {fill}
+            return cached
+
+
+        @mcp.tool()
+        async def count(ctx: Context) -> int:
+            return len((await get_roots(ctx)).roots)
+        """
+    findings = check_noop(tmp_path, source, write=False, select=["MR1", "MR2"])
+    assert codes(findings) == ["MR211"]
+    assert f"roots read behind `cached`, looked up first as `{lookup}` (line 10)" in findings[0].message

@@ -152,8 +152,24 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "a roots-capability check guards this call: with a path argument the check must go; decide what "
             "a client without roots and without the argument gets",
         )
-    # Parameters (an existing path argument) and globals (a cache's "not fetched yet") are not roots states.
-    not_roots = params | _declared_global(func, state)
+    # A value looked up first and filled by the read when empty (`cached = CACHE.get(key)` or `_roots.get()`,
+    # then `if cached is None: cached = await ...`): a cache, which would shadow the argument on a hit.
+    tested = _tested_around(call, func, state)
+    lookup = (
+        _lookup_before(call, func, target.value, state)
+        if target is not None and target.value in tested
+        else None
+    )
+    if lookup is not None:
+        return (
+            "MR211",
+            f"roots read behind `{target.value if target is not None else ''}`, looked up first as `{lookup[0]}` (line "
+            f"{lookup[1]}) and filled here when empty: a path argument would be ignored whenever that lookup "
+            "gives a value; remove the cache, or key it by the argument, by hand, then run again",
+        )
+    # Parameters (an existing path argument), globals and names an `if` around the read tests are not roots
+    # states.
+    not_roots = params | _declared_global(func, state) | tested
     if target is not None and _compares_none(func, _derived_names(func, target.value) - not_roots):
         derived = _derived_names(func, target.value) - not_roots
         if flow.none_on_failure(func, target.value) and not flow.tests_truth(func, derived):
@@ -169,6 +185,37 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "an absent path argument means here",
         )
     return None
+
+
+def _tested_around(call: cst.Call, func: cst.FunctionDef, state: FileState) -> frozenset[str]:
+    """The names the tests of the `if` statements holding `call` (inside `func`) mention."""
+    names: set[str] = set()
+    node = state.parent(call)
+    while node is not None and node is not func:
+        if isinstance(node, cst.If):
+            names.update(n.value for n in _names_in(node.test))
+        node = state.parent(node)
+    return frozenset(names)
+
+
+def _lookup_before(
+    call: cst.Call, func: cst.FunctionDef, name: str, state: FileState
+) -> tuple[str, int] | None:
+    """`name = <a lookup>` before the read (anything but a constant): the spelling and line of the lookup."""
+    found: list[tuple[str, int]] = []
+    line = state.pos(call)[0]
+    code = state.wrapper.module.code_for_node
+
+    class Assigns(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            targets = [t.target for t in node.targets]
+            at = state.pos(node)[0]
+            named = any(isinstance(t, cst.Name) and t.value == name for t in targets)
+            if at < line and named and isinstance(node.value, (cst.Call, cst.Subscript, cst.Attribute)):
+                found.append((code(node.value), at))
+
+    func.body.visit(Assigns())
+    return found[-1] if found else None
 
 
 def _calls_param(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
