@@ -567,7 +567,7 @@ MR101 | cache-not-selected | cached_only_mr101 | marked | | behind `_roots` | th
 MR102 | fastmcp | fastmcp | rewritten | | now reads the `root` argument
 MR102 | untyped | outside | marked | # untyped | `thing.list_roots()` on an untyped value | annotate it and run again
 MR103 | import-time | outside | marked | ROOTS = | roots read at import time
-MR103 | captured | outside | marked | # captured | through `SESSION`, a session held outside the current request | no tool argument reaches it
+MR103 | captured | outside | marked | # captured | through `SESSION`, a session held in a global or on an object | no tool argument reaches it
 MR103 | callers | outside | marked | # scan | in `scan` | the calls migrate-roots can follow reach only from `startup` (pkg/server.py:17) | none of them a tool or called from one
 MR103 | decorator | outside | marked | # crawl | in `crawl` | from `run` (pkg/server.py:21) | `@command("crawl")` | does not know as a tool registration
 MR103 | click | outside | marked | # click | in `first_root` | from `main` (pkg/server.py:26) | decorated by `@click.command()` | does not know as a tool registration

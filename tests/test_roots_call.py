@@ -710,9 +710,10 @@ def test_captured_session_is_marked(tmp_path):
 
         @mcp.tool()
         async def count() -> int:
-            # migrate-roots: MR103: roots read through `_session`, a session held outside the
-            #   current request: no tool argument reaches it; take the session (or a path
-            #   argument) from the request that needs the roots
+            # migrate-roots: MR103: roots read through `_session`, a session held in a global or
+            #   on an object, which may outlive the request (or belong to another client): no
+            #   tool argument reaches it; take the session (or a path argument) from the request
+            #   that needs the roots
             res = await _session.list_roots()
             return len(res.roots)
 """,
@@ -1140,7 +1141,7 @@ def test_a_session_kept_on_a_private_attribute_is_marked(tmp_path, init, read):
     results = run_engine(tmp_path, select=["MR1"])
     findings = [f for r in results for f in r.findings]
     assert codes(findings) == ["MR103"], findings
-    assert "a session held outside the current request" in findings[0].message
+    assert "a session held in a global or on an object" in findings[0].message
 
 
 def test_a_wrapper_a_factory_returns_names_the_factory_not_the_wrapped_template(tmp_path):

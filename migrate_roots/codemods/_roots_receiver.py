@@ -38,8 +38,9 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         held = state.wrapper.module.code_for_node(receiver)
         site.refusal = (
             "MR103",
-            f"roots read through `{held}`, a session held outside the current request: no tool argument "
-            "reaches it; take the session (or a path argument) from the request that needs the roots",
+            f"roots read through `{held}`, a session held in a global or on an object, which may outlive the "
+            "request (or belong to another client): no tool argument reaches it; take the session (or a path "
+            "argument) from the request that needs the roots",
         )
         return site
     elif kind is None and not (state.extra.get("imports_sdk") and spells_session(receiver, state)):
