@@ -42,6 +42,7 @@ def _rewritten(
     path: Path, source: sourcefile.Source, module: cst.Module, state: FileState, options: Options
 ) -> tuple[FileResult, bytes | None]:
     """The result of the rewrite walk recorded in `state`, and the new bytes (None: unchanged)."""
+    from migrate_roots.codemods import _marker_lines
     from migrate_roots.codemods.base import ApplyEdits
 
     findings = sorted(state.findings, key=Finding.sort_key)
@@ -49,6 +50,8 @@ def _rewritten(
     shim = state.extra.get("shim")
     new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
     new_text = new_module.code
+    if state.markers:
+        new_text = _marker_lines.renumber(source.text, new_text, str(path))
     if new_text == source.text:
         return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None
     # The re-parse guards what is written or shown; a scan shows no code.

@@ -319,7 +319,7 @@ def test_a_check_below_the_read_names_its_line_and_a_second_run_is_idle(tmp_path
         """
     mark = (
         "            # migrate-roots: MR109: `build` checks its path argument `target_path` with a `..`\n"
-        "            #   test (server.py:9) and not the roots read here: a new `root` argument would name\n"
+        "            #   test (server.py:13) and not the roots read here: a new `root` argument would name\n"
         "            #   a folder past that check. Apply the same check to the roots' replacement by\n"
         "            #   hand, then run again\n"
     )

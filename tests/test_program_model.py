@@ -656,7 +656,7 @@ def test_once(tmp_path):
 
         async def first_root(ctx: Context) -> str:
             # migrate-roots: MR211: roots read in `first_root`, called by `setup`
-            #   (pkg/server.py:17) once per process, behind the flag `_DONE`: a path argument
+            #   (pkg/server.py:21) once per process, behind the flag `_DONE`: a path argument
             #   would be read on the first call and ignored afterwards; read it per call, then
             #   run again
             roots = await ctx.list_roots()
@@ -744,7 +744,7 @@ def test_decorated(tmp_path):
 
         async def first_root(ctx: Context) -> str:
             # migrate-roots: MR103: roots read in `first_root`, reached from `where`
-            #   (pkg/server.py:14), decorated by `@section_tool("files")`, which migrate-roots
+            #   (pkg/server.py:18), decorated by `@section_tool("files")`, which migrate-roots
             #   does not know as a tool registration (a registrar of the project is not
             #   followed): if it registers a tool, give that tool a path argument by hand
             result = await ctx.session.list_roots()
@@ -794,7 +794,7 @@ def test_runtime_signature(tmp_path):
         def make_tool(name: str):
             async def handler(ctx: Context, **kwargs) -> str:
                 # migrate-roots: MR104: tool `handler`, registered by
-                #   `mcp.add_tool(make_tool(name))` (server.py:18), is built at run time with a
+                #   `mcp.add_tool(make_tool(name))` (server.py:23), is built at run time with a
                 #   synthesized `__signature__`: its inputSchema is not its code, so
                 #   migrate-roots cannot add a path argument; check that the signature declares
                 #   one (add it by hand if not) and that its value reaches this read

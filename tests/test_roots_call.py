@@ -623,7 +623,7 @@ def test_synthesized_signature_is_marked(tmp_path):
 
         async def generated(ctx: Context, **kwargs):
             # migrate-roots: MR104: tool `gen`, registered by `mcp.add_tool(generated)`
-            #   (server.py:10), is built at run time with a synthesized `__signature__`: its
+            #   (server.py:15), is built at run time with a synthesized `__signature__`: its
             #   inputSchema is not its code, so migrate-roots cannot add a path argument; check
             #   that the signature declares one (add it by hand if not) and that its value
             #   reaches this read
