@@ -240,3 +240,27 @@ def test_a_closure_read_of_the_tools_new_argument_stays_the_tools_on_a_second_ru
         """
     findings = helpers.check_transformed(tmp_path, before, after, select=["MR1"])
     assert [f.code for f in findings] == ["MR101"]
+
+
+def test_a_nested_read_its_enclosing_function_owns_is_said_where_it_is_written(tmp_path):
+    """`by_roots`, nested in `list_repos` and run there, holds the read; the reason named `list_repos` alone,
+    which holds none (helpers' sweep), and depended on whether the nested function used the name `root`."""
+    source = """\
+        from mcp.server import Server
+
+
+        async def serve() -> None:
+            server = Server("demo")
+
+            async def list_repos() -> list[str]:
+                async def by_roots() -> list[str]:
+                    result = await server.request_context.session.list_roots()
+                    return [str(r.uri) for r in result.roots]
+
+                return await by_roots()
+        """
+    findings = helpers.check_noop(tmp_path, source, select=["MR1"], write=False)
+    assert [f.code for f in findings] == ["MR103"]
+    assert findings[0].message.startswith(
+        "roots read in `by_roots`, nested in `list_repos`, which is not a tool"
+    )

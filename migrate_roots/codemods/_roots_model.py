@@ -35,6 +35,8 @@ class Site:
     # On an untyped parameter in a module that never imports the SDK (`ctx.session.list_roots()` in a helper
     # module): an MCP call only when MCP code reaches it (the plan decides; otherwise no finding at all).
     maybe: bool = False
+    # Read in a plain nested function its enclosing one owns (`_closure_owner`): its name, for the reasons.
+    nested: str | None = None
 
 
 @dataclass

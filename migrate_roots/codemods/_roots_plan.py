@@ -363,7 +363,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                     if site.refusal is bounded.get(key, {}).get(site.pos):
                         plan.bound[site.pos] = signs[(key, site.pos)]
                 elif key not in reach:
-                    plan.sites[site.pos] = models[root].why_unreached(key[1])
+                    plan.sites[site.pos] = _nested(models[root].why_unreached(key[1]), key[1], site.nested)
                 else:
                     plan.sites[site.pos] = None
             # `hasattr(session, "list_roots")` beside a read is its guard (rewritten with it, `_capability_guard`,
@@ -385,6 +385,15 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()) or plan.calls or plan.bound:
             plan.shim_import, plan.shim_path = _shim_place.location(summary, settings)
     return plans
+
+
+def _nested(reason: tuple[str, str], fq: str, nested: str | None) -> tuple[str, str]:
+    """A reason about the function owning a nested function's read, said of the nested one, where it is."""
+    owner = fq.rpartition(".")[2]
+    said = f"roots read in `{owner}`"
+    if nested is None or not reason[1].startswith(said):
+        return reason
+    return reason[0], f"roots read in `{nested}`, nested in `{owner}`" + reason[1][len(said) :]
 
 
 _NAMED_ONLY = (

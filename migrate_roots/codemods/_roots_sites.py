@@ -275,7 +275,9 @@ class SiteIndex:
         if receiver is not None:
             site = receiver_site(node, receiver, state)
             if site is not None and caller is not None and func_node is not None:
-                caller = self._closure_owner(caller, func_node, state)
+                owner = self._closure_owner(caller, func_node, state)
+                site.nested = func_node.name.value if owner is not caller else None
+                caller = owner
             if site is not None:
                 if caller is not None and func_node is not None:
                     self._guard(node, site.pos, caller, state)
