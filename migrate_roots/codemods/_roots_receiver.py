@@ -98,3 +98,19 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
         site.refusal = site.refusal or _once_refusal(call, state.function, state)
     return site
+
+
+def outside_functions(call: cst.Call, state: FileState) -> str:
+    """Why a read outside every function is marked: run at import, or in a lambda run later."""
+    node = state.parent(call)
+    while node is not None and not isinstance(node, cst.Lambda):
+        node = state.parent(node)
+    if node is None:
+        return "roots read at import time, outside any request"
+    holder = state.parent(node)
+    named = holder.targets[0].target if isinstance(holder, cst.Assign) and len(holder.targets) == 1 else None
+    name = f" `{state.wrapper.module.code_for_node(named)}`" if named is not None else ""
+    return (
+        f"roots read in a lambda{name}, which migrate-roots does not follow to the tools that call it: make "
+        "it a function, or give those tools a path argument and call `list_roots_compat` here by hand"
+    )

@@ -15,7 +15,7 @@ from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
-from migrate_roots.codemods._roots_receiver import receiver_site
+from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
 from migrate_roots.codemods._roots_refusals import (
     _attribute_flags,
     _declared_global,
@@ -282,7 +282,7 @@ class SiteIndex:
                 if caller is not None and func_node is not None:
                     self._guard(node, site.pos, caller, state)
                 if caller is None:
-                    site.refusal = ("MR103", _outside_functions(node, state))
+                    site.refusal = ("MR103", outside_functions(node, state))
                     self.functions.setdefault("<module>", Func("<module>", (1, 1), ())).sites.append(site)
                 else:
                     caller.sites.append(site)
@@ -453,22 +453,6 @@ def _handed_to(
 
 _SDK_TOPS = frozenset({"mcp", "fastmcp"})
 _TOOL_CLASSES = frozenset({"FunctionTool", "Tool"})  # built with `fn=` and a schema of their own
-
-
-def _outside_functions(call: cst.Call, state: FileState) -> str:
-    """Why a read outside every function is marked: run at import, or in a lambda run later."""
-    node = state.parent(call)
-    while node is not None and not isinstance(node, cst.Lambda):
-        node = state.parent(node)
-    if node is None:
-        return "roots read at import time, outside any request"
-    holder = state.parent(node)
-    named = holder.targets[0].target if isinstance(holder, cst.Assign) and len(holder.targets) == 1 else None
-    name = f" `{state.wrapper.module.code_for_node(named)}`" if named is not None else ""
-    return (
-        f"roots read in a lambda{name}, which migrate-roots does not follow to the tools that call it: make "
-        "it a function, or give those tools a path argument and call `list_roots_compat` here by hand"
-    )
 
 
 def _short_code(state: FileState, node: cst.BaseExpression) -> str:
