@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import BoundFacts, Pos, taint
+from migrate_roots.codemods.program.typed import RETURNED
 
 K = TypeVar("K")
 
@@ -161,7 +162,7 @@ def refuse(
     for caller in by_fq:
         for callee, position in by_fq[caller][1].calls:
             # `Roots().fetch` (a method of what a constructor returns, program/typed.py) is `Roots.fetch`.
-            callee = callee if callee in by_fq else callee.replace("().", ".")
+            callee = callee if callee in by_fq else callee.replace(RETURNED, ".")
             callers.setdefault(callee, set()).add(caller)
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
     for fq in sorted(by_fq):

@@ -185,6 +185,7 @@ def has_check(func: cst.FunctionDef, preds: frozenset[str] = frozenset()) -> boo
 # `client_supports_roots`): its body may reach the capability through helpers of its own (mito's
 # `_has_capability(caps, "roots")`). Taking another check for one only lets an explicit argument past it.
 NAMED = re.compile(r"roots?_?(capab|support)|supports?_roots", re.IGNORECASE)
+_NAMED_BYTES = re.compile(NAMED.pattern.encode(), re.IGNORECASE)
 
 
 def _module_predicates(module: cst.Module) -> frozenset[str]:
@@ -213,7 +214,7 @@ def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[st
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        spelled = b"capabilit" in data or NAMED.search(data.decode("utf-8", "replace")) is not None
+        spelled = b"capabilit" in data or _NAMED_BYTES.search(data) is not None
         own = _module_predicates(cst.parse_module(data)) if spelled else frozenset()
     except (OSError, cst.ParserSyntaxError, RecursionError):
         return frozenset()

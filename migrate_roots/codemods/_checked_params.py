@@ -96,9 +96,9 @@ def _checked(
     way: frozenset[str] = frozenset(),
     depth: int = 0,
 ) -> tuple[str, str, str, Pos, bool] | None:
-    """(parameter, sign, file, position, against the way's value) of a check in `key` on the values `seeds` maps each of its own
-    parameters to, or in a callee those values are handed to (a call deep); not a check that also tests
-    `way`, the names the way's own value reaches."""
+    """(parameter, sign, file, position, against the way's value) of a check in `key` on the values `seeds`
+    maps each of its own parameters to, or in a callee those values are handed to (a call deep); not a check
+    that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value."""
     path, func = by_key[key]
     facts: BoundFacts | None = func.bound_sign
     if facts is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._bounds import _names_in
 from migrate_roots.codemods.base import FileState
 
 
@@ -47,14 +48,7 @@ def _hashes_a_param(func: cst.FunctionDef, state: FileState) -> bool:
         def visit_Call(self, n: cst.Call) -> None:
             nonlocal found
             if not found and _is_hash(n, state) and n.args:
-                used: set[str] = set()
-
-                class Names(cst.CSTVisitor):
-                    def visit_Name(self, name: cst.Name) -> None:
-                        used.add(name.value)
-
-                n.args[0].value.visit(Names())
-                found = bool(used & params)
+                found = bool(_names_in(n.args[0].value) & params)
 
     func.body.visit(Hashes())
     return found

@@ -155,17 +155,13 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     # A value looked up first and filled by the read when empty (`cached = CACHE.get(key)` or `_roots.get()`,
     # then `if cached is None: cached = await ...`): a cache, which would shadow the argument on a hit.
     tested = _tested_around(call, func, state)
-    lookup = (
-        _lookup_before(call, func, target.value, state)
-        if target is not None and target.value in tested
-        else None
-    )
-    if lookup is not None:
+    lookup = _lookup_before(call, func, target.value, state) if target and target.value in tested else None
+    if target is not None and lookup is not None:
         return (
             "MR211",
-            f"roots read behind `{target.value if target is not None else ''}`, looked up first as `{lookup[0]}` (line "
-            f"{lookup[1]}) and filled here when empty: a path argument would be ignored whenever that lookup "
-            "gives a value; remove the cache, or key it by the argument, by hand, then run again",
+            f"roots read behind `{target.value}`, looked up first as `{lookup[0]}` (line {lookup[1]}) and filled "
+            "here when empty: a path argument would be ignored whenever that lookup gives a value; remove the "
+            "cache, or key it by the argument, by hand, then run again",
         )
     # Parameters (an existing path argument), globals and names an `if` around the read tests are not roots
     # states.

@@ -26,7 +26,7 @@ from migrate_roots.codemods._roots_edits import (
     _wrap_at,
 )
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Plan, Pos
-from migrate_roots.codemods._roots_taken import drop_idle_binding, taken_receiver
+from migrate_roots.codemods._roots_taken import called_here, drop_idle_binding, taken_receiver
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
@@ -47,9 +47,8 @@ class _Rewriter:
         state, plan, finder = self.state, self.plan, self.finder
         state.walk(state.wrapper.module, finder)
         rewritten = widened = bound = False
-        in_place: set[Pos] = (
-            set()
-        )  # reads that take the operator's bound (MR110): their MR109 is not the plan
+        # Reads that take the operator's bound (MR110): their MR109 is not the plan.
+        in_place: set[Pos] = set()
         for func in self.rule.functions.values():
             for site in func.sites:
                 # `{"method": "roots/list"}` and `run(ctx.session.list_roots)`: only ever marked
@@ -349,8 +348,7 @@ class _NodeFinder(cst.CSTVisitor):
             self.requests[self.state.pos(node)] = node
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        parent = self.state.parent(node)
-        if node.attr.value == "list_roots" and not (isinstance(parent, cst.Call) and parent.func is node):
+        if node.attr.value == "list_roots" and not called_here(node, self.state):
             self.taken[self.state.pos(node)] = node
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -235,10 +235,8 @@ class SiteIndex:
             shape = "list" if any(a.keyword and a.keyword.value == "shape" for a in node.args) else "result"
             done = Site(state.pos(node), shape, _uses(node, shape, state), done=True)
             value = node.args[1].value if len(node.args) > 1 else None
-            owner = self._param_owner(value, func_node, state)
-            caller = (
-                owner or caller
-            )  # a closure's read of its enclosing tool's `root`: the tool's, as in run one
+            # A closure's read of its enclosing tool's `root`: the tool's, as in run one.
+            caller = self._param_owner(value, func_node, state) or caller
             if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
                 done.loose, value = True, value.left  # `repo_path or None`
             if isinstance(value, cst.Name) and value.value in caller.params:
@@ -249,9 +247,8 @@ class SiteIndex:
             caller.sites.append(done)
             return
         if caller is not None and _is_compat_call(node, state, BOUND_FUNCTION):
-            caller.in_place = (
-                True  # an earlier run took the operator's bound here (MR110): nothing left to mark
-            )
+            # An earlier run took the operator's bound here (MR110): nothing left to mark.
+            caller.in_place = True
         if _names_roots_method(node):
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))

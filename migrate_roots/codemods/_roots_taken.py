@@ -7,6 +7,8 @@ was made."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import libcst as cst
 from libcst.metadata import FunctionScope
 
@@ -16,20 +18,30 @@ from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods.base import FileState
 
 
+def _bound_once(name: cst.Name, state: FileState) -> Any:
+    """The one binding of a function's local `name` (a libcst `Assignment` to a name), or None."""
+    scope = state.scope(name)
+    if not isinstance(scope, FunctionScope) or name.value not in scope:
+        return None
+    assignments = list(scope[name.value])
+    if len(assignments) != 1 or getattr(assignments[0], "scope", None) is not scope:
+        return None
+    return assignments[0] if isinstance(getattr(assignments[0], "node", None), cst.Name) else None
+
+
+def called_here(node: cst.CSTNode, state: FileState) -> bool:
+    """`node` is what a call calls (`fetch` of `fetch()`, `ctx.list_roots` of `ctx.list_roots()`)."""
+    parent = state.parent(node)
+    return isinstance(parent, cst.Call) and parent.func is node
+
+
 def taken_receiver(call: cst.Call, state: FileState) -> cst.BaseExpression | None:
     """The object a local called here (with no arguments) took `list_roots` from, when the local is bound once
     in the function, to that method only (a `None` default or a conditional `None` besides)."""
-    if call.args or not isinstance(call.func, cst.Name):
+    binding = _bound_once(call.func, state) if isinstance(call.func, cst.Name) and not call.args else None
+    if binding is None:
         return None
-    scope = state.scope(call.func)
-    if not isinstance(scope, FunctionScope):
-        return None
-    name = call.func.value
-    assignments = list(scope[name]) if scope is not None and name in scope else []
-    target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
-    if not isinstance(target, cst.Name) or getattr(assignments[0], "scope", None) is not scope:
-        return None
-    value = _sdk._assigned_value(state, target)
+    value = _sdk._assigned_value(state, binding.node)
     if isinstance(value, cst.IfExp) and _is_none(value.orelse):
         value = value.body  # `getattr(session, "list_roots", None) if session is not None else None`
     if isinstance(value, cst.Attribute) and value.attr.value == "list_roots":
@@ -84,14 +96,10 @@ def idle_binding(call: cst.Call, state: FileState) -> cst.SimpleStatementLine | 
     """The statement `fetch = ctx.session.list_roots` when the call rewritten here was the local's only use.
     None when anything else reads it (`callable(...)`), the line holds more or ends in a comment, or comments
     above it have no next statement to move to."""
-    if not isinstance(call.func, cst.Name):
+    binding = _bound_once(call.func, state) if isinstance(call.func, cst.Name) else None
+    if binding is None or [r.node for r in binding.references] != [call.func]:
         return None
-    scope = state.scope(call.func)
-    assignments = list(scope[call.func.value]) if scope is not None and call.func.value in scope else []
-    if len(assignments) != 1 or [r.node for r in assignments[0].references] != [call.func]:
-        return None
-    target = getattr(assignments[0], "node", None)
-    holder = state.parent(target) if isinstance(target, cst.Name) else None
+    holder = state.parent(binding.node)
     assign = state.parent(holder) if isinstance(holder, cst.AssignTarget) else None
     if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
         return None
@@ -112,21 +120,14 @@ def followed(attribute: cst.Attribute, state: FileState) -> bool:
     if not isinstance(assign, cst.Assign) or assign.value is not attribute or len(assign.targets) != 1:
         return False
     target = assign.targets[0].target
-    scope = state.scope(target) if isinstance(target, cst.Name) else None
-    if not isinstance(target, cst.Name) or not isinstance(scope, FunctionScope) or target.value not in scope:
-        return False
-    assignments = list(scope[target.value])
-    if len(assignments) != 1:
-        return False
-    for reference in assignments[0].references:
-        call = state.parent(reference.node)
-        if (
-            isinstance(call, cst.Call)
-            and call.func is reference.node
-            and taken_receiver(call, state) is not None
-        ):
-            return True
-    return False
+    binding = _bound_once(target, state) if isinstance(target, cst.Name) else None
+    calls = [state.parent(r.node) for r in binding.references] if binding is not None else []
+    return any(
+        isinstance(call, cst.Call)
+        and called_here(call.func, state)
+        and taken_receiver(call, state) is not None
+        for call in calls
+    )
 
 
 def taken_refusal(attribute: cst.Attribute, state: FileState) -> tuple[str, str]:
@@ -145,8 +146,7 @@ def taken_refusal(attribute: cst.Attribute, state: FileState) -> tuple[str, str]
 
 def taken_site(node: cst.Attribute, state: FileState) -> Site | None:
     """The site of `ctx.session.list_roots` not called where it is written, unless a rewrite follows it."""
-    parent = state.parent(node)
-    if isinstance(parent, cst.Call) and parent.func is node or followed(node, state):
+    if called_here(node, state) or followed(node, state):
         return None
     kind = _sdk.expr_kind(state, node.value)
     if kind not in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED) and not (

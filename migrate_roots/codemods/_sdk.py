@@ -483,7 +483,8 @@ def self_attribute_kind(state: Any, expr: cst.Attribute, depth: int) -> str | No
     # A session or context kept on the object (`self._session: ServerSession | None = None`, or given one):
     # held across requests, as `self.session` is by its name.
     held = [k for k in kinds if k in (SESSION, CONTEXT, FASTMCP_CONTEXT, REQUEST_CONTEXT)]
-    foreign = bool(kinds) and all(k == FOREIGN for k in kinds if k is not None) and any(kinds)
+    said = [k for k in kinds if k is not None]
+    foreign = bool(said) and all(k == FOREIGN for k in said)  # `self.session: ClientSession`
     cache[key] = known[0] if known else CAPTURED if held else FOREIGN if foreign else None
     return cache[key]
 
