@@ -150,6 +150,19 @@ def test_a_capability_test_the_rewrite_widened_is_rewritten_not_silent():
     assert outcomes(before, edited) == [("silent", None), ("rewritten", None)]
 
 
+def test_a_capability_test_kept_before_a_read_that_passes_no_value_is_rewritten():
+    before = """\
+        if session is None or not hasattr(session, "list_roots"):
+            return None
+        result = await session.list_roots()
+        """
+    kept = before.replace("session.list_roots()", 'list_roots_compat(session, None, name="project_dir")')
+    assert outcomes(before, kept) == [("rewritten", None), ("rewritten", None)]
+    # A read given a value would have widened the test: kept as it was, it is silent.
+    given = before.replace("session.list_roots()", 'list_roots_compat(session, root, name="root")')
+    assert outcomes(before, given) == [("silent", None), ("rewritten", None)]
+
+
 def test_marker_above_is_recorded_with_code_and_text():
     after = """
         async def tool(ctx):

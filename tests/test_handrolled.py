@@ -65,3 +65,28 @@ def test_the_method_handed_to_a_request_helper_is_reported(tmp_path):
     )
     found = _findings(tmp_path, source)
     assert [code for code, _, _ in found] == ["MR101", "MR202"], found
+
+
+def test_the_method_name_held_in_a_constant_is_reported_where_it_is_defined(tmp_path):
+    # chuk-mcp-server's spelling: a protocol enum (or a module constant) sends it elsewhere.
+    source = """\
+        from enum import Enum
+
+
+        class Method(str, Enum):
+            TOOLS_LIST = "tools/list"
+            ROOTS_LIST = "roots/list"
+
+
+        ROOTS_METHOD: str = "roots/list"
+        SEEN = {"roots/list": 0}
+
+
+        def handle(method: str) -> bool:
+            local = "roots/list"
+            return method == local
+        """
+    found = _findings(tmp_path, source)
+    assert [(code, line) for code, line, _ in found] == [("MR101", 6), ("MR101", 9)], found
+    assert "the roots/list method name, held in `ROOTS_LIST`" in found[0][2]
+    assert "held in `ROOTS_METHOD`" in found[1][2]

@@ -5,7 +5,8 @@ unchanged, or whose token still appears as a direct reference in the lines that 
 there: ``marked`` when a ``# migrate-roots: CODE: message`` comment sits within ``MARKER_WINDOW`` lines
 above it (the nearest one is recorded), else ``silent``. A site whose token is gone from the replacing
 lines, or now goes through the compat shim (``list_roots_compat``, ``allowed_roots_compat``), or sits in a
-capability test the rewrite widened (``if root is not None or hasattr(ctx, "list_roots"):``), is ``rewritten``. Whether a rewrite is *right* is what the hand-kept verdicts say (verdicts.py).
+capability test the rewrite widened (``if root is not None or hasattr(ctx, "list_roots"):``), or kept in front of a
+read through the shim that passes no value (it runs only without the argument), is ``rewritten``. Whether a rewrite is *right* is what the hand-kept verdicts say (verdicts.py).
 """
 
 from __future__ import annotations
@@ -88,7 +89,11 @@ def classify_file(before: str, after: str | None, sites: list[Site]) -> list[Out
         i = site.line - 1
         tag, i1, j1, j2 = where.get(i, ("delete", i, 0, 0))
         if tag == "equal":
-            out.append(_still_there(after_lines, j1 + (i - i1), "unchanged"))
+            j = j1 + (i - i1)
+            if _guards_shim(site.token, after_lines, j):
+                out.append(Outcome("rewritten", j + 1, how="guard"))
+                continue
+            out.append(_still_there(after_lines, j, "unchanged"))
             continue
         candidates = [j for j in range(j1, j2) if j not in taken and _direct(after_lines[j], site.token)]
         if candidates:
@@ -106,6 +111,15 @@ def classify_file(before: str, after: str | None, sites: list[Site]) -> list[Out
         shim = any(SHIM.search(after_lines[j]) for j in range(j1, j2))
         out.append(Outcome("rewritten", None, how="shim" if shim else "gone"))
     return out
+
+
+def _guards_shim(token: str, after_lines: list[str], j: int) -> bool:
+    """A `hasattr(session, "list_roots")` test kept as it was in front of a read now made through the shim with
+    no value (`list_roots_compat(session, None, ...)`): that read runs only without the argument, so the test
+    still holds and stays, with the read it guards."""
+    if token[-1:] not in ("'", '"'):
+        return False
+    return any(SHIM.search(line) and ", None" in line for line in after_lines[j + 1 : j + 1 + MARKER_WINDOW])
 
 
 # A roots-capability test the rewrite widened: `if hasattr(ctx, "list_roots"):` ->

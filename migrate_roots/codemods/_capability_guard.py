@@ -467,7 +467,10 @@ def checked_around(call: cst.CSTNode, state: FileState) -> bool:
 
 def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
     """Widen the checks in front of a rewritten read, or of a call that passes the value down to one; a check
-    that cannot be widened in front of a passing call is marked (the read itself was decided by the plan)."""
+    that cannot be widened in front of a passing call is marked (the read itself was decided by the plan). A
+    read that passes None runs only without the argument: its checks stand as they are."""
+    if value == "None":
+        return
     owner = _owner(call, state)
     if owner is None or not has_check(owner, predicates(state)):
         return

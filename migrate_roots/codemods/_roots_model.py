@@ -102,6 +102,10 @@ class Func:
     # ... and where that assignment is, when it is a later statement (`found = await ...`, then `self.x = found`).
     stored_at: dict[Pos, Pos] = field(default_factory=dict)
     keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
+    # Call or site position -> the key of its arguments dict whose value, when given, skips it (program/keyed).
+    keyed: dict[Pos, str] = field(default_factory=dict)
+    # A tool built at run time: the parameter names its module gives `inspect.Parameter(...)` (its signature's).
+    declared: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -221,6 +221,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         guarded = reuse.guarded_helpers(by_key, calls, reach, path_like)
     else:
         reach = first
+    # Helpers reached only without the tools' explicit argument, read by key (`args.pop("project_dir")`), from
+    # tools built at run time too: their reads pass None; the key is the argument (codemods/program/keyed.py).
+    behind = _roots_plan_tools.behind_key(by_key, calls, reach, path_like, good_sites)
+    reach |= set(behind)
     # What code of a module that imports the SDK reaches: a roots call on an untyped value outside such code
     # (moto's AWS `list_roots()`) is not an MCP call.
     mcp_reached = funcs.closure(funcs.sdk)
@@ -241,7 +245,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     unset = _roots_plan_tools.unset_tools(by_key, calls, reach, guarded, path_like, param)
     # Helpers only such tools (or such helpers) call: they read roots only without the tools' argument, so
     # they take no parameter, and their reads pass None (the shim's error names the tools' argument).
-    idle = _roots_plan_tools.idle_helpers(by_key, calls, reach, guarded, unset)
+    idle = _roots_plan_tools.idle_helpers(by_key, calls, reach, guarded, unset) | set(behind)
     # A helper's parameter: free in its body (callers pass it by this keyword).
     helper_names = {
         key: _names.choose(param, *reusable(by_key[key][1]))
@@ -334,6 +338,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                 for name, shape, new in (plans[by_key[t][0]].tools[by_key[t][1].qualname],)
             }
             plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
+    for key, name in behind.items():
+        plans[by_key[key][0]].names[by_key[key][1].qualname] = name
 
     # Sites: rewrite where the enclosing function carries the value; otherwise say why not. An untyped
     # `x.session.list_roots()` that no MCP code reaches is no MCP call, unless its own package imports the SDK

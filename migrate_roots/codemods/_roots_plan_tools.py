@@ -135,3 +135,71 @@ def _supplied(func: Func) -> dict[Pos, tuple[str, ...]]:
     if facts is None:
         return {}
     return {pos: tuple(k for k, _ in arguments) for pos, arguments in facts.args}
+
+
+def behind_key(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    path_like: Any,
+    good: Any,
+) -> dict[Key, str]:
+    """`_behind_key`, kept to the helpers no tool reaches otherwise that read roots (`good`), or call such a
+    helper."""
+    behind = {k: v for k, v in _behind_key(by_key, calls, path_like).items() if k not in reach}
+    useful = {k for k in behind if good(by_key[k][1])}
+    grown = True
+    while grown:
+        more = {k for k in behind if k not in useful and any(c in useful for c, _ in calls[k])}
+        useful |= more
+        grown = bool(more)
+    return {k: behind[k] for k in sorted(useful)}
+
+
+def _behind_key(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    path_like: Any,
+) -> dict[Key, str]:
+    """Helper -> the key of the tools' arguments (`project_dir`) whose value, when the caller gives one, skips
+    every way into it (codemods/program/keyed.py): it reads roots only without that argument, so it takes none,
+    and its reads pass None with the key as the argument their error names.
+
+    A way in is a call made only without the key's value, in a tool that declares the key (a parameter, or an
+    `inspect.Parameter` of its synthesized signature) or in a function only such tools call; or a call from
+    another such helper. Helpers with any other caller, or reached under two keys, are not."""
+    callers: dict[Key, list[tuple[Key, Pos]]] = {}
+    for key, made in calls.items():
+        for callee, pos in made:
+            if callee != key:
+                callers.setdefault(callee, []).append((key, pos))
+
+    def declares(key: Key, name: str) -> bool:
+        func = by_key[key][1]
+        return func.tool is not None and func.value is None and (name in func.params or name in func.declared)
+
+    def entry(caller: Key, pos: Pos) -> str | None:
+        name = by_key[caller][1].keyed.get(pos)
+        if name is None or not path_like(name) or by_key[caller][1].value is not None:
+            return None
+        if by_key[caller][1].tool is not None:
+            return name if declares(caller, name) else None
+        ups = callers.get(caller, [])
+        return name if ups and all(declares(c, name) for c, _ in ups) else None
+
+    members = {k for k, (_, f) in by_key.items() if f.tool is None and f.value is None and k in callers}
+    while True:
+        members = {k for k in members if all(entry(c, p) is not None or c in members for c, p in callers[k])}
+        keys: dict[Key, set[str]] = {k: set() for k in members}
+        changed = True
+        while changed:
+            changed = False
+            for key in sorted(members):
+                found = {n for c, p in callers[key] if (n := entry(c, p)) is not None}
+                found |= {n for c, _ in callers[key] if c in members for n in keys[c]}
+                if found != keys[key]:
+                    keys[key], changed = found, True
+        odd = {k for k in members if len(keys[k]) != 1}
+        if not odd:
+            return {k: keys[k].pop() for k in members}
+        members -= odd

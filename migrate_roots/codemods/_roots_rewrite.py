@@ -27,6 +27,7 @@ from migrate_roots.codemods._roots_edits import (
 )
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Plan, Pos
 from migrate_roots.codemods._roots_taken import called_here, drop_idle_binding, taken_receiver
+from migrate_roots.codemods._roots_uses import is_roots_list
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
@@ -92,6 +93,8 @@ class _Rewriter:
                 # A helper's own `root` makes its parameter `root_path`; the client still passes the tool's name.
                 held = f"passed in as `{value}`: " if value != name else ""
                 note = f" ({held}`{param}` is already a name in `{func.qualname}`)" if clash else ""
+                if value == "None":
+                    note = f" (passed in as `None`: this read runs only when the caller leaves `{name}` out)"
                 render = state.wrapper.module.code_for_node
                 taken = taken_receiver(call, state)
                 spelled = f"`{render(call.func)}()`" + (
@@ -340,12 +343,18 @@ class _NodeFinder(cst.CSTVisitor):
         self.chains: dict[Pos, list[cst.Call]] = {}
         self.functions: dict[str, cst.FunctionDef] = {}
         self.by_pos: dict[Pos, cst.FunctionDef] = {}
-        self.requests: dict[Pos, cst.DictElement] = {}
+        self.requests: dict[Pos, cst.CSTNode] = {}  # `{"method": "roots/list"}`, `ROOTS_LIST = "roots/list"`
         self.taken: dict[Pos, cst.Attribute] = {}  # `list_roots` not called where it is written
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         if isinstance(node.value, cst.SimpleString) and node.value.value[1:-1] == "roots/list":
             self.requests[self.state.pos(node)] = node
+
+    def visit_Assign(self, node: cst.Assign | cst.AnnAssign) -> None:
+        if node.value is not None and is_roots_list(node.value):
+            self.requests[self.state.pos(node.value)] = node.value
+
+    visit_AnnAssign = visit_Assign
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value == "list_roots" and not called_here(node, self.state):

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import libcst as cst
-from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
+from migrate_roots.codemods._roots_handed_to import _fq, _handed_to, _short_code
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
 from migrate_roots.codemods._roots_refusals import (
@@ -27,24 +27,15 @@ from migrate_roots.codemods._roots_refusals import (
 from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_uses import (
     hand_request,
+    is_roots_list,
     kept_target,
+    named_method,
     raw_roots_request,
     stored_on,
 )
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import flow, recognise, typed
+from migrate_roots.codemods.program import flow, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
-
-
-def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
-    """Fully qualified names of a callee: imports made absolute, local names prefixed with the module."""
-    out = set()
-    for q in state.qualified_names(node):
-        if q.source is QualifiedNameSource.LOCAL:
-            out.add(f"{state.module}.{q.name}".replace(".<locals>", ""))
-        elif q.source is QualifiedNameSource.IMPORT:
-            out.add(state._absolute(q.name))
-    return out
 
 
 class SiteIndex:
@@ -53,6 +44,7 @@ class SiteIndex:
     def __init__(self) -> None:
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
+        self.parameters: set[str] = set()  # names given `inspect.Parameter(...)`: a synthesized signature's
         # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written,
         # the function's fully qualified name when it is imported from another module).
         self.added_tools: list[tuple[str, str | None, str, Pos, str, str]] = []
@@ -83,9 +75,14 @@ class SiteIndex:
             self._taken(node, state)
         elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
             self._attribute_write([node.target], node.value, state, state.pos(node))
+        elif isinstance(node, cst.AnnAssign) and node.value is not None and isinstance(node.target, cst.Name):
+            if is_roots_list(node.value):
+                self._raw_site(None, state.pos(node.value), named_method(node.target.value))
         elif isinstance(node, cst.Assign):
             if state.function is not None:
                 self._attribute_write([t.target for t in node.targets], node.value, state, state.pos(node))
+            elif is_roots_list(node.value) and isinstance(node.targets[0].target, cst.Name):
+                self._raw_site(None, state.pos(node.value), named_method(node.targets[0].target.value))
             for target in node.targets:
                 t = target.target
                 if (
@@ -94,6 +91,8 @@ class SiteIndex:
                     and isinstance(t.value, cst.Name)
                 ):
                     self.signatures.add(t.value.value)
+        if isinstance(node, cst.Call) and (name := keyed.parameter_name(node)) is not None:
+            self.parameters.add(name)
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
         if not hand_request(node):
@@ -387,6 +386,10 @@ class SiteIndex:
             found = flow.guard(node, state, frozenset(caller.params))
             if found is not None:
                 caller.guards[position] = found
+        if caller.value is None and state.function is not None:
+            key = keyed.key_guard(node, state, state.function)
+            if key is not None:
+                caller.keyed[position] = key
         flags: frozenset[str] = frozenset()
         if state.function is not None:  # globals, and `if app.roots_checked: return` on an object
             flags = _declared_global(state.function, state) | _attribute_flags(state.function, state)
@@ -415,49 +418,6 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
-
-
-def _handed_to(
-    outer: cst.FunctionDef, name: str, state: FileState, sdk_tool: bool = False
-) -> tuple[str, str, int] | None:
-    """(`outer`, the call as written, its line) where `outer` passes its nested function `name` by name to a
-    function of the project (not a runner of the standard library or an SDK, which runs it in place); with
-    `sdk_tool`, to an SDK's tool constructor (`FunctionTool(name=..., parameters={...}, fn=invoke)`)."""
-    top = state.module.partition(".")[0]
-    found: list[cst.Call] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is outer
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
-                found.append(node)
-
-    state.walk(outer, Calls())
-    for call in found:
-        names = _fq(state, call.func)
-        if sdk_tool:
-            hit = any(
-                n.partition(".")[0] in _SDK_TOPS and n.rpartition(".")[2] in _TOOL_CLASSES for n in names
-            )
-        else:
-            hit = any(n.partition(".")[0] == top or n.startswith(f"{state.module}.") for n in names)
-        if hit:
-            return state.qualname(outer), _short_code(state, call), state.pos(call)[0]
-    return None
-
-
-_SDK_TOPS = frozenset({"mcp", "fastmcp"})
-_TOOL_CLASSES = frozenset({"FunctionTool", "Tool"})  # built with `fn=` and a schema of their own
-
-
-def _short_code(state: FileState, node: cst.BaseExpression) -> str:
-    """`node` as written, or `f(...)` when its arguments span lines or run long (a marker quotes it)."""
-    code = state.wrapper.module.code_for_node(node)
-    if ("\n" in code or len(code) > 60) and isinstance(node, cst.Call):
-        return state.wrapper.module.code_for_node(node.func) + "(...)"
-    return code
 
 
 def _names_roots_method(call: cst.Call) -> bool:

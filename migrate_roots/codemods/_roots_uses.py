@@ -29,16 +29,25 @@ def hand_request(node: cst.DictElement | cst.Call) -> bool:
     method handed to a request helper (`self._create_request("roots/list")`, `method="roots/list"`)."""
     if isinstance(node, cst.DictElement):
         key = node.key
-        return (
-            isinstance(key, cst.SimpleString) and key.value[1:-1] == "method" and _is_roots_list(node.value)
-        )
+        return isinstance(key, cst.SimpleString) and key.value[1:-1] == "method" and is_roots_list(node.value)
     return any(
-        _is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
+        is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
     )
 
 
-def _is_roots_list(value: cst.BaseExpression) -> bool:
+def is_roots_list(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.SimpleString) and value.value[1:-1] == "roots/list"
+
+
+def named_method(name: str) -> str:
+    """The reason for `ROOTS_LIST = "roots/list"` at module or class level (a protocol constant): where the name
+    goes is not followed, so the definition itself is the finding."""
+    return (
+        f"the roots/list method name, held in `{name}` (migrate-roots does not follow where it is used): a request "
+        "sent with it asks the client for roots, which MCP 2026-07-28 requests cannot answer; give the tools that "
+        "need a directory a path argument in their inputSchema, by hand; code that only matches incoming "
+        "messages with it (a client answering roots/list) needs no change"
+    )
 
 
 def spells_session(receiver: cst.BaseExpression, state: FileState) -> bool:

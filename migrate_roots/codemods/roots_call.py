@@ -25,11 +25,12 @@ from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods._roots_handed_to import _fq
 from migrate_roots.codemods._roots_model import TOKENS, Double, Plan, Pos, Summary
 from migrate_roots.codemods._roots_plan import import_root, plan_package
 from migrate_roots.codemods._roots_refusals import _names_in
 from migrate_roots.codemods._roots_rewrite import _Rewriter
-from migrate_roots.codemods._roots_sites import SiteIndex, _fq
+from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, typed
@@ -104,6 +105,7 @@ class RootsCall(SiteIndex, Rule):
                     "parameter by hand and pass it here",
                 )
             if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
+                func.declared = frozenset(self.parameters)
                 where = registered.get(func.qualname)
                 place = os.path.basename(state.path)
                 how = f", registered by `{where[1]}` ({place}:{where[0][0]})" if where else ""

@@ -1,0 +1,63 @@
+"""Names of callees as the project sees them (`_fq`), and a nested function handed by name to other code
+(`_handed_to`): the facts `_roots_sites.SiteIndex` records for the model's reasons."""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import QualifiedNameSource
+
+from migrate_roots.codemods.base import FileState
+
+
+def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
+    """Fully qualified names of a callee: imports made absolute, local names prefixed with the module."""
+    out = set()
+    for q in state.qualified_names(node):
+        if q.source is QualifiedNameSource.LOCAL:
+            out.add(f"{state.module}.{q.name}".replace(".<locals>", ""))
+        elif q.source is QualifiedNameSource.IMPORT:
+            out.add(state._absolute(q.name))
+    return out
+
+
+def _handed_to(
+    outer: cst.FunctionDef, name: str, state: FileState, sdk_tool: bool = False
+) -> tuple[str, str, int] | None:
+    """(`outer`, the call as written, its line) where `outer` passes its nested function `name` by name to a
+    function of the project (not a runner of the standard library or an SDK, which runs it in place); with
+    `sdk_tool`, to an SDK's tool constructor (`FunctionTool(name=..., parameters={...}, fn=invoke)`)."""
+    top = state.module.partition(".")[0]
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is outer
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
+                found.append(node)
+
+    state.walk(outer, Calls())
+    for call in found:
+        names = _fq(state, call.func)
+        if sdk_tool:
+            hit = any(
+                n.partition(".")[0] in _SDK_TOPS and n.rpartition(".")[2] in _TOOL_CLASSES for n in names
+            )
+        else:
+            hit = any(n.partition(".")[0] == top or n.startswith(f"{state.module}.") for n in names)
+        if hit:
+            return state.qualname(outer), _short_code(state, call), state.pos(call)[0]
+    return None
+
+
+_SDK_TOPS = frozenset({"mcp", "fastmcp"})
+_TOOL_CLASSES = frozenset({"FunctionTool", "Tool"})  # built with `fn=` and a schema of their own
+
+
+def _short_code(state: FileState, node: cst.BaseExpression) -> str:
+    """`node` as written, or `f(...)` when its arguments span lines or run long (a marker quotes it)."""
+    code = state.wrapper.module.code_for_node(node)
+    if ("\n" in code or len(code) > 60) and isinstance(node, cst.Call):
+        return state.wrapper.module.code_for_node(node.func) + "(...)"
+    return code

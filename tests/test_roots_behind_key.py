@@ -1,0 +1,234 @@
+"""Tools built at run time that take their path by key (`args.pop("project_dir")`) and read roots only
+without it (codemods/program/keyed.py, `_roots_plan_tools.behind_key`): the reads pass None and name the key;
+no argument is added. Noop (still marked) first."""
+
+from __future__ import annotations
+
+import textwrap
+from functools import partial
+
+import pytest
+
+from tests import helpers
+
+check_noop = partial(helpers.check_noop, select=["MR1"], write=False)
+check_transformed = partial(helpers.check_transformed, select=["MR1"])
+
+HEAD = """\
+    import inspect
+    from pathlib import Path
+    from typing import Any
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("runtime")
+
+
+    async def root_from_client(ctx: Any) -> Path | None:
+        try:
+            session = getattr(ctx, "session", None)
+            if session is None or not hasattr(session, "list_roots"):
+                return None
+            result = await {read}
+        except Exception:
+            return None
+        return Path(str(result.roots[0].uri)[7:]) if result.roots else None
+
+
+"""
+
+TAIL = """\
+
+
+    def _signature() -> inspect.Signature:
+        return inspect.Signature(
+            [
+                inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context),
+                inspect.Parameter({declared}, inspect.Parameter.KEYWORD_ONLY, default=None),
+            ]
+        )
+
+
+    def _make(name: str) -> Any:
+        async def _handler(ctx: Context, **kwargs: Any) -> str:
+    {handler}
+
+        _handler.__signature__ = _signature()
+        return _handler
+
+
+    mcp.add_tool(_make("scan"), name="scan")
+"""
+
+HANDLER = "        return await _invoke(dict(kwargs), ctx)"
+OLD = "session.list_roots()"
+NEW = 'list_roots_compat(session, None, name="project_dir")'
+IMPORT = "from pkg._mcp_roots_compat import list_roots_compat\n"
+
+MYCO = """\
+    async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+        args_in = dict(args)
+        project_dir: Path | None = None
+        raw = args_in.pop("project_dir", None)
+        if raw:
+            project_dir = Path(str(raw)).expanduser()
+        if project_dir is None and ctx is not None:
+            project_dir = await root_from_client(ctx)
+        return str(project_dir or Path.cwd())
+"""
+
+
+def source(
+    dispatch: str,
+    *,
+    read: str = OLD,
+    declared: str = '"project_dir"',
+    handler: str = HANDLER,
+) -> str:
+    text = HEAD.format(read=read) + textwrap.indent(textwrap.dedent(dispatch), "    ")
+    text += TAIL.format(declared=declared, handler=handler)
+    return textwrap.dedent(text)
+
+
+def migrated(text: str) -> str:
+    """`text` with its read made through the shim, and the shim's import placed after the SDK's."""
+    text = text.replace(OLD, NEW)
+    sdk = "from mcp.server.fastmcp import Context, FastMCP\n"
+    return text.replace(sdk, sdk + "\n" + IMPORT)
+
+
+def test_noop_the_signature_declares_no_such_parameter(tmp_path):
+    findings = check_noop(tmp_path, source(MYCO, declared='"verbose"'))
+    assert {f.code for f in findings} == {"MR104"}
+    assert "synthesized `__signature__`" in findings[0].message
+
+
+def test_noop_a_read_made_whatever_the_arguments(tmp_path):
+    dispatch = MYCO.replace("if project_dir is None and ctx is not None:", "if ctx is not None:")
+    assert {f.code for f in check_noop(tmp_path, source(dispatch))} == {"MR104"}
+
+
+def test_noop_a_key_that_names_no_path(tmp_path):
+    dispatch = MYCO.replace('"project_dir"', '"verbose"')
+    findings = check_noop(tmp_path, source(dispatch, declared='"verbose"'))
+    assert {f.code for f in findings} == {"MR104"}
+
+
+def test_noop_a_local_given_another_value_before_the_test(tmp_path):
+    # `project_dir` may be set by the default whatever the caller gave: the read is not behind the key.
+    dispatch = MYCO.replace(
+        "if project_dir is None and",
+        "project_dir = Path.home() if not raw else project_dir\n        if project_dir is None and",
+    )
+    assert {f.code for f in check_noop(tmp_path, source(dispatch))} == {"MR104"}
+
+
+def test_noop_a_guard_inside_a_loop(tmp_path):
+    dispatch = """\
+        async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+            for _ in range(2):
+                raw = args.get("project_dir")
+                if not raw:
+                    raw = await root_from_client(ctx)
+            return str(raw)
+    """
+    assert {f.code for f in check_noop(tmp_path, source(dispatch))} == {"MR104"}
+
+
+def test_noop_a_helper_also_called_without_the_guard(tmp_path):
+    dispatch = MYCO + textwrap.dedent("""\
+
+
+        async def _status(ctx: Any) -> str:
+            return str(await root_from_client(ctx))
+        """)
+    handler = "        await _status(ctx)\n" + HANDLER
+    findings = check_noop(tmp_path, source(dispatch, handler=handler))
+    assert {f.code for f in findings} == {"MR104"}
+
+
+def test_noop_a_dict_that_is_no_parameter(tmp_path):
+    dispatch = MYCO.replace("args_in = dict(args)", 'args_in = {"project_dir": None}')
+    assert {f.code for f in check_noop(tmp_path, source(dispatch))} == {"MR104"}
+
+
+SPELLINGS = {
+    "myco: a local set from the key under `if raw:`, tested with `and`": MYCO,
+    "`get`, then `if not raw:`": """\
+        async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+            raw = args.get("project_dir")
+            if not raw:
+                raw = await root_from_client(ctx)
+            return str(raw)
+    """,
+    "`or`": """\
+        async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+            where = args.get("project_dir") or await root_from_client(ctx)
+            return str(where)
+    """,
+    "an early return, a subscript of a `{**args}` copy": """\
+        async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+            given = {**args}
+            raw = given["project_dir"]
+            if raw is not None:
+                return raw
+            return str(await root_from_client(ctx))
+    """,
+    "a conditional expression, in an `else`": """\
+        async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+            raw = args.copy().pop("project_dir", None)
+            if raw:
+                return raw
+            else:
+                found = None if raw else await root_from_client(ctx)
+            return str(found)
+    """,
+}
+
+
+@pytest.mark.parametrize("dispatch", SPELLINGS.values(), ids=SPELLINGS.keys())
+def test_a_read_behind_the_key_passes_none(tmp_path, dispatch):
+    before = source(dispatch)
+    findings = check_transformed(tmp_path, before, migrated(before))
+    assert [f.code for f in findings] == ["MR101"]
+    assert "passed in as `None`: this read runs only when the caller leaves `project_dir` out" in (
+        findings[0].message
+    )
+
+
+def test_the_tool_itself_reads_the_key(tmp_path):
+    body = textwrap.dedent("""\
+        raw = kwargs.get("project_dir")
+        if raw is None:
+            raw = await root_from_client(ctx)
+        return str(raw)""")
+    handler = "        " + textwrap.indent(body, " " * 12).lstrip()  # the template indents the first line
+    before = source("", handler=handler)
+    findings = check_transformed(tmp_path, before, migrated(before))
+    assert [f.code for f in findings] == ["MR101"]
+
+
+def test_a_parameter_named_by_keyword_and_the_helper_in_another_module(tmp_path):
+    helper = textwrap.dedent(HEAD.format(read=OLD)).split('mcp = FastMCP("runtime")\n')[1]
+    server = source(MYCO).replace(helper, "\n\n")
+    assert "root_from_client(ctx: Any)" not in server
+    server = server.replace(
+        'inspect.Parameter("project_dir", inspect.Parameter.KEYWORD_ONLY,',
+        'inspect.Parameter(kind=inspect.Parameter.KEYWORD_ONLY, name="project_dir",',
+    )
+    server = server.replace(
+        "from mcp.server.fastmcp import Context, FastMCP\n",
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom pkg.helpers import root_from_client\n",
+    )
+    helpers_before = "from pathlib import Path\nfrom typing import Any\n" + textwrap.dedent(helper)
+    helpers_after = helpers_before.replace(OLD, NEW).replace(
+        "from typing import Any\n", "from typing import Any\n\n" + IMPORT
+    )
+    findings = check_transformed(
+        tmp_path,
+        server,
+        server,
+        extra={"helpers.py": helpers_before},
+        extra_after={"helpers.py": helpers_after},
+    )
+    assert [f.code for f in findings] == ["MR101"]
