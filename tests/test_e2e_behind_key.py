@@ -8,7 +8,6 @@ it absorbs the read's error), and the path given for every client with it; `proj
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,21 @@ from tests.sdk.harness import drive
 pytestmark = pytest.mark.sdk
 
 HERE = Path(__file__).resolve().parent
-CASES = [("mcp1_runtime.py", "mcp1"), ("mcp2_runtime.py", "mcp2")]
+LINES = ("mcp1", "mcp2")
+# The mcp 2.x server is the same one, on MCPServer.
+MCP2 = (
+    ("mcp 1.x FastMCP", "mcp 2.x MCPServer"),
+    ("from mcp.server.fastmcp import Context, FastMCP", "from mcp.server.mcpserver import Context, MCPServer"),
+    ('mcp = FastMCP("e2e-mcp1-runtime")', 'mcp = MCPServer("e2e-mcp2-runtime")'),
+)
+
+
+def _server(line: str) -> str:
+    text = (HERE / "e2e" / "mcp1_runtime.py").read_text()
+    for old, new in MCP2 if line == "mcp2" else ():
+        assert old in text
+        text = text.replace(old, new)
+    return text
 TOOLS = ("where", "where_all")
 
 
@@ -38,8 +51,8 @@ def _calls(eras: list[str], roots: list[str], arg: str | None) -> list[dict]:
 
 
 @pytest.mark.parametrize("transport", ["inproc", "stdio"])
-@pytest.mark.parametrize(("fixture", "line"), CASES, ids=[line for _, line in CASES])
-def test_migrated_runtime_tools(tmp_path, workspace, fixture, line, transport):
+@pytest.mark.parametrize("line", LINES)
+def test_migrated_runtime_tools(tmp_path, workspace, line, transport):
     python = sdk_python_or_skip(line)
     client_dir, arg_dir = workspace
     roots = [client_dir.as_uri()]
@@ -47,7 +60,7 @@ def test_migrated_runtime_tools(tmp_path, workspace, fixture, line, transport):
     migrated = tmp_path / "new" / "server.py"
     for target in (original, migrated):
         target.parent.mkdir()
-        shutil.copy(HERE / "e2e" / fixture, target)
+        target.write_text(_server(line))
 
     results = run_engine(migrated.parent)
     assert [r for r in results if r.status.value == "failed"] == []
