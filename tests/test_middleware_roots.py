@@ -53,7 +53,10 @@ def test_noop_a_fastmcp_context_attribute_of_something_else_is_no_read(tmp_path)
 def test_a_read_in_a_middleware_hook_is_marked_outside_any_tool(tmp_path, annotation):
     found = _findings(tmp_path, HOOK.format(annotation=annotation))
     assert codes(found) == ["MR103"], found
-    assert "roots read in `on_message`, which is not a tool" in found[0].message
+    assert "roots read in `on_message`, a hook of the fastmcp middleware `Audit` (pkg/server.py:8)" in (
+        found[0].message
+    )
+    assert "read the tool's own path argument from `context.message.arguments`" in found[0].message
 
 
 def test_a_middleware_bound_keeps_the_operators_bound_and_its_cache_is_marked(tmp_path):
@@ -86,3 +89,70 @@ def test_a_middleware_bound_keeps_the_operators_bound_and_its_cache_is_marked(tm
         return repo
     """
     assert codes(_findings(tmp_path, source)) == ["MR110", "MR212"]
+
+
+GUARD = """\
+from fastmcp import FastMCP
+from fastmcp.server.middleware import Middleware, MiddlewareContext
+
+mcp = FastMCP("gh")
+
+
+class PrefixGuard(Middleware):
+    def __init__(self) -> None:
+        self._prefixes: list[str] = []
+        self._fresh = False
+
+    async def _load(self, context: MiddlewareContext) -> None:
+        try:
+            roots = await context.fastmcp_context.list_roots()
+            self._prefixes = [str(r.uri) for r in roots]
+        except Exception:
+            self._prefixes = []
+        self._fresh = True
+
+    async def on_notification(self, context: MiddlewareContext, call_next):
+        if context.method == "notifications/roots/list_changed":
+            self._fresh = False
+        return await call_next(context)
+
+    async def on_call_tool(self, context: MiddlewareContext, call_next):
+        url = (context.message.arguments or {{}}).get("url", "")
+        if not self._fresh:
+            await self._load(context)
+        {check}
+        return await call_next(context)
+
+
+mcp.add_middleware(PrefixGuard())
+
+
+@mcp.tool
+def fetch(url: str) -> str:
+    return url
+"""
+
+
+def test_noop_roots_a_middleware_only_logs_keep_the_per_request_advice(tmp_path):
+    found = _findings(tmp_path, GUARD.format(check="print(self._prefixes)"))
+    assert codes(found) == ["MR103", "MR202", "MR212"], found
+    kept = next(f for f in found if f.code == "MR212")
+    assert "take the directory per request instead" in kept.message
+    assert "allow-list" not in next(f for f in found if f.code == "MR202").message
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        "assert any(url.startswith(p) for p in self._prefixes), url",
+        "assert url in self._prefixes, url",
+    ],
+)
+def test_roots_a_middleware_checks_calls_against_are_an_allow_list_in_every_marker(tmp_path, check):
+    found = _findings(tmp_path, GUARD.format(check=check))
+    assert codes(found) == ["MR103", "MR202", "MR212"], found
+    by_code = {f.code: f.message for f in found}
+    assert "reached from `on_call_tool`, a hook of the fastmcp middleware `PrefixGuard`" in by_code["MR103"]
+    assert "if the roots bound what the tools may touch, keep that bound in the server's" in by_code["MR103"]
+    assert "roots kept on `self._prefixes`, an allow-list that outlives the request" in by_code["MR212"]
+    assert "of a class that checks values against `self._prefixes`, an allow-list: keep it" in by_code["MR202"]

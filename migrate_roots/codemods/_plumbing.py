@@ -18,7 +18,7 @@ from migrate_roots.codemods._plumbing_base import ANALYSIS, CANDIDATES, Registra
 from migrate_roots.codemods._plumbing_caches import _Caches
 from migrate_roots.codemods._plumbing_collect import _Collector
 from migrate_roots.codemods._plumbing_fetches import _Fetches
-from migrate_roots.codemods._plumbing_leftovers import _Leftovers
+from migrate_roots.codemods._plumbing_leftovers import _Leftovers, allow_lists
 from migrate_roots.codemods._plumbing_queries import _first, _names, _strings_in
 from migrate_roots.codemods._plumbing_state import (
     _ALLOWS,
@@ -205,6 +205,13 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                 f"`{self.param}` argument"
             )
         target = _state_write(body) or self._global_method_call(body)
+        guarded = sorted(allow_lists(self.state, body)) if target and target.startswith("self.") else []
+        if target is not None and guarded:
+            return (
+                f"{who} changes `{target}` of a class that checks values against `{guarded[0]}`, an allow-list: "
+                "keep it while legacy clients connect; MCP 2026-07-28 requests send no such notification, so "
+                "for them take the allow-list from the server's configuration, never from the caller"
+            )
         if target is not None:
             return (
                 f"{who} changes `{target}`, which something may still read: remove it by hand once the "

@@ -64,7 +64,7 @@ class _Leftovers(_PlumbingBase):
         for _func, assign, target in self.attr_writes:
             if self.inside_removed(assign):
                 continue
-            if _ALLOWS.search(_dotted(target)):
+            if _ALLOWS.search(_dotted(target)) or _checked_against(state, assign, _dotted(target)):
                 state.mark(
                     assign,
                     "MR212",
@@ -193,3 +193,56 @@ def _portable_roots(lines: list[str]) -> bool:
     which no rule rewrites: its texts about roots describe what the server still does."""
     text = "".join(lines)
     return "Resolve(" in text and "ListRoots(" in text
+
+
+_CHECKS = frozenset({"startswith", "relative_to", "is_relative_to", "commonpath", "commonprefix"})
+
+
+def _checked_against(state: FileState, assign: cst.CSTNode, dotted: str) -> bool:
+    """`self._roots`, written here, is what its class checks a value against: an allow-list."""
+    return dotted.startswith("self.") and dotted in allow_lists(state, assign)
+
+
+def allow_lists(state: FileState, node: cst.CSTNode) -> set[str]:
+    """The `self` attributes the class around `node` checks values against (`any(repo.startswith(r) for r in
+    self._roots)`, `path.is_relative_to(root)` in a loop over one, `x in self._roots`): its allow-lists."""
+    cls = state.parent(node)
+    while cls is not None and not isinstance(cls, cst.ClassDef):
+        cls = state.parent(cls)
+    if cls is None:
+        return set()
+    found: set[str] = set()
+
+    def checks(node: cst.CSTNode) -> bool:
+        hits: list[bool] = []
+
+        class Calls(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                func = call.func
+                if isinstance(func, (cst.Attribute, cst.Name)):
+                    name = func.attr.value if isinstance(func, cst.Attribute) else func.value
+                    hits.append(name in _CHECKS)
+
+        node.visit(Calls())
+        return any(hits)
+
+    def own(expr: cst.BaseExpression) -> str | None:
+        dotted = _dotted(expr)
+        return dotted if dotted.startswith("self.") and "..." not in dotted else None
+
+    class Uses(cst.CSTVisitor):
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            elt = getattr(state.parent(node), "elt", None)
+            if (name := own(node.iter)) is not None and elt is not None and checks(elt):
+                found.add(name)
+
+        def visit_For(self, node: cst.For) -> None:
+            if (name := own(node.iter)) is not None and checks(node.body):
+                found.add(name)
+
+        def visit_ComparisonTarget(self, node: cst.ComparisonTarget) -> None:
+            if isinstance(node.operator, cst.In) and (name := own(node.comparator)) is not None:
+                found.add(name)
+
+    state.walk(cls, Uses())
+    return found

@@ -36,6 +36,7 @@ from migrate_roots.codemods._roots_uses import (
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
+from migrate_roots.codemods.program.model import MIDDLEWARE
 
 
 class SiteIndex:
@@ -173,6 +174,12 @@ class SiteIndex:
         outer = state.parent(node)
         while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             outer = state.parent(outer)
+        if (
+            isinstance(outer, cst.ClassDef)
+            and node.name.value.startswith("on_")
+            and _middleware(outer, state)
+        ):
+            func.handler = func.handler or f"{MIDDLEWARE}{outer.name.value}"
         if isinstance(outer, cst.FunctionDef):
             func.handed_to = _handed_to(outer, node.name.value, state)
             func.made_tool = _handed_to(outer, node.name.value, state, sdk_tool=True)
@@ -418,6 +425,15 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
+
+
+def _middleware(cls: cst.ClassDef, state: FileState) -> bool:
+    """A subclass of fastmcp's `Middleware`: its `on_*` methods are hooks fastmcp runs around requests."""
+    return any(
+        n.startswith("fastmcp.") and n.endswith(".Middleware")
+        for b in cls.bases
+        for n in state.qnames(b.value)
+    )
 
 
 def _names_roots_method(call: cst.Call) -> bool:

@@ -156,6 +156,17 @@ class ProgramModel:
                 # Kept until the walk ends: a tool found later on another way (a low-level `call_tool` after a
                 # `get_prompt` handler in the file) is the truer reason, whatever the order in the file.
                 spelling, path, line = self.handlers[current]
+                if spelling.startswith(MIDDLEWARE):
+                    handler = handler or (
+                        "MR103",
+                        f"roots read {_via(fq, current)}`{current.rpartition('.')[2]}`, a hook of the fastmcp "
+                        f"middleware `{spelling[len(MIDDLEWARE) :]}` ({_short(path)}:{line}): it runs around tool "
+                        "calls but takes no argument of its own, so migrate-roots rewrites nothing here; if the "
+                        "roots bound what the tools may touch, keep that bound in the server's configuration, "
+                        "never in an argument the caller chooses; else read the tool's own path argument from "
+                        "`context.message.arguments`, by hand",
+                    )
+                    continue
                 handler = handler or (
                     "MR103",
                     f"roots read {_via(fq, current)}the handler `{current.rpartition('.')[2]}` registered by "
@@ -282,6 +293,9 @@ class ProgramModel:
 
 def _last(fq: str) -> str:
     return fq.rpartition(".")[2]
+
+
+MIDDLEWARE = "middleware:"  # `Func.handler` of a fastmcp Middleware's hook: "middleware:<its class>"
 
 
 def _via(fq: str, handler: str) -> str:
