@@ -208,3 +208,27 @@ def test_noop_a_callback_keyword_outside_mcp_code_is_nothing(tmp_path):
             return factory(list_roots_callback=roots, **{"list_roots_callback": roots})
         """
     assert check_noop(tmp_path, source, write=False) == []
+
+
+def test_noop_a_list_changed_notice_through_a_client_typed_any_is_reported(tmp_path):
+    """An SDK-agnostic wrapper holds its client as `Any` (x402's): that says nothing, as no annotation does
+    (helpers' sweep: it was silent); a client of another type stays out."""
+    source = """\
+        from typing import Any
+
+        from mcp import ClientSession
+
+
+        class Tracing:
+            def __init__(self, inner: Any, other: "Tracing") -> None:
+                self._inner = inner
+                self._other = other
+
+            async def changed(self, client: Any) -> None:
+                await self._inner.send_roots_list_changed()
+                await client.send_roots_list_changed()
+                await self._other.send_roots_list_changed()
+        """
+    findings = check_noop(tmp_path, source, write=False)
+    assert codes(findings) == ["MR303", "MR303"]
+    assert [f.line for f in findings] == [12, 13]

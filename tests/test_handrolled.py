@@ -90,3 +90,36 @@ def test_the_method_name_held_in_a_constant_is_reported_where_it_is_defined(tmp_
     assert [(code, line) for code, line, _ in found] == [("MR101", 6), ("MR101", 9)], found
     assert "the roots/list method name, held in `ROOTS_LIST`" in found[0][2]
     assert "held in `ROOTS_METHOD`" in found[1][2]
+
+
+def test_the_method_name_where_nothing_sends_a_request_is_reported_with_a_hedge(tmp_path):
+    # A gateway answering roots/list from its own configuration (mcp-contextforge-gateway): an authorization
+    # check given the method, and an error's data naming it. Not silent; not called a request.
+    source = """\
+        def authorize(user: str, method: str) -> bool:
+            return user == "admin"
+
+
+        def answer(user: str) -> dict:
+            if not authorize(user, method="roots/list"):
+                raise PermissionError({"method": "roots/list"})
+            return {"roots": []}
+        """
+    found = _findings(tmp_path, source)
+    assert [(code, line) for code, line, _ in found] == [("MR101", 6), ("MR101", 7)], found
+    assert "the roots/list method name, here in a call of `authorize`" in found[0][2]
+    assert "here in a dict with no other JSON-RPC field" in found[1][2]
+    assert all("roots asked for by hand" not in text for _, _, text in found)
+    assert all("code that checks, answers or labels an incoming roots/list needs no change" in t for *_, t in found)
+
+
+def test_the_list_changed_name_in_a_constant_or_a_list_is_no_handler_to_remove(tmp_path):
+    source = """\
+        ROOTS_CHANGED = "notifications/roots/list_changed"
+        KNOWN = frozenset({"notifications/roots/list_changed", "tools/list"})
+        """
+    found = _findings(tmp_path, source)
+    assert [(code, line) for code, line, _ in found] == [("MR202", 1), ("MR202", 2)], found
+    assert "the roots list_changed notification's name, held in `ROOTS_CHANGED`" in found[0][2]
+    assert "the roots list_changed notification's name, listed here" in found[1][2]
+    assert all("code that only names or matches it needs no change" in text for _, _, text in found)

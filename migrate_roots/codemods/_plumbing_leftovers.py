@@ -48,6 +48,19 @@ class _Leftovers(_PlumbingBase):
                     Severity.DEPRECATED,
                 )
                 continue
+            named = _named_where(node, state)
+            if named is not None:
+                state.mark(
+                    node,
+                    "MR202",
+                    f"the roots list_changed notification's name, {named} (migrate-roots does not follow where it "
+                    "is used): MCP 2026-07-28 has no such notification; a server handler registered with it can "
+                    f"go once the tools take the `{self.param}` argument; a client that sends it reaches only "
+                    "legacy servers (harmless to them, see MR303); code that only names or matches it needs no "
+                    "change",
+                    Severity.DEPRECATED,
+                )
+                continue
             state.mark(
                 node,
                 "MR202",
@@ -193,6 +206,19 @@ def _portable_roots(lines: list[str]) -> bool:
     which no rule rewrites: its texts about roots describe what the server still does."""
     text = "".join(lines)
     return "Resolve(" in text and "ListRoots(" in text
+
+
+def _named_where(node: cst.CSTNode, state: FileState) -> str | None:
+    """`held in `X`` for `X = "notifications/roots/list_changed"` (a protocol constant), `listed here` for an
+    element of a collection literal (a set of method names); None for anything else."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Element):
+        return "listed here"
+    targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else []
+    if isinstance(parent, cst.AnnAssign):
+        targets = [parent.target]
+    names = [t.value for t in targets if isinstance(t, cst.Name)]
+    return f"held in `{names[0]}`" if names else None
 
 
 _CHECKS = frozenset({"startswith", "relative_to", "is_relative_to", "commonpath", "commonprefix"})

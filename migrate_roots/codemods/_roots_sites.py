@@ -96,10 +96,25 @@ class SiteIndex:
             self.parameters.add(name)
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
-        if not hand_request(node):
+        kind = hand_request(node, state)
+        if kind is None:
             return
         func_node = state.function
         caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        if kind == "named":
+            where = (
+                f"a call of `{_short_code(state, node.func)}`"
+                if isinstance(node, cst.Call)
+                else "a dict with no other JSON-RPC field"
+            )
+            self._raw_site(
+                caller,
+                state.pos(node),
+                f"the roots/list method name, here in {where}: if this sends a request to the client, MCP "
+                "2026-07-28 requests cannot answer it (give the tools that need the directory a path argument, "
+                "by hand); code that checks, answers or labels an incoming roots/list needs no change",
+            )
+            return
         self._raw_site(
             caller,
             state.pos(node),

@@ -4,6 +4,7 @@ attribute that outlives the request. Each is a reason to mark the read instead o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,15 +25,36 @@ def raw_roots_request(call: cst.Call, state: FileState) -> bool:
     return "ListRootsRequest" in state.wrapper.module.code_for_node(call.args[0].value)
 
 
-def hand_request(node: cst.DictElement | cst.Call) -> bool:
+_SENDS = re.compile(r"(^|_)(send|request|rpc|call|ask|emit|post|write|notify|dispatch)(_|$)", re.IGNORECASE)
+_CHECKS = re.compile(r"authori|permi|check|allow|valid|log|metric|label|deny|audit|match", re.IGNORECASE)
+_MESSAGE_KEYS = frozenset({"jsonrpc", "id", "params"})
+
+
+def hand_request(node: cst.DictElement | cst.Call, state: FileState) -> str | None:
     """Roots asked for without the SDK (MCPyDoc): `{"jsonrpc": "2.0", "id": 9, "method": "roots/list"}`, or the
-    method handed to a request helper (`self._create_request("roots/list")`, `method="roots/list"`)."""
+    method handed to a request helper (`self._create_request("roots/list")`, `method="roots/list"`): "request".
+    The method name where nothing says a request is sent (`{"method": "roots/list"}` as an error's data,
+    `authorize(user, method="roots/list")` while answering one): "named". Else None."""
     if isinstance(node, cst.DictElement):
         key = node.key
-        return isinstance(key, cst.SimpleString) and key.value[1:-1] == "method" and is_roots_list(node.value)
-    return any(
+        if not (
+            isinstance(key, cst.SimpleString) and key.value[1:-1] == "method" and is_roots_list(node.value)
+        ):
+            return None
+        parent = state.parent(node)
+        keys = {
+            e.key.value[1:-1]
+            for e in getattr(parent, "elements", ())
+            if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+        }
+        return "request" if keys & _MESSAGE_KEYS else "named"
+    if not any(
         is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
-    )
+    ):
+        return None
+    func = node.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    return "request" if _SENDS.search(name) and not _CHECKS.search(name) else "named"
 
 
 def is_roots_list(value: cst.BaseExpression) -> bool:

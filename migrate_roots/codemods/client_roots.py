@@ -55,7 +55,10 @@ def client_kind(state: FileState, expr: cst.BaseExpression, depth: int = 0) -> s
     return None
 
 
-def _annotation_kind(state: FileState, annotation: cst.BaseExpression) -> str:
+_UNTYPED = frozenset({"typing.Any", "typing_extensions.Any", "object", "builtins.object"})
+
+
+def _annotation_kind(state: FileState, annotation: cst.BaseExpression) -> str | None:
     names: set[str] = set()
 
     class Names(cst.CSTVisitor):
@@ -70,7 +73,8 @@ def _annotation_kind(state: FileState, annotation: cst.BaseExpression) -> str:
         return MCP_CLIENT
     if names & _sdk.FASTMCP_CLIENTS:
         return FASTMCP_CLIENT
-    return _sdk.FOREIGN
+    # `inner: Any` (an SDK-agnostic wrapper of any client) says nothing: unknown, as unannotated.
+    return None if names and names <= _UNTYPED else _sdk.FOREIGN
 
 
 def _name_kind(state: FileState, name: cst.Name, depth: int) -> str | None:
