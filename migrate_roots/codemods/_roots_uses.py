@@ -67,8 +67,8 @@ def named_method(name: str) -> str:
     return (
         f"the roots/list method name, held in `{name}` (migrate-roots does not follow where it is used): a request "
         "sent with it asks the client for roots, which MCP 2026-07-28 requests cannot answer; give the tools that "
-        "need a directory a path argument in their inputSchema, by hand; code that only matches incoming "
-        "messages with it (a client answering roots/list) needs no change"
+        "need a directory a path argument in their inputSchema, by hand; code that only checks, matches or "
+        "labels something with it (a client answering roots/list) needs no change"
     )
 
 
