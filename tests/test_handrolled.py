@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from tests import helpers
 
 SERVER = '''\
@@ -123,3 +125,60 @@ def test_the_list_changed_name_in_a_constant_or_a_list_is_no_handler_to_remove(t
     assert "the roots list_changed notification's name, held in `ROOTS_CHANGED`" in found[0][2]
     assert "the roots list_changed notification's name, listed here" in found[1][2]
     assert all("code that only names or matches it needs no change" in text for _, _, text in found)
+
+
+@pytest.mark.parametrize(
+    "ask",
+    [
+        "request = types.ListRootsRequest()\n"
+        "    return await session.send_request(types.ServerRequest(request), types.ListRootsResult)",
+        "wrapped = types.ServerRequest(types.ListRootsRequest())\n"
+        "    return await session.send_request(wrapped, RESULT)",
+        "return await session.send_request(make(), types.ListRootsResult)",
+    ],
+    ids=["request-in-a-local", "wrapped-in-a-local", "result-type-only"],
+)
+def test_a_raw_roots_request_built_in_steps_is_reported(tmp_path, ask):
+    # openmcp-python / dedalus-mcp-python build the request in a local first: it was silent (helpers' sweep).
+    source = textwrap.dedent("""\
+        from mcp import types
+
+        RESULT = types.ListRootsResult
+
+
+        def make():
+            return None
+
+
+        async def fetch_roots(session):
+            {ask}
+        """).format(ask=ask)
+    found = _findings(tmp_path, source)
+    assert [code for code, _, _ in found] == ["MR101"], found
+    assert "roots asked for as a raw request" in found[0][2]
+
+
+def test_noop_another_request_sent_through_a_local_is_no_roots_request(tmp_path):
+    source = """\
+        from mcp import types
+
+        KNOWN = (types.ListRootsRequest, types.PingRequest)  # the file is read: it names the roots request
+
+
+        async def ping(session):
+            request = types.PingRequest()
+            return await session.send_request(types.ServerRequest(request), types.EmptyResult)
+        """
+    assert _findings(tmp_path, source) == []
+
+
+@pytest.mark.parametrize("head", ["", "#!/usr/bin/env python\n", "# Protocol method names.\n"])
+def test_a_marker_on_the_first_statement_of_a_module_is_written_once(tmp_path, head):
+    # Comments above a module's first statement parse back as its header: a second run added the marker again.
+    (tmp_path / "methods.py").write_text(head + 'ROOTS_LIST = "roots/list"\n')
+    helpers.run_engine(tmp_path)
+    first = (tmp_path / "methods.py").read_text()
+    assert first.count("# migrate-roots: MR101") == 1, first
+    again = helpers.run_engine(tmp_path)
+    assert (tmp_path / "methods.py").read_text() == first
+    assert [r.status.value for r in again] == ["unchanged"]

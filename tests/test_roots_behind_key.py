@@ -147,6 +147,114 @@ def test_noop_a_helper_also_called_without_the_guard(tmp_path):
     assert {f.code for f in findings} == {"MR104"}
 
 
+SIMPLE = """\
+    async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+        raw = args.get("project_dir")
+        if raw is None:
+            raw = await root_from_client(ctx)
+        return str(raw)
+"""
+
+
+def _lines(*lines: str) -> str:
+    """A handler body of several lines (the template indents the first one)."""
+    return "        " + "\n            ".join(lines)
+
+
+def _simple(*before: str, dispatch: str = SIMPLE) -> str:
+    """SIMPLE with `before` put between its key read and its test."""
+    lines = "".join(f"        {line}\n" for line in before)
+    return dispatch.replace("        if raw is None:\n", lines + "        if raw is None:\n")
+
+
+# Each read runs although the caller gave `project_dir` (helpers' adversarial sweep): marked, never rewritten.
+NOT_BEHIND = {
+    "the tool hands on another dict": (SIMPLE, '        return await _invoke({"mode": "fast"}, ctx)'),
+    "the key read from another parameter": (
+        SIMPLE.replace("ctx: Any) -> str:", "ctx: Any, defaults: dict) -> str:").replace(
+            'args.get("project_dir")', 'defaults.get("project_dir")'
+        ),
+        '        return await _invoke(dict(kwargs), ctx, {"project_dir": None})',
+    ),
+    "the parameter rebound first": (
+        SIMPLE.replace('        raw = args.get', '        args = dict(args.get("options") or {})\n        raw = args.get'),
+        HANDLER,
+    ),
+    "the tool pops the key before handing its arguments on": (
+        SIMPLE,
+        _lines('kwargs.pop("project_dir", None)', HANDLER.strip()),
+    ),
+    "the dict changed before the key is read": (
+        SIMPLE.replace('        raw = args.get', '        args.update(DEFAULTS)\n        raw = args.get'),
+        HANDLER,
+    ),
+    "the key read only on one branch": (
+        SIMPLE.replace(
+            '        raw = args.get("project_dir")\n',
+            '        raw = None\n        if args.get("mode") == "local":\n            raw = args.get("project_dir")\n',
+        ),
+        HANDLER,
+    ),
+    "a walrus rebinds the local": (_simple("print((raw := DEFAULTS.get(raw)))"), HANDLER),
+    "an augmented assignment": (_simple("raw *= int(bool(DEFAULTS))"), HANDLER),
+    "tuple unpacking": (_simple("raw, _ = DEFAULTS.get(raw), 1"), HANDLER),
+    "a loop target": (_simple("for raw in DEFAULTS.get('candidates', [raw]):", "    pass"), HANDLER),
+    "set to None when invalid": (_simple("if raw and not Path(raw).is_dir():", "    raw = None"), HANDLER),
+    "a lambda run later": (
+        """\
+        async def _invoke(args: dict[str, Any], ctx: Any) -> str:
+            raw = args.get("project_dir")
+            pick = lambda: root_from_client(ctx) if raw is None else None
+            raw = args.get("override")
+            return str(await pick())
+        """,
+        HANDLER,
+    ),
+    "a value that may be None": (
+        MYCO.replace("Path(str(raw)).expanduser()", "_git_root(Path(str(raw)))"),
+        HANDLER,
+    ),
+    "the helper handed on as a value": (
+        SIMPLE,
+        _lines("warm = functools.partial(root_from_client, ctx)", "print(await warm())", HANDLER.strip()),
+    ),
+    "the dispatcher called at module level": (
+        SIMPLE + '\n\nif __name__ == "__main__":\n    asyncio.run(_invoke({}, None))\n',
+        HANDLER,
+    ),
+}
+
+
+@pytest.mark.parametrize(("dispatch", "handler"), NOT_BEHIND.values(), ids=NOT_BEHIND.keys())
+def test_noop_a_read_not_only_behind_the_key(tmp_path, dispatch, handler):
+    text = source(dispatch, handler=handler).replace(
+        "import inspect\n", "import asyncio\nimport functools\nimport inspect\n"
+    )
+    text = text.replace('mcp = FastMCP("runtime")\n', 'mcp = FastMCP("runtime")\nDEFAULTS: dict = {}\n')
+    text += "\n\ndef _git_root(path: Path) -> Path | None:\n    return path if (path / '.git').is_dir() else None\n"
+    findings = check_noop(tmp_path, text)
+    assert findings and {f.code for f in findings} <= {"MR103", "MR104"}, findings
+
+
+def test_noop_a_signature_that_declares_the_key_only_sometimes(tmp_path):
+    # One factory makes tools with and without `project_dir` (`if with_dir:`); another `inspect.Parameter(
+    # "project_dir")` elsewhere in the file says nothing about these tools.
+    text = source(SIMPLE).replace(
+        '            inspect.Parameter("project_dir", inspect.Parameter.KEYWORD_ONLY, default=None),\n',
+        "",
+    )
+    assert text.count('Parameter("project_dir"') == 0
+    text = text.replace(
+        "    return inspect.Signature(\n",
+        "    params = []\n    if WITH_DIR:\n"
+        '        params.append(inspect.Parameter("project_dir", inspect.Parameter.KEYWORD_ONLY))\n'
+        "    return inspect.Signature(\n",
+    ).replace("        ]\n    )", "        ]\n        + params\n    )")
+    text += '\n\nWITH_DIR = False\nDOC = [inspect.Parameter("project_dir", inspect.Parameter.KEYWORD_ONLY)]\n'
+    findings = check_noop(tmp_path, text)
+    assert {f.code for f in findings} == {"MR104"}, findings
+
+
 def test_noop_a_dict_that_is_no_parameter(tmp_path):
     dispatch = MYCO.replace("args_in = dict(args)", 'args_in = {"project_dir": None}')
     assert {f.code for f in check_noop(tmp_path, source(dispatch))} == {"MR104"}

@@ -10,7 +10,8 @@ from typing import Any
 
 from migrate_roots.codemods.program.facts import ModuleFacts
 
-TOKENS = (b"list_roots", b"roots/list")  # the method, also asked for by hand: `{"method": "roots/list"}`
+# The method, also asked for by hand (`{"method": "roots/list"}`) or as a raw request (`ListRootsRequest()`).
+TOKENS = (b"list_roots", b"roots/list", b"ListRootsRequest")
 
 SHIM_FUNCTION = "list_roots_compat"
 # A read whose roots bound paths (MR110): no argument, the operator's bound on modern requests.
@@ -102,9 +103,13 @@ class Func:
     # ... and where that assignment is, when it is a later statement (`found = await ...`, then `self.x = found`).
     stored_at: dict[Pos, Pos] = field(default_factory=dict)
     keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
-    # Call or site position -> the key of its arguments dict whose value, when given, skips it (program/keyed).
-    keyed: dict[Pos, str] = field(default_factory=dict)
-    # A tool built at run time: the parameter names its module gives `inspect.Parameter(...)` (its signature's).
+    # Call or site position -> (key, dict parameter): the key of that dict whose value, when the caller gives
+    # one, skips it (program/keyed.py).
+    keyed: dict[Pos, tuple[str, str]] = field(default_factory=dict)
+    # Call position -> the callee's slots (`#<index>` or a keyword) that get this function's `**kwargs`.
+    forwards: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
+    star: str = ""  # the name of its `**kwargs` parameter
+    # A tool built at run time: the parameters its synthesized `__signature__` surely declares.
     declared: frozenset[str] = frozenset()
 
 
@@ -131,6 +136,8 @@ class Summary:
     facts: ModuleFacts | None = None  # server objects, registrations, imports (codemods/program)
     sdk: bool = True  # the file imports (spells) the SDK
     instances: dict[str, str] = field(default_factory=dict)  # `workspace = Workspace()`: name -> class
+    # Dotted names of functions used otherwise than called from a function's body (program/keyed.value_uses).
+    values: frozenset[str] = frozenset()
 
 
 @dataclass

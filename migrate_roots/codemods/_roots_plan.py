@@ -223,7 +223,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         reach = first
     # Helpers reached only without the tools' explicit argument, read by key (`args.pop("project_dir")`), from
     # tools built at run time too: their reads pass None; the key is the argument (codemods/program/keyed.py).
-    behind = _roots_plan_tools.behind_key(by_key, calls, reach, path_like, good_sites)
+    values = frozenset().union(*(s.values for s in summaries.values()))
+    behind = _roots_plan_tools.behind_key(by_key, calls, reach, path_like, good_sites, values)
     reach |= set(behind)
     # What code of a module that imports the SDK reaches: a roots call on an untyped value outside such code
     # (moto's AWS `list_roots()`) is not an MCP call.

@@ -143,10 +143,11 @@ def behind_key(
     reach: set[Key],
     path_like: Any,
     good: Any,
+    values: frozenset[str],
 ) -> dict[Key, str]:
     """`_behind_key`, kept to the helpers no tool reaches otherwise that read roots (`good`), or call such a
     helper."""
-    behind = {k: v for k, v in _behind_key(by_key, calls, path_like).items() if k not in reach}
+    behind = {k: v for k, v in _behind_key(by_key, calls, path_like, values).items() if k not in reach}
     useful = {k for k in behind if good(by_key[k][1])}
     grown = True
     while grown:
@@ -160,34 +161,49 @@ def _behind_key(
     by_key: Mapping[Key, tuple[str, Func]],
     calls: Mapping[Key, list[tuple[Key, Pos]]],
     path_like: Any,
+    values: frozenset[str],
 ) -> dict[Key, str]:
     """Helper -> the key of the tools' arguments (`project_dir`) whose value, when the caller gives one, skips
     every way into it (codemods/program/keyed.py): it reads roots only without that argument, so it takes none,
     and its reads pass None with the key as the argument their error names.
 
-    A way in is a call made only without the key's value, in a tool that declares the key (a parameter, or an
-    `inspect.Parameter` of its synthesized signature) or in a function only such tools call; or a call from
-    another such helper. Helpers with any other caller, or reached under two keys, are not."""
+    A way in is a call made only without the key's value: in a tool built at run time whose synthesized
+    signature surely declares the key, reading it from its own `**kwargs`; or in a module function every caller
+    of which is such a tool handing it its `**kwargs` (unchanged) in the very parameter the key is read from;
+    or a call from another such helper. Helpers and those functions are module-level functions used only by
+    such calls (never handed on as values, never called at module level). Any other caller, or two keys: not."""
     callers: dict[Key, list[tuple[Key, Pos]]] = {}
     for key, made in calls.items():
         for callee, pos in made:
             if callee != key:
                 callers.setdefault(callee, []).append((key, pos))
 
+    def plain(key: Key) -> bool:  # a module-level function of ours, used only by calls from functions
+        func = by_key[key][1]
+        return "." not in func.qualname and key[1] not in values
+
     def declares(key: Key, name: str) -> bool:
         func = by_key[key][1]
-        return func.tool is not None and func.value is None and (name in func.params or name in func.declared)
+        return func.tool is not None and func.value is None and bool(func.star) and name in func.declared
 
     def entry(caller: Key, pos: Pos) -> str | None:
-        name = by_key[caller][1].keyed.get(pos)
-        if name is None or not path_like(name) or by_key[caller][1].value is not None:
+        func = by_key[caller][1]
+        found = func.keyed.get(pos)
+        if found is None or not path_like(found[0]) or func.value is not None:
             return None
-        if by_key[caller][1].tool is not None:
-            return name if declares(caller, name) else None
+        name, param = found
+        if func.tool is not None:
+            return name if param == func.star and declares(caller, name) else None
+        if not plain(caller) or param not in func.params:
+            return None
+        slots = {param, f"#{func.params.index(param)}"}
         ups = callers.get(caller, [])
-        return name if ups and all(declares(c, name) for c, _ in ups) else None
+        sure = all(declares(c, name) and slots & set(by_key[c][1].forwards.get(p, ())) for c, p in ups)
+        return name if ups and sure else None
 
-    members = {k for k, (_, f) in by_key.items() if f.tool is None and f.value is None and k in callers}
+    members = {
+        k for k, (_, f) in by_key.items() if f.tool is None and f.value is None and k in callers and plain(k)
+    }
     while True:
         members = {k for k in members if all(entry(c, p) is not None or c in members for c, p in callers[k])}
         keys: dict[Key, set[str]] = {k: set() for k in members}

@@ -45,7 +45,8 @@ class SiteIndex:
     def __init__(self) -> None:
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
-        self.parameters: set[str] = set()  # names given `inspect.Parameter(...)`: a synthesized signature's
+        # ... with where each is set: (the function setting it, the value given), for `keyed.declared`.
+        self.factories: dict[str, list[tuple[cst.FunctionDef | None, cst.BaseExpression]]] = {}
         # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written,
         # the function's fully qualified name when it is imported from another module).
         self.added_tools: list[tuple[str, str | None, str, Pos, str, str]] = []
@@ -92,8 +93,7 @@ class SiteIndex:
                     and isinstance(t.value, cst.Name)
                 ):
                     self.signatures.add(t.value.value)
-        if isinstance(node, cst.Call) and (name := keyed.parameter_name(node)) is not None:
-            self.parameters.add(name)
+                    self.factories.setdefault(t.value.value, []).append((state.function, node.value))
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
         kind = hand_request(node, state)
@@ -171,6 +171,7 @@ class SiteIndex:
         names = tuple(p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
+        func.star = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else ""
         func.taken, func.returns = _names.taken_and_returned(
             node, state.settings.param_name, frozenset(names), state.walk
         )
@@ -334,6 +335,10 @@ class SiteIndex:
             names = _self_method(state, target) or typed.method_call(state, target, lambda n: _fq(state, n))
             for name in names or _fq(state, target) or _starred(state, target):
                 caller.calls.append((name, position))
+            if caller.star and func_node is not None:
+                slots = keyed.forwarded(node, state, func_node)
+                if slots:
+                    caller.forwards[position] = slots
             handed = tuple(a.value.value for a in node.args if isinstance(a.value, cst.Name))
             handed = tuple(n for n in handed if n in caller.params)
             if handed:

@@ -22,7 +22,28 @@ def raw_roots_request(call: cst.Call, state: FileState) -> bool:
         or not call.args
     ):
         return False
-    return "ListRootsRequest" in state.wrapper.module.code_for_node(call.args[0].value)
+    code = state.wrapper.module.code_for_node
+    if "ListRootsRequest" in code(call.args[0].value) or any(
+        "ListRootsResult" in code(a.value) for a in call.args[1:]
+    ):
+        return True
+    # `request = types.ListRootsRequest(...)` first, then `send_request(types.ServerRequest(request), ...)`.
+    names: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            names.append(node)
+
+    call.args[0].value.visit(Names())
+    for name in names:
+        for assignment in _bindings(name, state):
+            node = getattr(assignment, "node", None)
+            target = state.parent(node) if isinstance(node, cst.CSTNode) else None
+            owner = state.parent(target) if target is not None else None
+            value = getattr(owner, "value", None)
+            if isinstance(value, cst.BaseExpression) and "ListRootsRequest" in code(value):
+                return True
+    return False
 
 
 _SENDS = re.compile(r"(^|_)(send|request|rpc|call|ask|emit|post|write|notify|dispatch)(_|$)", re.IGNORECASE)

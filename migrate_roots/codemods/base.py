@@ -370,6 +370,11 @@ class ApplyEdits(cst.CSTTransformer):
         texts = self.state.markers.get(original_node)
         if texts and hasattr(node, "leading_lines"):
             present = _markers.read(node.leading_lines)
+            module = self.state.wrapper.module
+            if module.body and module.body[0] is original_node:
+                # Comments above a module's first statement parse back as the module's header, not as its
+                # leading lines: a marker written there on an earlier run is found there.
+                present |= _markers.read(module.header)
             width = _style.style_of(self.state.path).line_length - (self.state.pos(original_node)[1] - 1)
             new = [
                 cst.EmptyLine(comment=cst.Comment(line), indent=True)

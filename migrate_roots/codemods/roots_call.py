@@ -33,7 +33,7 @@ from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.program import recognise, typed
+from migrate_roots.codemods.program import keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
 from migrate_roots.codemods.program.model import WRAPS
 from migrate_roots.model import Severity
@@ -105,7 +105,7 @@ class RootsCall(SiteIndex, Rule):
                     "parameter by hand and pass it here",
                 )
             if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
-                func.declared = frozenset(self.parameters)
+                func.declared = self._declared(func.qualname.rpartition(".")[2])
                 where = registered.get(func.qualname)
                 place = os.path.basename(state.path)
                 how = f", registered by `{where[1]}` ({place}:{where[0][0]})" if where else ""
@@ -117,6 +117,19 @@ class RootsCall(SiteIndex, Rule):
                 )
         if state.phase == "rewrite":
             _Rewriter(self, state).record()
+
+    def _declared(self, name: str) -> frozenset[str]:
+        """The parameters every `__signature__` given to `name` surely declares: from the function that sets
+        it, and from this file's functions it calls there to build it (`_build_handler_signature(spec)`)."""
+        found: list[frozenset[str]] = []
+        for factory, value in self.factories.get(name, ()):
+            names = set(keyed.declared(factory)) if factory is not None else set()
+            for call in _calls_in(value):
+                builder = self.defs.get(call.func.value) if isinstance(call.func, cst.Name) else None
+                if builder is not None:
+                    names |= keyed.declared(builder)
+            found.append(frozenset(names))
+        return frozenset.intersection(*found) if found else frozenset()
 
     def _kept_caches(self, state: FileState) -> None:
         """A read behind a fetch-once guard whose cache stays (MR211) would read the path argument on the first
@@ -178,8 +191,9 @@ class RootsCall(SiteIndex, Rule):
             return None
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
+        values = keyed.value_uses(state, lambda n: _fq(state, n))
         return Summary(
-            state.module, state.package_root, state.package, wanted, doubles, facts, sdk, instances
+            state.module, state.package_root, state.package, wanted, doubles, facts, sdk, instances, values
         )
 
     def _doubles(self) -> list[Double]:
@@ -395,3 +409,14 @@ class RootsParamClash(Rule):
     requires = b""
     runner = RootsCall
     limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            found.append(call)
+
+    node.visit(Calls())
+    return found

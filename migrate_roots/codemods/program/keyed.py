@@ -1,7 +1,7 @@
 """An explicit path argument read by key from a tool's arguments (issue 17, item 6, for dicts).
 
-Servers that build tools at run time hand the arguments on as a dict (`_invoke(name, kwargs, ctx)`) and pick
-the path out of it by key before they fall back to roots:
+Servers that build tools at run time hand the tool's `**kwargs` on as a dict (`_invoke(name, kwargs, ctx)`)
+and pick the path out of it by key before they fall back to roots:
 
     raw = args.pop("project_dir", None)
     if raw:
@@ -10,13 +10,20 @@ the path out of it by key before they fall back to roots:
         project_dir = await root_from_client(ctx)
 
 The call to `root_from_client` runs only when the caller left `project_dir` out: `key_guard` says so, with
-the key. The plan (`_roots_plan_tools.behind_key`) then rewrites the reads below such calls with no value
-(`list_roots_compat(session, None, name="project_dir")`) and adds no argument: `project_dir` is it.
+the key and the dict parameter; `forwarded` says which parameters of a call get the tool's own `**kwargs`;
+`declared` which parameters a tool's synthesized `__signature__` surely has; `value_uses` which functions are
+used otherwise than called (handed on, called at module level). The plan (`_roots_plan_tools.behind_key`)
+joins them, and then rewrites the reads below such calls with no value and adds no argument.
 
-Conservative on purpose: the dict must be a parameter (or a copy of one), the key a string literal, the test
-`L`, `not L`, `L is None` or `L is not None` (alone, in an `and` / `or`, or as an early return), and a local
-derived from the key's value (`project_dir = Path(raw)` under `if raw:`) must be assigned nothing else before
-the test but `None`. A guard inside a loop is not followed (a later pass could reach the call with the value).
+Strict on purpose (a rewrite here claims the read runs only without the key, for every caller):
+- the dict is the tool's `**kwargs`, or a copy, not changed before the key is read (no `pop`, `update`, store,
+  `del`, nor handing it to another call first); in the dispatcher, the parameter that receives it, or a copy;
+- the key read (`d.pop("K", ...)`, `d.get("K")`, `d["K"]`) is a statement of the function's own body, so it
+  runs on every path; the local tested holds it, or is set from it under `if local:` by a value that cannot be
+  None (`Path(raw)`, `str(raw)`, `os.path.abspath(raw)`, `.expanduser()`/`.resolve()`/`.absolute()` on one),
+  and is assigned nothing else before the test but `None` before that;
+- no loop, comprehension or lambda between the test and the call; the local is never bound any other way
+  (walrus, `+=`, unpacking, `for`, `with`, `match`, `global`/`nonlocal`).
 """
 
 from __future__ import annotations
@@ -27,32 +34,33 @@ from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import _leaves, _names
 
 _READS = frozenset({"pop", "get"})
+_LOOKS = frozenset({"get", "keys", "items", "values", "copy"})  # methods that change nothing
 _COPIES = frozenset({"dict", "copy", "deepcopy"})
+_NOT_NONE = frozenset(
+    {"Path", "PurePath", "PosixPath", "WindowsPath", "str", "abspath", "expanduser", "realpath", "normpath"}
+    | {"join", "expandvars", "fspath", "resolve", "absolute"}
+)
+
+Keyed = tuple[str, str]  # (the key, the dict parameter it is read from)
 
 
-def key_guard(node: cst.CSTNode, state: FileState, func: cst.FunctionDef) -> str | None:
-    """The key of the arguments dict whose value, when the caller gives one, keeps `node` from running."""
-    cache = state.extra.setdefault("keyed_dicts", {})
-    dicts = cache.get(func)
-    if dicts is None:
-        dicts = cache[func] = _dicts(func)
-    if not dicts:
-        return None
+def key_guard(node: cst.CSTNode, state: FileState, func: cst.FunctionDef) -> Keyed | None:
+    """(key, dict parameter) when `node` runs only if the caller's dict lacks the key's value."""
     ancestors: list[tuple[cst.CSTNode, cst.CSTNode]] = []
     child: cst.CSTNode = node
     current = state.parent(node)
     while current is not None and current is not func:
-        if isinstance(current, (cst.For, cst.While, cst.CompFor)):
+        if isinstance(current, (cst.For, cst.While, cst.CompFor, cst.Lambda, cst.FunctionDef)):
             return None
         ancestors.append((current, child))
         child, current = current, state.parent(current)
-    for current, child in ancestors:
-        for tested, anchor in _skipping(current, child):
-            key = _read_key(tested, dicts)
-            if key is None and isinstance(tested, cst.Name):
-                key = _holds(tested.value, state.pos(anchor), func, dicts, state, 0)
-            if key is not None:
-                return key
+    if current is not func:
+        return None
+    for parent, child in ancestors:
+        for tested, anchor in _skipping(parent, child):
+            found = _holds(tested, anchor, func, state, 0)
+            if found is not None:
+                return found
     return None
 
 
@@ -92,136 +100,258 @@ def _when(test: cst.BaseExpression, unset: bool) -> list[cst.BaseExpression]:
     ):
         operator = test.comparisons[0].operator
         return [test.left] if isinstance(operator, cst.Is if unset else cst.IsNot) else []
-    if isinstance(test, cst.Comparison):
-        return []
-    return [] if unset else [test]
-
-
-def _dicts(func: cst.FunctionDef) -> set[str]:
-    """The function's parameters, and its locals bound to a copy of one (`args_in = dict(args)`)."""
-    params = func.params
-    dicts = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-    if isinstance(params.star_kwarg, cst.Param):
-        dicts.add(params.star_kwarg.name.value)
-    copies = [(name, value) for name, value, _ in _assignments(func)]
-    for _ in range(2):  # `args_in = dict(args)`, then `a2 = args_in.copy()`
-        dicts |= {name for name, value in copies if _copy_of(value, dicts)}
-    return dicts
+    if isinstance(test, (cst.Name, cst.Call, cst.Subscript)):
+        return [] if unset else [test]
+    return []
 
 
 def _holds(
-    name: str, start: tuple[int, int], func: cst.FunctionDef, dicts: set[str], state: FileState, depth: int
-) -> str | None:
-    """The key whose value the local `name` holds where it is tested (`start`): every assignment of it before
-    is the key's value (`raw = args.pop("project_dir", None)`), `None`, or made from a local that holds it
-    under a test that it is set (`project_dir = Path(raw)` under `if raw:`)."""
+    tested: cst.BaseExpression, anchor: cst.CSTNode, func: cst.FunctionDef, state: FileState, depth: int
+) -> Keyed | None:
+    """The (key, dict parameter) whose value `tested` is where `anchor` tests it, given the key is set."""
     if depth > 3:
         return None
-    keys: set[str] = set()
-    cache = state.extra.setdefault("keyed_assignments", {})
-    assigned = cache.get(func)
-    if assigned is None:
-        assigned = cache[func] = _assignments(func)
-    for target, value, tests in assigned:
-        if target != name or state.pos(value) >= start:
-            continue
-        if isinstance(value, cst.Name) and value.value == "None":
-            continue
-        key = _read_key(value, dicts)
-        if key is None:
-            read = {n.value for n in _names(value)}
-            tested = {
-                found
-                for t in tests
-                for n in _when(t, unset=False)
-                if isinstance(n, cst.Name) and n.value in read and n.value != name
-                for found in [_holds(n.value, state.pos(t), func, dicts, state, depth + 1)]
-                if found is not None
-            }
-            key = tested.pop() if len(tested) == 1 else None
-        if key is None:
+    if not isinstance(tested, cst.Name):  # `args.get("project_dir") or await first_root(ctx)`
+        return _key_read(tested, anchor, func, state)
+    bindings = _bindings(tested, state)
+    if bindings is None or tested.value in _declared_shared(func):
+        return None
+    start = state.pos(anchor)
+    defining: Keyed | None = None
+    for statement, value, kind in bindings:
+        if state.pos(statement) >= start:
+            continue  # after the test: it cannot change what the test sees (no loop around it)
+        if kind != "plain":
             return None
-        keys.add(key)
+        if (
+            defining is None
+            and isinstance(value, cst.Name)
+            and value.value == "None"
+            and _is_top(statement, func)
+        ):
+            continue
+        found = None
+        if defining is None and _is_top(statement, func):
+            found = _key_read(value, statement, func, state)
+        elif defining is None:
+            found = _derived(statement, value, func, state, depth)
+        if found is None:
+            return None
+        defining = found
+    return defining
+
+
+def _derived(
+    statement: cst.CSTNode, value: cst.BaseExpression, func: cst.FunctionDef, state: FileState, depth: int
+) -> Keyed | None:
+    """`project_dir = Path(raw)` directly under a top-level `if raw:` whose `raw` holds the key."""
+    line = state.parent(statement)
+    block = state.parent(line) if isinstance(line, cst.SimpleStatementLine) else None
+    guard = state.parent(block) if isinstance(block, cst.IndentedBlock) else None
+    if not isinstance(guard, cst.If) or not _is_top(guard, func) or not _not_none(value):
+        return None
+    read = {n.value for n in _names(value)}
+    keys = {
+        found
+        for n in _when(guard.test, unset=False)
+        if isinstance(n, cst.Name) and n.value in read
+        for found in [_holds(n, guard, func, state, depth + 1)]
+        if found is not None
+    }
     return keys.pop() if len(keys) == 1 else None
 
 
-def _assignments(
-    func: cst.FunctionDef,
-) -> list[tuple[str, cst.BaseExpression, tuple[cst.BaseExpression, ...]]]:
-    """(local, value, the tests of the `if`s whose body holds it) for each plain assignment of the function's
-    own body (not of functions nested in it)."""
-    found: list[tuple[str, cst.BaseExpression, tuple[cst.BaseExpression, ...]]] = []
-    tests: list[cst.BaseExpression] = []
+def _key_read(
+    value: cst.BaseExpression, statement: cst.CSTNode, func: cst.FunctionDef, state: FileState
+) -> Keyed | None:
+    """ "K" of `d.pop("K", ...)`, `d.get("K", ...)` or `d["K"]`, with the parameter `d` is (or copies), when
+    nothing changed `d` before this statement."""
+    if (
+        isinstance(value, cst.Subscript)
+        and len(value.slice) == 1
+        and isinstance(value.slice[0].slice, cst.Index)
+    ):
+        receiver, key = value.value, _literal(value.slice[0].slice.value)
+    elif (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in _READS
+        and value.args
+    ):
+        receiver, key = value.func.value, _literal(value.args[0].value)
+    else:
+        return None
+    held = receiver.value if isinstance(receiver, cst.Name) else _copy_source(receiver)  # `args.copy().pop`
+    if key is None or held is None:
+        return None
+    param = _param_of(held, func, state, state.pos(statement))
+    return (key, param) if param is not None else None
 
-    class Assigns(cst.CSTVisitor):
+
+def _param_of(name: str, func: cst.FunctionDef, state: FileState, before: tuple[int, int]) -> str | None:
+    """The parameter a dict local is, or copies (`args_in = dict(args)`), when nothing changes either before
+    `before`; None otherwise."""
+    params = _params(func)
+    chain: list[str] = []
+    current: str | None = name
+    while current is not None and current not in params and len(chain) < 4:
+        chain.append(current)
+        current = _copied_from(current, func, state, before)
+    if current is None or current not in params:
+        return None
+    if any(state.pos(statement) < before for statement, _, _ in _all_bindings(current, func)):
+        return None  # the parameter rebound first (`args = dict(args.get("options") or {})`)
+    for held in (*chain, current):
+        if not _untouched(held, func, state, before):
+            return None
+    return current
+
+
+def _copied_from(name: str, func: cst.FunctionDef, state: FileState, before: tuple[int, int]) -> str | None:
+    """`p` when the local `name` is bound once, by a top-level `name = dict(p)` / `p.copy()` / `{**p}` / `p`."""
+    found = [
+        (statement, value, kind)
+        for statement, value, kind in _all_bindings(name, func)
+        if state.pos(statement) < before
+    ]
+    if len(found) != 1 or found[0][2] != "plain" or not _is_top(found[0][0], func):
+        return None
+    return _copy_source(found[0][1])
+
+
+def _copy_source(value: cst.BaseExpression) -> str | None:
+    if isinstance(value, cst.Name):
+        return value.value
+    if isinstance(value, cst.Dict) and len(value.elements) == 1:
+        element = value.elements[0]
+        return _copy_source(element.value) if isinstance(element, cst.StarredDictElement) else None
+    if isinstance(value, cst.DictComp):  # `{k: v for k, v in kwargs.items() if v is not None}`
+        loop = value.for_in
+        items = loop.iter
+        if (
+            loop.inner_for_in is None
+            and isinstance(items, cst.Call)
+            and isinstance(items.func, cst.Attribute)
+            and items.func.attr.value == "items"
+            and not items.args
+        ):
+            return _copy_source(items.func.value)
+        return None
+    if not isinstance(value, cst.Call):
+        return None
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    if isinstance(func, cst.Attribute) and name == "copy" and not value.args:
+        return _copy_source(func.value)
+    if name in _COPIES and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star:
+        return _copy_source(value.args[0].value)
+    return None
+
+
+def _untouched(name: str, func: cst.FunctionDef, state: FileState, before: tuple[int, int]) -> bool:
+    """No use of the dict `name` before `before` can change it: only looks (`get`, `items`, `in`, a load by
+    subscript) and copies; never a store, `del`, a changing method, or handing it to another call."""
+    ok = True
+
+    class Uses(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is func
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal ok
+            if node.value != name or state.pos(node) >= before:
+                return
+            parent = state.parent(node)
+            if (isinstance(parent, cst.Attribute) and parent.attr is node) or (
+                isinstance(parent, cst.Arg) and parent.keyword is node
+            ):
+                return  # `obj.args`, `f(args=...)`: another name
+            if isinstance(parent, cst.Attribute) and parent.value is node:
+                ok = ok and parent.attr.value in _LOOKS
+            elif isinstance(parent, cst.Subscript) and parent.value is node:
+                ok = ok and not isinstance(state.parent(parent), (cst.AssignTarget, cst.Del, cst.AugAssign))
+            elif isinstance(parent, cst.Arg):
+                call = state.parent(parent)
+                callee = getattr(call, "func", None)
+                spelled = (
+                    callee.attr.value if isinstance(callee, cst.Attribute) else getattr(callee, "value", "")
+                )
+                ok = ok and spelled in _COPIES
+            elif isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.Del, cst.NamedExpr, cst.For)):
+                ok = ok and isinstance(parent, cst.AssignTarget)  # its binding, checked by the caller
+            elif isinstance(parent, (cst.ComparisonTarget, cst.StarredDictElement)):
+                pass  # `"k" in args`, `{**args}`
+            elif not isinstance(parent, (cst.Param, cst.Comparison)):
+                ok = False
+
+    func.visit(Uses())
+    return ok
+
+
+def forwarded(call: cst.Call, state: FileState, func: cst.FunctionDef) -> tuple[str, ...]:
+    """The callee's slots (`#<index>` or a keyword) that get `func`'s own `**kwargs`, or an unchanged copy."""
+    star = func.params.star_kwarg
+    if not isinstance(star, cst.Param) or _enclosing(call, state) is not func:
+        return ()
+    name = star.name.value
+    before = state.pos(call)
+    slots: list[str] = []
+    index = 0
+    for arg in call.args:
+        value = arg.value
+        source = _copy_source(value) if not isinstance(value, cst.Name) else value.value
+        chain: list[str] = []
+        while source is not None and source != name and len(chain) < 4:
+            chain.append(source)
+            source = _copied_from(source, func, state, before)
+        if (
+            source == name
+            and not arg.star
+            and all(_untouched(held, func, state, before) for held in (*chain, name))
+        ):
+            slots.append(arg.keyword.value if arg.keyword is not None else f"#{index}")
+        if arg.keyword is None and not arg.star:
+            index += 1
+    return tuple(slots)
+
+
+def declared(factory: cst.FunctionDef, key_names: set[str] | None = None) -> frozenset[str]:
+    """Names given `inspect.Parameter("K", ...)` in `factory`'s own body that surely run: not under an `if`,
+    unless the test is about that very name (`if not already_has_project_dir:`, set from `... == "project_dir"`)."""
+    out: set[str] = set()
+    tests: list[cst.BaseExpression] = []
+    assigned: dict[str, list[cst.BaseExpression]] = {}
+    for name, value, _ in _plain_assignments(factory):
+        assigned.setdefault(name, []).append(value)
+
+    def about(test: cst.BaseExpression, key: str) -> bool:
+        strings = {s.evaluated_value for s in _strings(test)}
+        for n in _names(test):
+            for value in assigned.get(n.value, ()):
+                strings |= {s.evaluated_value for s in _strings(value)}
+        return key in strings
+
+    class Params(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is factory
 
         def visit_If(self, node: cst.If) -> bool:
             tests.append(node.test)
             node.body.visit(self)
             tests.pop()
             if node.orelse is not None:
+                tests.append(node.test)
                 node.orelse.visit(self)
+                tests.pop()
             return False
 
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    found.append((target.target.value, node.value, tuple(tests)))
+        def visit_Call(self, node: cst.Call) -> None:
+            key = parameter_name(node)
+            if key is not None and all(about(t, key) for t in tests):
+                out.add(key)
 
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if isinstance(node.target, cst.Name) and node.value is not None:
-                found.append((node.target.value, node.value, tuple(tests)))
-
-    func.visit(Assigns())
-    return found
-
-
-def _copy_of(value: cst.BaseExpression, dicts: set[str]) -> bool:
-    """`dict(args)`, `args.copy()`, `copy.deepcopy(args)`, `{**args}` or `args` itself."""
-    if isinstance(value, cst.Name):
-        return value.value in dicts
-    if isinstance(value, cst.Dict):
-        return (
-            len(value.elements) == 1
-            and isinstance(value.elements[0], cst.StarredDictElement)
-            and (_copy_of(value.elements[0].value, dicts))
-        )
-    if not isinstance(value, cst.Call):
-        return False
-    func = value.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-    if name not in _COPIES:
-        return False
-    if isinstance(func, cst.Attribute) and name == "copy" and not value.args:
-        return _copy_of(func.value, dicts)
-    return len(value.args) == 1 and _copy_of(value.args[0].value, dicts)
-
-
-def _read_key(value: cst.BaseExpression, dicts: set[str]) -> str | None:
-    """ "K" of `d.pop("K", ...)`, `d.get("K", ...)` or `d["K"]`, `d` one of `dicts`."""
-    if isinstance(value, cst.Await):
-        return None
-    if isinstance(value, cst.Subscript) and _copy_of(value.value, dicts):
-        index = value.slice[0].slice if len(value.slice) == 1 else None
-        return _literal(index.value) if isinstance(index, cst.Index) else None
-    if (
-        isinstance(value, cst.Call)
-        and isinstance(value.func, cst.Attribute)
-        and value.func.attr.value in _READS
-        and _copy_of(value.func.value, dicts)
-        and value.args
-    ):
-        return _literal(value.args[0].value)
-    return None
-
-
-def _literal(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        text = node.evaluated_value
-        return text if isinstance(text, str) and text.isidentifier() else None
-    return None
+    factory.visit(Params())
+    return frozenset(out)
 
 
 def parameter_name(call: cst.Call) -> str | None:
@@ -233,4 +363,205 @@ def parameter_name(call: cst.Call) -> str | None:
     for arg in call.args:
         if arg.keyword is None or arg.keyword.value == "name":
             return _literal(arg.value)
+    return None
+
+
+def value_uses(state: FileState, fq: object) -> frozenset[str]:
+    """Dotted names of the module's functions and imported names used otherwise than called from a function's
+    body: handed on as a value (`functools.partial(helper, ctx)`, `run(helper)`), or called at module level
+    (`asyncio.run(_invoke({}, None))` under `if __name__ == "__main__":`). `fq(node)`: a node's dotted names."""
+    from libcst.metadata import ComprehensionScope, FunctionScope
+
+    scope = state.scope(state.wrapper.module)
+    if scope is None:
+        return frozenset()
+    out: set[str] = set()
+    for assignment in scope.assignments:
+        node = getattr(assignment, "node", None)
+        if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
+            continue
+        for access in assignment.references:
+            used: cst.CSTNode = access.node
+            parent = state.parent(used)
+            if isinstance(parent, cst.Attribute) and parent.value is used:
+                used, parent = parent, state.parent(parent)
+            within = state.scope(used)
+            while isinstance(within, ComprehensionScope):
+                within = within.parent
+            if isinstance(parent, cst.Call) and parent.func is used and isinstance(within, FunctionScope):
+                continue
+            if isinstance(parent, (cst.Decorator, cst.Attribute)):
+                continue  # a decorator registers (the model reads it); `mod.x.y` is another name
+            out |= set(fq(used))  # type: ignore[operator]
+    return frozenset(out)
+
+
+# --- bindings -------------------------------------------------------------------------------------------
+
+
+def _bindings(name: cst.Name, state: FileState) -> list[tuple[cst.CSTNode, cst.BaseExpression, str]] | None:
+    func = _enclosing(name, state)
+    return _all_bindings(name.value, func) if func is not None else None
+
+
+def _all_bindings(name: str, func: cst.FunctionDef) -> list[tuple[cst.CSTNode, cst.BaseExpression, str]]:
+    """(statement, value, "plain" | "other") for every binding of `name` in `func`'s own body: `name = v` and
+    `name: T = v` are plain; a walrus, `+=`, unpacking, `for`, `with ... as`, `except ... as`, `match`, `import`
+    and `del` are other."""
+    found: list[tuple[cst.CSTNode, cst.BaseExpression, str]] = []
+    other = cst.Name("None")
+
+    class Binds(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name) and target.target.value == name:
+                    found.append((node, node.value, "plain" if len(node.targets) == 1 else "other"))
+                elif _binds(target.target, name):
+                    found.append((node, other, "other"))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if isinstance(node.target, cst.Name) and node.target.value == name and node.value is not None:
+                found.append((node, node.value, "plain"))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            if _binds(node.target, name):
+                found.append((node, other, "other"))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            if _binds(node.target, name):
+                found.append((node, other, "other"))
+
+        def visit_For(self, node: cst.For) -> None:
+            if _binds(node.target, name):
+                found.append((node, other, "other"))
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            if _binds(node.target, name):
+                found.append((node, other, "other"))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            if _binds(node.name, name):
+                found.append((node, other, "other"))
+
+        def visit_Del(self, node: cst.Del) -> None:
+            if _binds(node.target, name):
+                found.append((node, other, "other"))
+
+        def visit_MatchAs(self, node: cst.MatchAs) -> None:
+            if node.name is not None and node.name.value == name:
+                found.append((node, other, "other"))
+
+        def visit_MatchStar(self, node: cst.MatchStar) -> None:
+            if node.name is not None and node.name.value == name:
+                found.append((node, other, "other"))
+
+        def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
+            if node.rest is not None and node.rest.value == name:
+                found.append((node, other, "other"))
+
+    func.visit(Binds())
+    return found
+
+
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    return any(n.value == name for n in _names(target))
+
+
+def _plain_assignments(func: cst.FunctionDef) -> list[tuple[str, cst.BaseExpression, cst.CSTNode]]:
+    out: list[tuple[str, cst.BaseExpression, cst.CSTNode]] = []
+
+    class Assigns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    out.append((target.target.value, node.value, node))
+
+    func.visit(Assigns())
+    return out
+
+
+def _declared_shared(func: cst.FunctionDef) -> set[str]:
+    """Names a `global` or `nonlocal` statement in `func` or a function nested in it declares."""
+    out: set[str] = set()
+
+    class Shared(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            out.update(n.name.value for n in node.names)
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            out.update(n.name.value for n in node.names)
+
+    func.visit(Shared())
+    return out
+
+
+# --- small helpers ---------------------------------------------------------------------------------------
+
+
+def _params(func: cst.FunctionDef) -> set[str]:
+    params = func.params
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    if isinstance(params.star_kwarg, cst.Param):
+        names.add(params.star_kwarg.name.value)
+    return names
+
+
+def _enclosing(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
+    current = state.parent(node)
+    while current is not None and not isinstance(current, cst.FunctionDef):
+        current = state.parent(current)
+    return current
+
+
+def _is_top(statement: cst.CSTNode, func: cst.FunctionDef) -> bool:
+    """`statement` (a small statement, or its line) is one of `func`'s own top-level statements."""
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+    return any(
+        s is statement or (isinstance(s, cst.SimpleStatementLine) and statement in s.body) for s in body
+    )
+
+
+def _not_none(value: cst.BaseExpression) -> bool:
+    """`raw`, `Path(raw)`, `str(raw)`, `os.path.abspath(raw)`, `Path(raw).expanduser()`: never None."""
+    if isinstance(value, cst.Name):
+        return True
+    if isinstance(value, cst.Call):
+        func = value.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if name not in _NOT_NONE:
+            return False
+        if (
+            isinstance(func, cst.Attribute)
+            and name in ("expanduser", "resolve", "absolute")
+            and not value.args
+        ):
+            return isinstance(func.value, cst.Call) and _not_none(func.value)
+        return True
+    return False
+
+
+def _strings(node: cst.CSTNode) -> list[cst.SimpleString]:
+    out: list[cst.SimpleString] = []
+
+    class Strings(cst.CSTVisitor):
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            out.append(node)
+
+    node.visit(Strings())
+    return out
+
+
+def _literal(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return text if isinstance(text, str) and text.isidentifier() else None
     return None
