@@ -45,7 +45,7 @@ class SiteIndex:
     def __init__(self) -> None:
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
-        # ... with where each is set: (the function setting it, the value given), for `keyed.declared`.
+        # ... with where each is set: (the function setting it, the value given), for `run_time.declared`.
         self.factories: dict[str, list[tuple[cst.FunctionDef | None, cst.BaseExpression]]] = {}
         # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written,
         # the function's fully qualified name when it is imported from another module).

@@ -33,7 +33,7 @@ from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.program import keyed, recognise, typed
+from migrate_roots.codemods.program import recognise, run_time, typed
 from migrate_roots.codemods.program.facts import Registration
 from migrate_roots.codemods.program.model import WRAPS
 from migrate_roots.model import Severity
@@ -123,11 +123,11 @@ class RootsCall(SiteIndex, Rule):
         it, and from this file's functions it calls there to build it (`_build_handler_signature(spec)`)."""
         found: list[frozenset[str]] = []
         for factory, value in self.factories.get(name, ()):
-            names = set(keyed.declared(factory)) if factory is not None else set()
+            names = set(run_time.declared(factory)) if factory is not None else set()
             for call in _calls_in(value):
                 builder = self.defs.get(call.func.value) if isinstance(call.func, cst.Name) else None
                 if builder is not None:
-                    names |= keyed.declared(builder)
+                    names |= run_time.declared(builder)
             found.append(frozenset(names))
         return frozenset.intersection(*found) if found else frozenset()
 
@@ -191,7 +191,7 @@ class RootsCall(SiteIndex, Rule):
             return None
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
-        values = keyed.value_uses(state, lambda n: _fq(state, n))
+        values = run_time.value_uses(state, lambda n: _fq(state, n))
         return Summary(
             state.module, state.package_root, state.package, wanted, doubles, facts, sdk, instances, values
         )

@@ -10,9 +10,9 @@ and pick the path out of it by key before they fall back to roots:
         project_dir = await root_from_client(ctx)
 
 The call to `root_from_client` runs only when the caller left `project_dir` out: `key_guard` says so, with
-the key and the dict parameter; `forwarded` says which parameters of a call get the tool's own `**kwargs`;
-`declared` which parameters a tool's synthesized `__signature__` surely has; `value_uses` which functions are
-used otherwise than called (handed on, called at module level). The plan (`_roots_plan_tools.behind_key`)
+the key and the dict parameter; `forwarded` says which parameters of a call get the tool's own `**kwargs`
+(`run_time.py`: which parameters a synthesized `__signature__` surely has, which functions are used otherwise
+than called). The plan (`_roots_plan_tools.behind_key`)
 joins them, and then rewrites the reads below such calls with no value and adds no argument.
 
 Strict on purpose (a rewrite here claims the read runs only without the key, for every caller):
@@ -31,7 +31,9 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.bindings import all_bindings, bindings_of, declared_shared, enclosing
 from migrate_roots.codemods.program.flow import _leaves, _names
+from migrate_roots.codemods.program.run_time import literal
 
 _READS = frozenset({"pop", "get"})
 _LOOKS = frozenset({"get", "keys", "items", "values", "copy"})  # methods that change nothing
@@ -113,8 +115,8 @@ def _holds(
         return None
     if not isinstance(tested, cst.Name):  # `args.get("project_dir") or await first_root(ctx)`
         return _key_read(tested, anchor, func, state)
-    bindings = _bindings(tested, state)
-    if bindings is None or tested.value in _declared_shared(func):
+    bindings = bindings_of(tested, state)
+    if bindings is None or tested.value in declared_shared(func):
         return None
     start = state.pos(anchor)
     defining: Keyed | None = None
@@ -171,14 +173,14 @@ def _key_read(
         and len(value.slice) == 1
         and isinstance(value.slice[0].slice, cst.Index)
     ):
-        receiver, key = value.value, _literal(value.slice[0].slice.value)
+        receiver, key = value.value, literal(value.slice[0].slice.value)
     elif (
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Attribute)
         and value.func.attr.value in _READS
         and value.args
     ):
-        receiver, key = value.func.value, _literal(value.args[0].value)
+        receiver, key = value.func.value, literal(value.args[0].value)
     else:
         return None
     held = receiver.value if isinstance(receiver, cst.Name) else _copy_source(receiver)  # `args.copy().pop`
@@ -199,7 +201,7 @@ def _param_of(name: str, func: cst.FunctionDef, state: FileState, before: tuple[
         current = _copied_from(current, func, state, before)
     if current is None or current not in params:
         return None
-    if any(state.pos(statement) < before for statement, _, _ in _all_bindings(current, func)):
+    if any(state.pos(statement) < before for statement, _, _ in all_bindings(current, func)):
         return None  # the parameter rebound first (`args = dict(args.get("options") or {})`)
     for held in (*chain, current):
         if not _untouched(held, func, state, before):
@@ -211,7 +213,7 @@ def _copied_from(name: str, func: cst.FunctionDef, state: FileState, before: tup
     """`p` when the local `name` is bound once, by a top-level `name = dict(p)` / `p.copy()` / `{**p}` / `p`."""
     found = [
         (statement, value, kind)
-        for statement, value, kind in _all_bindings(name, func)
+        for statement, value, kind in all_bindings(name, func)
         if state.pos(statement) < before
     ]
     if len(found) != 1 or found[0][2] != "plain" or not _is_top(found[0][0], func):
@@ -291,7 +293,7 @@ def _untouched(name: str, func: cst.FunctionDef, state: FileState, before: tuple
 def forwarded(call: cst.Call, state: FileState, func: cst.FunctionDef) -> tuple[str, ...]:
     """The callee's slots (`#<index>` or a keyword) that get `func`'s own `**kwargs`, or an unchanged copy."""
     star = func.params.star_kwarg
-    if not isinstance(star, cst.Param) or _enclosing(call, state) is not func:
+    if not isinstance(star, cst.Param) or enclosing(call, state) is not func:
         return ()
     name = star.name.value
     before = state.pos(call)
@@ -315,195 +317,6 @@ def forwarded(call: cst.Call, state: FileState, func: cst.FunctionDef) -> tuple[
     return tuple(slots)
 
 
-def declared(factory: cst.FunctionDef, key_names: set[str] | None = None) -> frozenset[str]:
-    """Names given `inspect.Parameter("K", ...)` in `factory`'s own body that surely run: not under an `if`,
-    unless the test is about that very name (`if not already_has_project_dir:`, set from `... == "project_dir"`)."""
-    out: set[str] = set()
-    tests: list[cst.BaseExpression] = []
-    assigned: dict[str, list[cst.BaseExpression]] = {}
-    for name, value, _ in _plain_assignments(factory):
-        assigned.setdefault(name, []).append(value)
-
-    def about(test: cst.BaseExpression, key: str) -> bool:
-        strings = {s.evaluated_value for s in _strings(test)}
-        for n in _names(test):
-            for value in assigned.get(n.value, ()):
-                strings |= {s.evaluated_value for s in _strings(value)}
-        return key in strings
-
-    class Params(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is factory
-
-        def visit_If(self, node: cst.If) -> bool:
-            tests.append(node.test)
-            node.body.visit(self)
-            tests.pop()
-            if node.orelse is not None:
-                tests.append(node.test)
-                node.orelse.visit(self)
-                tests.pop()
-            return False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            key = parameter_name(node)
-            if key is not None and all(about(t, key) for t in tests):
-                out.add(key)
-
-    factory.visit(Params())
-    return frozenset(out)
-
-
-def parameter_name(call: cst.Call) -> str | None:
-    """ "K" of `inspect.Parameter("K", ...)` / `Parameter(name="K", ...)`: a synthesized signature's parameter."""
-    func = call.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-    if name != "Parameter":
-        return None
-    for arg in call.args:
-        if arg.keyword is None or arg.keyword.value == "name":
-            return _literal(arg.value)
-    return None
-
-
-def value_uses(state: FileState, fq: object) -> frozenset[str]:
-    """Dotted names of the module's functions and imported names used otherwise than called from a function's
-    body: handed on as a value (`functools.partial(helper, ctx)`, `run(helper)`), or called at module level
-    (`asyncio.run(_invoke({}, None))` under `if __name__ == "__main__":`). `fq(node)`: a node's dotted names."""
-    from libcst.metadata import ComprehensionScope, FunctionScope
-
-    scope = state.scope(state.wrapper.module)
-    if scope is None:
-        return frozenset()
-    out: set[str] = set()
-    for assignment in scope.assignments:
-        node = getattr(assignment, "node", None)
-        if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
-            continue
-        for access in assignment.references:
-            used: cst.CSTNode = access.node
-            parent = state.parent(used)
-            if isinstance(parent, cst.Attribute) and parent.value is used:
-                used, parent = parent, state.parent(parent)
-            within = state.scope(used)
-            while isinstance(within, ComprehensionScope):
-                within = within.parent
-            if isinstance(parent, cst.Call) and parent.func is used and isinstance(within, FunctionScope):
-                continue
-            if isinstance(parent, (cst.Decorator, cst.Attribute)):
-                continue  # a decorator registers (the model reads it); `mod.x.y` is another name
-            out |= set(fq(used))  # type: ignore[operator]
-    return frozenset(out)
-
-
-# --- bindings -------------------------------------------------------------------------------------------
-
-
-def _bindings(name: cst.Name, state: FileState) -> list[tuple[cst.CSTNode, cst.BaseExpression, str]] | None:
-    func = _enclosing(name, state)
-    return _all_bindings(name.value, func) if func is not None else None
-
-
-def _all_bindings(name: str, func: cst.FunctionDef) -> list[tuple[cst.CSTNode, cst.BaseExpression, str]]:
-    """(statement, value, "plain" | "other") for every binding of `name` in `func`'s own body: `name = v` and
-    `name: T = v` are plain; a walrus, `+=`, unpacking, `for`, `with ... as`, `except ... as`, `match`, `import`
-    and `del` are other."""
-    found: list[tuple[cst.CSTNode, cst.BaseExpression, str]] = []
-    other = cst.Name("None")
-
-    class Binds(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name) and target.target.value == name:
-                    found.append((node, node.value, "plain" if len(node.targets) == 1 else "other"))
-                elif _binds(target.target, name):
-                    found.append((node, other, "other"))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if isinstance(node.target, cst.Name) and node.target.value == name and node.value is not None:
-                found.append((node, node.value, "plain"))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_For(self, node: cst.For) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            if _binds(node.name, name):
-                found.append((node, other, "other"))
-
-        def visit_Del(self, node: cst.Del) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_MatchAs(self, node: cst.MatchAs) -> None:
-            if node.name is not None and node.name.value == name:
-                found.append((node, other, "other"))
-
-        def visit_MatchStar(self, node: cst.MatchStar) -> None:
-            if node.name is not None and node.name.value == name:
-                found.append((node, other, "other"))
-
-        def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
-            if node.rest is not None and node.rest.value == name:
-                found.append((node, other, "other"))
-
-    func.visit(Binds())
-    return found
-
-
-def _binds(target: cst.BaseExpression, name: str) -> bool:
-    return any(n.value == name for n in _names(target))
-
-
-def _plain_assignments(func: cst.FunctionDef) -> list[tuple[str, cst.BaseExpression, cst.CSTNode]]:
-    out: list[tuple[str, cst.BaseExpression, cst.CSTNode]] = []
-
-    class Assigns(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    out.append((target.target.value, node.value, node))
-
-    func.visit(Assigns())
-    return out
-
-
-def _declared_shared(func: cst.FunctionDef) -> set[str]:
-    """Names a `global` or `nonlocal` statement in `func` or a function nested in it declares."""
-    out: set[str] = set()
-
-    class Shared(cst.CSTVisitor):
-        def visit_Global(self, node: cst.Global) -> None:
-            out.update(n.name.value for n in node.names)
-
-        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-            out.update(n.name.value for n in node.names)
-
-    func.visit(Shared())
-    return out
-
-
 # --- small helpers ---------------------------------------------------------------------------------------
 
 
@@ -513,13 +326,6 @@ def _params(func: cst.FunctionDef) -> set[str]:
     if isinstance(params.star_kwarg, cst.Param):
         names.add(params.star_kwarg.name.value)
     return names
-
-
-def _enclosing(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
-    current = state.parent(node)
-    while current is not None and not isinstance(current, cst.FunctionDef):
-        current = state.parent(current)
-    return current
 
 
 def _is_top(statement: cst.CSTNode, func: cst.FunctionDef) -> bool:
@@ -547,21 +353,3 @@ def _not_none(value: cst.BaseExpression) -> bool:
             return isinstance(func.value, cst.Call) and _not_none(func.value)
         return True
     return False
-
-
-def _strings(node: cst.CSTNode) -> list[cst.SimpleString]:
-    out: list[cst.SimpleString] = []
-
-    class Strings(cst.CSTVisitor):
-        def visit_SimpleString(self, node: cst.SimpleString) -> None:
-            out.append(node)
-
-    node.visit(Strings())
-    return out
-
-
-def _literal(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        text = node.evaluated_value
-        return text if isinstance(text, str) and text.isidentifier() else None
-    return None

@@ -1,0 +1,111 @@
+"""Tools built at run time (program/keyed.py reads these facts): which parameters a synthesized `__signature__`
+surely declares, and which module functions are used otherwise than called from a function's body."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import libcst as cst
+
+from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.bindings import plain_assignments
+from migrate_roots.codemods.program.flow import _names
+
+
+def declared(factory: cst.FunctionDef) -> frozenset[str]:
+    """Names given `inspect.Parameter("K", ...)` in `factory`'s own body that surely run: not under an `if`,
+    unless the test is about that very name (`if not already_has_project_dir:`, set from `... == "project_dir"`)."""
+    out: set[str] = set()
+    tests: list[cst.BaseExpression] = []
+    assigned: dict[str, list[cst.BaseExpression]] = {}
+    for name, value, _ in plain_assignments(factory):
+        assigned.setdefault(name, []).append(value)
+
+    def about(test: cst.BaseExpression, key: str) -> bool:
+        strings = {s.evaluated_value for s in _strings(test)}
+        for n in _names(test):
+            for value in assigned.get(n.value, ()):
+                strings |= {s.evaluated_value for s in _strings(value)}
+        return key in strings
+
+    class Params(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is factory
+
+        def visit_If(self, node: cst.If) -> bool:
+            tests.append(node.test)
+            node.body.visit(self)
+            tests.pop()
+            if node.orelse is not None:
+                tests.append(node.test)
+                node.orelse.visit(self)
+                tests.pop()
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            key = parameter_name(node)
+            if key is not None and all(about(t, key) for t in tests):
+                out.add(key)
+
+    factory.visit(Params())
+    return frozenset(out)
+
+
+def parameter_name(call: cst.Call) -> str | None:
+    """ "K" of `inspect.Parameter("K", ...)` / `Parameter(name="K", ...)`: a synthesized signature's parameter."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    if name != "Parameter":
+        return None
+    for arg in call.args:
+        if arg.keyword is None or arg.keyword.value == "name":
+            return literal(arg.value)
+    return None
+
+
+def value_uses(state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]) -> frozenset[str]:
+    """Dotted names of the module's functions and imported names used otherwise than called from a function's
+    body: handed on as a value (`functools.partial(helper, ctx)`, `run(helper)`), or called at module level
+    (`asyncio.run(_invoke({}, None))` under `if __name__ == "__main__":`). `fq(node)`: a node's dotted names."""
+    from libcst.metadata import ComprehensionScope, FunctionScope
+
+    scope = state.scope(state.wrapper.module)
+    if scope is None:
+        return frozenset()
+    out: set[str] = set()
+    for assignment in scope.assignments:
+        node = getattr(assignment, "node", None)
+        if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
+            continue
+        for access in assignment.references:
+            used: cst.CSTNode = access.node
+            parent = state.parent(used)
+            if isinstance(parent, cst.Attribute) and parent.value is used:
+                used, parent = parent, state.parent(parent)
+            within = state.scope(used)
+            while isinstance(within, ComprehensionScope):
+                within = within.parent
+            if isinstance(parent, cst.Call) and parent.func is used and isinstance(within, FunctionScope):
+                continue
+            if isinstance(parent, (cst.Decorator, cst.Attribute)):
+                continue  # a decorator registers (the model reads it); `mod.x.y` is another name
+            out |= set(fq(used))
+    return frozenset(out)
+
+
+def _strings(node: cst.CSTNode) -> list[cst.SimpleString]:
+    out: list[cst.SimpleString] = []
+
+    class Strings(cst.CSTVisitor):
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            out.append(node)
+
+    node.visit(Strings())
+    return out
+
+
+def literal(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return text if isinstance(text, str) and text.isidentifier() else None
+    return None
