@@ -89,9 +89,42 @@ def test_the_method_name_held_in_a_constant_is_reported_where_it_is_defined(tmp_
             return method == local
         """
     found = _findings(tmp_path, source)
-    assert [(code, line) for code, line, _ in found] == [("MR101", 6), ("MR101", 9)], found
+    # The local too (a local may be what a request is sent with); its text says a match needs no change.
+    assert [(code, line) for code, line, _ in found] == [("MR101", 6), ("MR101", 9), ("MR101", 14)], found
     assert "the roots/list method name, held in `ROOTS_LIST`" in found[0][2]
     assert "held in `ROOTS_METHOD`" in found[1][2]
+    assert "held in `local`" in found[2][2] and "checks, matches or labels something with it" in found[2][2]
+
+
+@pytest.mark.parametrize(
+    ("spelled", "said"),
+    [
+        ('METHODS = ("roots/list", "tools/list")', "listed in `METHODS`"),
+        ('ROOTS_LIST, TOOLS_LIST = "roots/list", "tools/list"', "held in `ROOTS_LIST`"),
+        ('ROOTS_LIST = "roots/" "list"', "held in `ROOTS_LIST`"),
+        ('ROOTS_LIST = "roots/" + "list"', "held in `ROOTS_LIST`"),
+        ("ROOTS_LIST = r'roots/list'", "held in `ROOTS_LIST`"),
+        ('ROOTS_LIST = f"roots/list"', "held in `ROOTS_LIST`"),
+        ('TABLE = {"list_roots": "roots/list"}', "here in a dict"),
+        ('NS = SimpleNamespace(ROOTS_LIST="roots/list")', "here in a call of `SimpleNamespace`"),
+    ],
+)
+def test_the_method_name_however_spelled_is_reported(tmp_path, spelled, said):
+    # The docstring lets the prefilter read a file that spells the name only in pieces (`"roots/" "list"`).
+    head = '"""Protocol method names (roots/list, tools/list)."""\n\nfrom types import SimpleNamespace\n\n'
+    found = _findings(tmp_path, head + spelled + "\n")
+    assert [code for code, _, _ in found] == ["MR101"], found
+    assert said in found[0][2], found
+
+
+def test_a_request_written_out_as_json_text_is_reported(tmp_path):
+    source = """\
+        async def ask_roots(write) -> None:
+            await write('{"jsonrpc": "2.0", "id": 7, "method": "roots/list"}')
+        """
+    found = _findings(tmp_path, source)
+    assert [(code, line) for code, line, _ in found] == [("MR101", 2)], found
+    assert "roots asked for by hand" in found[0][2]
 
 
 def test_the_method_name_where_nothing_sends_a_request_is_reported_with_a_hedge(tmp_path):

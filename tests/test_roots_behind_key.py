@@ -340,3 +340,24 @@ def test_a_parameter_named_by_keyword_and_the_helper_in_another_module(tmp_path)
         extra_after={"helpers.py": helpers_after},
     )
     assert [f.code for f in findings] == ["MR101"]
+
+
+def test_a_run_time_tool_calling_a_helper_another_tool_threads_is_marked_at_its_call(tmp_path):
+    # A plain tool reaches `_invoke` without the key, so `_invoke` takes `root`; the run-time tool's call passes
+    # none: said there (it was silent: its MR104 vanished once the read was rewritten for the plain tool).
+    text = source(MYCO) + textwrap.dedent("""\
+
+
+        @mcp.tool()
+        async def status(ctx: Context) -> str:
+            return await _invoke({}, ctx)
+        """)
+    root = helpers._layout(tmp_path, text, None, True)
+    first = helpers.run_engine(root, select=["MR1"])
+    found = [f for r in first for f in r.findings if f.code == "MR104"]
+    assert len(found) == 1 and found[0].action.value == "marked", found
+    assert found[0].message.startswith("`_invoke` now takes `root`, which other tools pass; this call passes none")
+    assert "tool `scan`, registered by" in found[0].message
+    again = helpers.run_engine(root, select=["MR1"])
+    assert [r.status.value for r in again if r.status.value == "changed"] == []
+    assert [f.code for r in again for f in r.findings if f.code == "MR104"] == ["MR104"]

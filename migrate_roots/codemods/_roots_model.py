@@ -160,6 +160,9 @@ class Plan:
     # Sites whose roots bound paths (refused MR109 above): the read takes the operator's bound in place (MR110),
     # position -> the sign of the bound with its place.
     bound: dict[Pos, str] = field(default_factory=dict)
+    # Call position -> (code, reason): a refused tool's call of a helper that now takes the argument it never
+    # passes (a tool built at run time calling a helper another tool threads).
+    notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)
     shim_import: str = ""
     shim_path: str = ""
 

@@ -385,6 +385,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                     if named is not None:
                         plans.setdefault(path, Plan()).strings[pos] = named
     _roots_plan_tools.drop_idle(by_key, reach, plans)
+    _roots_plan_tools.refused_callers(by_key, calls, reach, plans)
     _plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]

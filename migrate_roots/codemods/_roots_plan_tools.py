@@ -123,6 +123,41 @@ def drop_idle(by_key: Mapping[Key, tuple[str, Func]], reach: set[Key], plans: di
         del plan.values[func.qualname]
 
 
+def refused_callers(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    plans: dict[str, Plan],
+) -> None:
+    """A tool the plan cannot give an argument (built at run time, a `functools.wraps` wrapper: its own
+    refusal) that calls a helper other tools now thread one through: its call passes none, so its 2026-07-28
+    clients get the helper's error naming an argument they cannot send. Said at that call, with the reason."""
+    for key, (path, func) in sorted(by_key.items()):
+        if func.tool is None or func.refusal is None or key in reach:
+            continue
+        for callee, pos in calls[key]:
+            cpath, cfunc = by_key[callee]
+            plan = plans.get(cpath)
+            param = plan.values.get(cfunc.qualname) if callee in reach and plan is not None else None
+            # The helper's own parameter (new, or from an earlier run), not one it reuses or None it passes.
+            if (
+                plan is None
+                or param is None
+                or cfunc.tool is not None
+                or not param.isidentifier()
+                or param == "None"
+                or (param not in cfunc.params and plan.threaded.get(cfunc.qualname) != param)
+                or any(k == param for k, _ in func.bound.get(pos, ()))
+            ):
+                continue
+            plans.setdefault(path, Plan()).notes[pos] = (
+                func.refusal[0],
+                f"`{cfunc.qualname.rpartition('.')[2]}` now takes `{param}`, which other tools pass; this call passes "
+                f"none, so a 2026-07-28 client of this tool gets its error: {func.refusal[1]}",
+            )
+            plans[path].callees[pos] = cfunc.qualname.rpartition(".")[2]
+
+
 def _given(func: Func, keys: tuple[str, ...]) -> set[str]:
     """The parameters of `func` that a call's arguments (`_supplied`) bind."""
     theirs = [p for p in func.params if p not in ("self", "cls")]

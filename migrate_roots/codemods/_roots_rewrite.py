@@ -27,7 +27,7 @@ from migrate_roots.codemods._roots_edits import (
 )
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Plan, Pos
 from migrate_roots.codemods._roots_taken import called_here, drop_idle_binding, taken_receiver
-from migrate_roots.codemods._roots_uses import is_roots_list
+from migrate_roots.codemods._roots_uses import held_method, is_roots_list
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
@@ -130,6 +130,10 @@ class _Rewriter:
                 settled = bool(func.sites) and all(s.done or s.pos in in_place for s in func.sites)
                 if decision is not None and call is not None and not settled:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
+        for pos, (code, why) in plan.notes.items():
+            noted = finder.call_to(pos, plan.callees.get(pos))
+            if noted is not None:
+                state.mark(noted, code, why, Severity.BROKEN)
         self._doubles()
         if not (rewritten or bound or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
@@ -347,12 +351,13 @@ class _NodeFinder(cst.CSTVisitor):
         self.taken: dict[Pos, cst.Attribute] = {}  # `list_roots` not called where it is written
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        if isinstance(node.value, cst.SimpleString) and node.value.value[1:-1] == "roots/list":
+        if is_roots_list(node.value):
             self.requests[self.state.pos(node)] = node
 
     def visit_Assign(self, node: cst.Assign | cst.AnnAssign) -> None:
-        if node.value is not None and is_roots_list(node.value):
-            self.requests[self.state.pos(node.value)] = node.value
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        for literal, _ in held_method(targets, node.value) if node.value is not None else ():
+            self.requests[self.state.pos(literal)] = literal
 
     visit_AnnAssign = visit_Assign
 

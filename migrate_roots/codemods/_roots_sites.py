@@ -27,9 +27,8 @@ from migrate_roots.codemods._roots_refusals import (
 from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_uses import (
     hand_request,
-    is_roots_list,
+    held_method,
     kept_target,
-    named_method,
     raw_roots_request,
     stored_on,
 )
@@ -75,16 +74,15 @@ class SiteIndex:
             self._hand_request(node, state)
         elif isinstance(node, cst.Attribute) and node.attr.value == "list_roots":
             self._taken(node, state)
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)) and state.function is not None:
-            self._attribute_write([node.target], node.value, state, state.pos(node))
-        elif isinstance(node, cst.AnnAssign) and node.value is not None and isinstance(node.target, cst.Name):
-            if is_roots_list(node.value):
-                self._raw_site(None, state.pos(node.value), named_method(node.target.value))
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            if state.function is not None:
+                self._attribute_write([node.target], node.value, state, state.pos(node))
+            if isinstance(node, cst.AnnAssign) and node.value is not None:
+                self._held_method([node.target], node.value, state)
         elif isinstance(node, cst.Assign):
             if state.function is not None:
                 self._attribute_write([t.target for t in node.targets], node.value, state, state.pos(node))
-            elif is_roots_list(node.value) and isinstance(node.targets[0].target, cst.Name):
-                self._raw_site(None, state.pos(node.value), named_method(node.targets[0].target.value))
+            self._held_method([t.target for t in node.targets], node.value, state)
             for target in node.targets:
                 t = target.target
                 if (
@@ -94,6 +92,15 @@ class SiteIndex:
                 ):
                     self.signatures.add(t.value.value)
                     self.factories.setdefault(t.value.value, []).append((state.function, node.value))
+
+    def _held_method(
+        self, targets: list[cst.BaseExpression], value: cst.BaseExpression, state: FileState
+    ) -> None:
+        """`ROOTS_LIST = "roots/list"` and its kin (`_roots_uses.held_method`): reported where it is kept."""
+        func_node = state.function
+        caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
+        for literal, why in held_method(targets, value):
+            self._raw_site(caller, state.pos(literal), why)
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
         kind = hand_request(node, state)

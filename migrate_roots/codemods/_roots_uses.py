@@ -58,10 +58,10 @@ def hand_request(node: cst.DictElement | cst.Call, state: FileState) -> str | No
     `authorize(user, method="roots/list")` while answering one): "named". Else None."""
     if isinstance(node, cst.DictElement):
         key = node.key
-        if not (
-            isinstance(key, cst.SimpleString) and key.value[1:-1] == "method" and is_roots_list(node.value)
-        ):
+        if not is_roots_list(node.value):
             return None
+        if not (isinstance(key, cst.SimpleString) and key.value[1:-1] == "method"):
+            return "named"  # `{"list_roots": "roots/list"}`: a table of method names
         parent = state.parent(node)
         keys = {
             e.key.value[1:-1]
@@ -69,24 +69,77 @@ def hand_request(node: cst.DictElement | cst.Call, state: FileState) -> str | No
             if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
         }
         return "request" if keys & _MESSAGE_KEYS else "named"
-    if not any(
-        is_roots_list(a.value) and (a.keyword is None or a.keyword.value == "method") for a in node.args
-    ):
-        return None
+    named = [a for a in node.args if is_roots_list(a.value)]
+    if not named:
+        # `write('{"jsonrpc": "2.0", "id": 7, "method": "roots/list"}')`: the request written out by hand.
+        texts = [t for a in node.args if (t := constant_text(a.value)) is not None]
+        return "request" if any('"method"' in t and '"roots/list"' in t for t in texts) else None
+    if all(a.keyword is not None and a.keyword.value != "method" for a in named):
+        return "named"  # `SimpleNamespace(ROOTS_LIST="roots/list")`
     func = node.func
     name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
     return "request" if _SENDS.search(name) and not _CHECKS.search(name) else "named"
 
 
 def is_roots_list(value: cst.BaseExpression) -> bool:
-    return isinstance(value, cst.SimpleString) and value.value[1:-1] == "roots/list"
+    """`"roots/list"` however the literal is spelled: any prefix or quotes, `"roots/" "list"`, `"roots/" +
+    "list"`, an f-string with no placeholder."""
+    return constant_text(value) == "roots/list"
 
 
-def named_method(name: str) -> str:
-    """The reason for `ROOTS_LIST = "roots/list"` at module or class level (a protocol constant): where the name
-    goes is not followed, so the definition itself is the finding."""
+def constant_text(value: cst.BaseExpression) -> str | None:
+    if isinstance(value, cst.SimpleString):
+        text = value.evaluated_value
+        return text if isinstance(text, str) else None
+    if isinstance(value, cst.ConcatenatedString):
+        left, right = constant_text(value.left), constant_text(value.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(value, cst.FormattedString):
+        texts = [p.value for p in value.parts if isinstance(p, cst.FormattedStringText)]
+        return "".join(texts) if len(texts) == len(value.parts) else None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        left, right = constant_text(value.left), constant_text(value.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def held_method(
+    targets: Sequence[cst.BaseExpression], value: cst.BaseExpression
+) -> list[tuple[cst.CSTNode, str]]:
+    """(the literal, its reason) for each roots/list literal an assignment keeps: `X = "roots/list"`,
+    `self.method = ...`, `A, B = "roots/list", "x"`, or one listed in a tuple, list or set constant."""
+    out: list[tuple[cst.CSTNode, str]] = []
+    for target in targets:
+        spelled = _spelled(target)
+        if is_roots_list(value) and spelled is not None:
+            out.append((value, named_method(spelled)))
+        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)):
+            for t, v in zip(target.elements, value.elements, strict=False):
+                if is_roots_list(v.value) and (name := _spelled(t.value)) is not None:
+                    out.append((v.value, named_method(name)))
+        elif isinstance(value, (cst.Tuple, cst.List, cst.Set)) and spelled is not None:
+            out += [
+                (e.value, named_method(spelled, listed=True))
+                for e in value.elements
+                if is_roots_list(e.value)
+            ]
+    return out[:1] if out and len(targets) > 1 else out
+
+
+def _spelled(target: cst.BaseExpression) -> str | None:
+    if isinstance(target, cst.Name):
+        return target.value
+    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+        return f"{target.value.value}.{target.attr.value}"
+    return None
+
+
+def named_method(name: str, listed: bool = False) -> str:
+    """The reason for `ROOTS_LIST = "roots/list"` (a protocol constant, a local, an attribute, or a collection of
+    method names): where the name goes is not followed, so the definition itself is the finding."""
+    held = f"listed in `{name}`" if listed else f"held in `{name}`"
     return (
-        f"the roots/list method name, held in `{name}` (migrate-roots does not follow where it is used): a request "
+        f"the roots/list method name, {held} (migrate-roots does not follow where it is used): a request "
         "sent with it asks the client for roots, which MCP 2026-07-28 requests cannot answer; give the tools that "
         "need a directory a path argument in their inputSchema, by hand; code that only checks, matches or "
         "labels something with it (a client answering roots/list) needs no change"
