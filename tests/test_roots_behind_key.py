@@ -361,3 +361,15 @@ def test_a_run_time_tool_calling_a_helper_another_tool_threads_is_marked_at_its_
     again = helpers.run_engine(root, select=["MR1"])
     assert [r.status.value for r in again if r.status.value == "changed"] == []
     assert [f.code for r in again for f in r.findings if f.code == "MR104"] == ["MR104"]
+
+
+def test_noop_a_local_a_nested_function_resets_is_no_flag_of_the_process(tmp_path):
+    # `nonlocal raw` in a nested `reset()` is the dispatcher's own local, reset per call: not "once per process"
+    # (MR211 said so); the read is not behind the key either, so it stays the run-time tool's MR104.
+    dispatch = SIMPLE.replace(
+        "        if raw is None:\n",
+        "        def reset() -> None:\n            nonlocal raw\n            raw = None\n\n"
+        '        if args.get("fresh"):\n            reset()\n        if raw is None:\n',
+    )
+    findings = check_noop(tmp_path, source(dispatch))
+    assert {f.code for f in findings} == {"MR104"}, findings

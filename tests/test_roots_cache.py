@@ -505,7 +505,8 @@ def test_refresh_task_probe_and_wording_are_marked(tmp_path):
         async def watch(ctx: Context) -> str:
             # migrate-roots: MR214: background roots refresh (`_refresh_loop`): roots cannot be
             #   fetched outside a request on MCP 2026-07-28 and no signal says they changed;
-            #   drop the task, tools take `root`
+            #   drop the task, give the tools that need the directory a path argument (their own
+            #   markers say where)
             asyncio.create_task(_refresh_loop(ctx))
             return "watching"
 

@@ -119,11 +119,17 @@ class _Fetches(_PlumbingBase):
         for call, name in self.tasks:
             if self.inside_removed(call) or name not in self.related or "MR214" not in self.enabled:
                 continue
+            # Only where the plan gives this file's tools the argument is "tools take it" a fact.
+            instead = (
+                f"tools take `{self.param}`"
+                if not self.unplanned
+                else "give the tools that need the directory a path argument (their own markers say where)"
+            )
             state.mark(
                 call,
                 "MR214",
                 f"background roots refresh (`{name}`): roots cannot be fetched outside a request on MCP "
-                f"2026-07-28 and no signal says they changed; drop the task, tools take `{self.param}`",
+                f"2026-07-28 and no signal says they changed; drop the task, {instead}",
                 Severity.BROKEN,
             )
         for func, info in self.funcs.items():

@@ -242,13 +242,24 @@ def _declared_global(func: cst.FunctionDef, state: FileState) -> frozenset[str]:
         cache[func] = frozenset()
         return frozenset()
     names: set[str] = set()
+    depth = 0
 
     class Declared(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            nonlocal depth
+            depth += 1
+
+        def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+            nonlocal depth
+            depth -= 1
+
         def visit_Global(self, node: cst.Global) -> None:
             names.update(item.name.value for item in node.names)
 
         def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-            names.update(item.name.value for item in node.names)
+            # A nested function's `nonlocal raw` is this function's own local `raw`: no flag of the process.
+            if depth == 0:
+                names.update(item.name.value for item in node.names)
 
     state.walk(func.body, Declared())
     cache[func] = found = frozenset(names)
