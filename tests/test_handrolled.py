@@ -215,3 +215,41 @@ def test_a_marker_on_the_first_statement_of_a_module_is_written_once(tmp_path, h
     again = helpers.run_engine(tmp_path)
     assert (tmp_path / "methods.py").read_text() == first
     assert [r.status.value for r in again] == ["unchanged"]
+
+
+def test_a_relay_marks_its_roots_branch_only(tmp_path):
+    # mcp-agent's app server relays a workflow's request to the client, one branch per method, each binding
+    # `req` anew: only the roots branch asks for roots (the sampling one was flagged too by the first cut).
+    source = """\
+        from mcp.types import CreateMessageRequest, ListRootsRequest, ListRootsResult, ServerRequest
+
+
+        async def relay(session, method: str, params: dict):
+            if method == "sampling/createMessage":
+                req = ServerRequest(CreateMessageRequest(method="sampling/createMessage", params=params))
+                return await session.send_request(request=req, result_type=dict)
+            elif method == "roots/list":
+                req = ServerRequest(ListRootsRequest(method="roots/list"))
+                return await session.send_request(request=req, result_type=ListRootsResult)
+            return None
+        """
+    found = _findings(tmp_path, source)
+    assert [(code, line) for code, line, _ in found] == [("MR101", 9)], found
+    assert "roots asked for as a raw request" in found[0][2]
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ('client.set_request_handler("roots/list", answer)', "here in a call of `client.set_request_handler`"),
+        ('ROOTS_LIST = "roots/list".encode()', "held in `ROOTS_LIST`"),
+        ("REQ = b'{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"roots/list\"}'", "roots asked for by hand"),
+        ('KNOWN = frozenset({"roots/list", "tools/list"})', "listed in `KNOWN`"),
+    ],
+    ids=["a-handler-registration", "encoded", "json-bytes", "frozenset"],
+)
+def test_more_spellings_of_the_method_name(tmp_path, source, said):
+    head = "def answer(*args):\n    return None\n\n\nclient = None\n\n"
+    found = _findings(tmp_path, head + source + "\n")
+    assert [code for code, _, _ in found] == ["MR101"], found
+    assert said in found[0][2], found

@@ -144,8 +144,21 @@ def test_noop_roots_a_middleware_only_logs_keep_the_per_request_advice(tmp_path)
 @pytest.mark.parametrize(
     "check",
     [
+        "if url in self._prefixes:\n            print('seen', url)",  # a cache or a dedupe set: no refusal
+        "if any(url.startswith(p) for p in self._prefixes):\n            return await call_next(context)",
+    ],
+)
+def test_noop_an_attribute_checked_without_refusing_is_no_allow_list(tmp_path, check):
+    found = _findings(tmp_path, GUARD.format(check=check))
+    assert "allow-list" not in " ".join(f.message for f in found), found
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
         "assert any(url.startswith(p) for p in self._prefixes), url",
         "assert url in self._prefixes, url",
+        "if not any(url.startswith(p) for p in self._prefixes):\n            raise PermissionError(url)",
     ],
 )
 def test_roots_a_middleware_checks_calls_against_are_an_allow_list_in_every_marker(tmp_path, check):

@@ -177,7 +177,9 @@ NOT_BEHIND = {
         '        return await _invoke(dict(kwargs), ctx, {"project_dir": None})',
     ),
     "the parameter rebound first": (
-        SIMPLE.replace('        raw = args.get', '        args = dict(args.get("options") or {})\n        raw = args.get'),
+        SIMPLE.replace(
+            "        raw = args.get", '        args = dict(args.get("options") or {})\n        raw = args.get'
+        ),
         HANDLER,
     ),
     "the tool pops the key before handing its arguments on": (
@@ -185,7 +187,7 @@ NOT_BEHIND = {
         _lines('kwargs.pop("project_dir", None)', HANDLER.strip()),
     ),
     "the dict changed before the key is read": (
-        SIMPLE.replace('        raw = args.get', '        args.update(DEFAULTS)\n        raw = args.get'),
+        SIMPLE.replace("        raw = args.get", "        args.update(DEFAULTS)\n        raw = args.get"),
         HANDLER,
     ),
     "the key read only on one branch": (
@@ -356,7 +358,9 @@ def test_a_run_time_tool_calling_a_helper_another_tool_threads_is_marked_at_its_
     first = helpers.run_engine(root, select=["MR1"])
     found = [f for r in first for f in r.findings if f.code == "MR104"]
     assert len(found) == 1 and found[0].action.value == "marked", found
-    assert found[0].message.startswith("`_invoke` now takes `root`, which other tools pass; this call passes none")
+    assert found[0].message.startswith(
+        "`_invoke` now takes `root`, which other tools pass; this call passes none"
+    )
     assert "tool `scan`, registered by" in found[0].message
     again = helpers.run_engine(root, select=["MR1"])
     assert [r.status.value for r in again if r.status.value == "changed"] == []
@@ -373,3 +377,131 @@ def test_noop_a_local_a_nested_function_resets_is_no_flag_of_the_process(tmp_pat
     )
     findings = check_noop(tmp_path, source(dispatch))
     assert {f.code for f in findings} == {"MR104"}, findings
+
+
+def _swap(old: str, new: str):
+    def change(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new)
+
+    return change
+
+
+HANDLER_DEF = "    async def _handler(ctx: Context, **kwargs: Any) -> str:\n"
+CALL = "        return await _invoke(dict(kwargs), ctx)\n"
+# A second round of the helpers' adversarial sweep: each still rewrote a read that runs with the key given, or
+# under a signature that may lack it; now marked.
+STILL_NOT = {
+    "the builder returns early without the key": _swap(
+        "def _signature() -> inspect.Signature:\n",
+        "def _signature() -> inspect.Signature:\n    if PLAIN:\n        return inspect.Signature([])\n",
+    ),
+    "a named parameter takes the key before **kwargs": _swap(
+        HANDLER_DEF,
+        "    async def _handler(ctx: Context, project_dir: str | None = None, **kwargs: Any) -> str:\n",
+    ),
+    "a coroutine made before kwargs change": _swap(
+        CALL,
+        "        pending = _invoke(kwargs, ctx)\n        kwargs.pop('project_dir', None)\n        return await pending\n",
+    ),
+    "a decorated dispatcher": _swap("async def _invoke(", "@FRESH\nasync def _invoke("),
+    "a recursive dispatcher": _swap(
+        '    raw = args.get("project_dir")\n',
+        '    if args.get("fresh"):\n        return await _invoke({}, ctx)\n    raw = args.get("project_dir")\n',
+    ),
+    "a comprehension that drops the key": _swap(
+        CALL, '        return await _invoke({k: v for k, v in kwargs.items() if k != "project_dir"}, ctx)\n'
+    ),
+    "positions unknown after a starred argument": _swap(
+        "async def _invoke(args: dict[str, Any], ctx: Any)",
+        "async def _invoke(opts: dict, args: dict[str, Any], ctx: Any)",
+    ),
+    "a signature set by a decorator": _swap("    _handler.__signature__ = _signature()\n", ""),
+}
+
+
+@pytest.mark.parametrize("change", STILL_NOT.values(), ids=STILL_NOT.keys())
+def test_noop_still_not_behind_the_key(tmp_path, change):
+    text = change(source(SIMPLE))
+    if "opts: dict" in text:
+        text = text.replace(CALL, "        return await _invoke(*BASE, dict(kwargs), ctx=ctx)\n")
+    if "by a decorator" in str(change) or "_handler.__signature__" not in text:
+        text = text.replace(HANDLER_DEF, "    @_with_signature(_signature())\n" + HANDLER_DEF)
+    text += textwrap.dedent("""\
+
+
+        PLAIN = False
+        BASE = ({},)
+
+
+        def FRESH(fn):
+            async def inner(args, ctx):
+                return await fn({}, ctx)
+
+            return inner
+
+
+        def _with_signature(sig):
+            def deco(fn):
+                fn.__signature__ = sig
+                return fn
+
+            return deco
+        """)
+    findings = check_noop(tmp_path, text)
+    assert findings and {f.code for f in findings} <= {"MR103", "MR104"}, findings
+
+
+def test_noop_a_same_named_handler_of_another_factory_has_no_signature(tmp_path):
+    text = source(SIMPLE) + textwrap.dedent("""\
+
+
+        def _make_plain(name: str) -> Any:
+            async def _handler(ctx: Context, **kwargs: Any) -> str:
+                return await _invoke(dict(kwargs), ctx)
+
+            return _handler
+
+
+        mcp.add_tool(_make_plain("status"), name="status")
+        """)
+    findings = check_noop(tmp_path, text)
+    assert findings and {f.code for f in findings} <= {"MR103", "MR104"}, findings
+
+
+def test_a_signature_set_by_setattr_counts(tmp_path):
+    before = source(SIMPLE).replace(
+        "    _handler.__signature__ = _signature()\n",
+        '    setattr(_handler, "__signature__", _signature())\n',
+    )
+    findings = check_transformed(tmp_path, before, migrated(before))
+    assert [f.code for f in findings] == ["MR101"]
+
+
+def test_a_call_that_passes_the_argument_by_position_or_expression_is_not_marked(tmp_path):
+    text = source(MYCO) + textwrap.dedent("""\
+
+
+        @mcp.tool()
+        async def status(ctx: Context) -> str:
+            return await _invoke({}, ctx)
+        """)
+    root = helpers._layout(tmp_path, text, None, True)
+    helpers.run_engine(root, select=["MR1"])
+    server = root / "pkg" / "server.py"
+    fixed = server.read_text().replace(
+        "        return await _invoke(dict(kwargs), ctx)\n",
+        '        return await _invoke(dict(kwargs), ctx, [str(kwargs.get("project_dir"))])\n',
+    )
+    server.write_text(
+        fixed.replace(
+            fixed[
+                fixed.index("        # migrate-roots: MR104") : fixed.index(
+                    "        return await _invoke(dict(kwargs), ctx, ["
+                )
+            ],
+            "",
+        )
+    )
+    again = helpers.run_engine(root, select=["MR1"])
+    assert "MR104" not in [f.code for r in again for f in r.findings], again

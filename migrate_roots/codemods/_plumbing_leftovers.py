@@ -256,19 +256,51 @@ def allow_lists(state: FileState, node: cst.CSTNode) -> set[str]:
         dotted = _dotted(expr)
         return dotted if dotted.startswith("self.") and "..." not in dotted else None
 
+    def refuses(node: cst.CSTNode) -> bool:
+        """The check decides a refusal: it sits in an `assert`, or in the test of an `if` that raises."""
+        child, current = node, state.parent(node)
+        while current is not None and not isinstance(current, (cst.FunctionDef, cst.ClassDef)):
+            if isinstance(current, cst.Assert):
+                return True
+            if isinstance(current, cst.If) and child is current.test:
+                return _raises(current.body) or (current.orelse is not None and _raises(current.orelse))
+            if isinstance(current, cst.For):
+                return _raises(current)
+            child, current = current, state.parent(current)
+        return False
+
     class Uses(cst.CSTVisitor):
         def visit_CompFor(self, node: cst.CompFor) -> None:
             elt = getattr(state.parent(node), "elt", None)
-            if (name := own(node.iter)) is not None and elt is not None and checks(elt):
+            if (name := own(node.iter)) is not None and elt is not None and checks(elt) and refuses(node):
                 found.add(name)
 
         def visit_For(self, node: cst.For) -> None:
-            if (name := own(node.iter)) is not None and checks(node.body):
+            if (name := own(node.iter)) is not None and checks(node.body) and refuses(node):
                 found.add(name)
 
         def visit_ComparisonTarget(self, node: cst.ComparisonTarget) -> None:
-            if isinstance(node.operator, cst.In) and (name := own(node.comparator)) is not None:
+            if (
+                isinstance(node.operator, cst.In)
+                and (name := own(node.comparator)) is not None
+                and refuses(node)
+            ):
                 found.add(name)
 
     state.walk(cls, Uses())
+    return found
+
+
+def _raises(node: cst.CSTNode) -> bool:
+    found = False
+
+    class Raise(cst.CSTVisitor):
+        def visit_Raise(self, n: cst.Raise) -> None:
+            nonlocal found
+            found = True
+
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            return False
+
+    node.visit(Raise())
     return found

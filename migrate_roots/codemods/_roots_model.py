@@ -109,6 +109,12 @@ class Func:
     # Call position -> the callee's slots (`#<index>` or a keyword) that get this function's `**kwargs`.
     forwards: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     star: str = ""  # the name of its `**kwargs` parameter
+    positional: int = 0  # how many of `params` take a positional argument (before any `*` or `*args`)
+    # Hashes a parameter into a key (`hashlib`, `uuid5`, `hash()`), and the calls handing a parameter on; the
+    # calls handed the roots' URI (`_roots_keyed`): the plan follows a URI to a hash across modules.
+    hashes: bool = False
+    param_calls: frozenset[Pos] = frozenset()
+    uri_calls: frozenset[Pos] = frozenset()
     # A tool built at run time: the parameters its synthesized `__signature__` surely declares.
     declared: frozenset[str] = frozenset()
 
@@ -162,7 +168,8 @@ class Plan:
     bound: dict[Pos, str] = field(default_factory=dict)
     # Call position -> (code, reason): a refused tool's call of a helper that now takes the argument it never
     # passes (a tool built at run time calling a helper another tool threads).
-    notes: dict[Pos, tuple[str, str]] = field(default_factory=dict)
+    # ... with the argument and its position in the helper (a call that gives it, by keyword or position, is fine).
+    notes: dict[Pos, tuple[str, str, str, int]] = field(default_factory=dict)
     shim_import: str = ""
     shim_path: str = ""
 

@@ -16,6 +16,7 @@ from migrate_roots.codemods import (
     _kept_on_way,
     _names,
     _roots_handed_out,
+    _roots_keyed,
     _roots_plan_tools,
     _shim_place,
 )
@@ -154,6 +155,9 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             bounded.setdefault(key, {})[pos] = why
             signs[(key, pos)] = sign
     for key, refusals in bounded.items():
+        funcs.refuse_sites(key, refusals)
+    # Roots whose URI goes, here or in another module, to a function that hashes it into a key (_roots_keyed).
+    for key, refusals in _roots_keyed.hashed_refusals(by_key, calls).items():
         funcs.refuse_sites(key, refusals)
 
     def good_sites(func: Func) -> bool:

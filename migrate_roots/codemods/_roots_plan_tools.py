@@ -150,10 +150,15 @@ def refused_callers(
                 or any(k == param for k, _ in func.bound.get(pos, ()))
             ):
                 continue
+            index = cfunc.params.index(param) if param in cfunc.params else cfunc.positional
+            if cfunc.params[:1] in (("self",), ("cls",)):
+                index -= 1
             plans.setdefault(path, Plan()).notes[pos] = (
                 func.refusal[0],
                 f"`{cfunc.qualname.rpartition('.')[2]}` now takes `{param}`, which other tools pass; this call passes "
                 f"none, so a 2026-07-28 client of this tool gets its error: {func.refusal[1]}",
+                param,
+                index,
             )
             plans[path].callees[pos] = cfunc.qualname.rpartition(".")[2]
 
@@ -213,13 +218,30 @@ def _behind_key(
             if callee != key:
                 callers.setdefault(callee, []).append((key, pos))
 
-    def plain(key: Key) -> bool:  # a module-level function of ours, used only by calls from functions
+    def plain(key: Key) -> bool:
+        """A module-level function of ours, defined once, undecorated, not calling itself, used only by calls
+        from functions (a decorator, a second definition or a recursion could drop the key on the way)."""
         func = by_key[key][1]
-        return "." not in func.qualname and key[1] not in values
+        return (
+            "." not in func.qualname
+            and key[1] not in values
+            and len(func.defs) <= 1
+            and func.decorator is None
+            and func.handler is None
+            and all(c != key for c, _ in calls.get(key, ()))
+        )
 
     def declares(key: Key, name: str) -> bool:
+        """A tool built at run time whose one signature surely has `name`, which its `**kwargs` then receives
+        (a parameter of that name would take the value before `**kwargs`)."""
         func = by_key[key][1]
-        return func.tool is not None and func.value is None and bool(func.star) and name in func.declared
+        return (
+            func.tool is not None
+            and func.value is None
+            and bool(func.star)
+            and name in func.declared
+            and name not in func.params
+        )
 
     def entry(caller: Key, pos: Pos) -> str | None:
         func = by_key[caller][1]
@@ -231,7 +253,8 @@ def _behind_key(
             return name if param == func.star and declares(caller, name) else None
         if not plain(caller) or param not in func.params:
             return None
-        slots = {param, f"#{func.params.index(param)}"}
+        index = func.params.index(param)
+        slots = {param} | ({f"#{index}"} if index < func.positional else set())
         ups = callers.get(caller, [])
         sure = all(declares(c, name) and slots & set(by_key[c][1].forwards.get(p, ())) for c, p in ups)
         return name if ups and sure else None

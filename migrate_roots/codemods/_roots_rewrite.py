@@ -130,9 +130,13 @@ class _Rewriter:
                 settled = bool(func.sites) and all(s.done or s.pos in in_place for s in func.sites)
                 if decision is not None and call is not None and not settled:
                     state.mark(call, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
-        for pos, (code, why) in plan.notes.items():
+        for pos, (code, why, param, index) in plan.notes.items():
             noted = finder.call_to(pos, plan.callees.get(pos))
-            if noted is not None:
+            given = noted is not None and (
+                any(a.keyword is not None and a.keyword.value == param for a in noted.args)
+                or sum(1 for a in noted.args if a.keyword is None and not a.star) > index >= 0
+            )
+            if noted is not None and not given:
                 state.mark(noted, code, why, Severity.BROKEN)
         self._doubles()
         if not (rewritten or bound or plan.tools or plan.threaded or plan.calls or plan.doubles):

@@ -26,6 +26,7 @@ from migrate_roots.codemods._roots_refusals import (
 )
 from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_uses import (
+    REQUEST_BY_HAND,
     hand_request,
     held_method,
     kept_target,
@@ -45,7 +46,7 @@ class SiteIndex:
         self.functions: dict[str, Func] = {}
         self.signatures: set[str] = set()  # functions given a synthesized __signature__
         # ... with where each is set: (the function setting it, the value given), for `run_time.declared`.
-        self.factories: dict[str, list[tuple[cst.FunctionDef | None, cst.BaseExpression]]] = {}
+        self.factories: dict[str, list[tuple[cst.FunctionDef | None, str, cst.BaseExpression]]] = {}
         # add_tool(fn) registrations: (function reference, tool name, enclosing function, where, as written,
         # the function's fully qualified name when it is imported from another module).
         self.added_tools: list[tuple[str, str | None, str, Pos, str, str]] = []
@@ -70,6 +71,16 @@ class SiteIndex:
         elif isinstance(node, cst.Call):
             self._call(node, state)
             self._hand_request(node, state)
+            args = node.args
+            if (
+                isinstance(node.func, cst.Name)
+                and node.func.value == "setattr"
+                and len(args) == 3
+                and isinstance(args[0].value, cst.Name)
+                and isinstance(args[1].value, cst.SimpleString)
+                and args[1].value.evaluated_value == "__signature__"
+            ):
+                self._signature(args[0].value.value, args[2].value, state)
         elif isinstance(node, cst.DictElement):
             self._hand_request(node, state)
         elif isinstance(node, cst.Attribute) and node.attr.value == "list_roots":
@@ -90,8 +101,13 @@ class SiteIndex:
                     and t.attr.value == "__signature__"
                     and isinstance(t.value, cst.Name)
                 ):
-                    self.signatures.add(t.value.value)
-                    self.factories.setdefault(t.value.value, []).append((state.function, node.value))
+                    self._signature(t.value.value, node.value, state)
+
+    def _signature(self, name: str, value: cst.BaseExpression, state: FileState) -> None:
+        """`name.__signature__ = value` (or `setattr(name, "__signature__", value)`): a tool built at run time."""
+        self.signatures.add(name)
+        owner = state.qualname(state.function) if state.function is not None else ""
+        self.factories.setdefault(name, []).append((state.function, owner, value))
 
     def _held_method(
         self, targets: list[cst.BaseExpression], value: cst.BaseExpression, state: FileState
@@ -125,11 +141,7 @@ class SiteIndex:
         self._raw_site(
             caller,
             state.pos(node),
-            'roots asked for by hand (a JSON-RPC request for `"roots/list"`), which MCP 2026-07-28 requests '
-            "cannot answer: give the tools that need the directory a path argument in their inputSchema and "
-            "read it before this request, by hand (migrate-roots rewrites SDK calls only); if the roots bound "
-            "what the tools may touch, keep that bound in the server's configuration instead, never in an "
-            "argument the caller chooses",
+            REQUEST_BY_HAND,
         )
 
     def _taken(self, node: cst.Attribute, state: FileState) -> None:
@@ -179,6 +191,7 @@ class SiteIndex:
         func = Func(qualname=state.qualname(node), pos=state.pos(node), params=names)
         func.kwargs = isinstance(params.star_kwarg, cst.Param)
         func.star = params.star_kwarg.name.value if isinstance(params.star_kwarg, cst.Param) else ""
+        func.positional = len(params.posonly_params) + len(params.params)
         func.taken, func.returns = _names.taken_and_returned(
             node, state.settings.param_name, frozenset(names), state.walk
         )
@@ -281,10 +294,11 @@ class SiteIndex:
         if _names_roots_method(node):
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))
-        if raw_roots_request(node, state):
+        raw = raw_roots_request(node, state)
+        if raw is not None:
             self._raw_site(
                 caller,
-                state.pos(node),
+                state.pos(raw),
                 "roots asked for as a raw request (`send_request(... ListRootsRequest ...)`), which fails on MCP "
                 "2026-07-28 requests: migrate-roots rewrites `list_roots()` calls only; give the tools that reach "
                 "it a path argument and call `list_roots_compat` here by hand (if the roots carry a token or an "
@@ -455,9 +469,9 @@ class SiteIndex:
 
 
 def _middleware(cls: cst.ClassDef, state: FileState) -> bool:
-    """A subclass of fastmcp's `Middleware`: its `on_*` methods are hooks fastmcp runs around requests."""
+    """A subclass of fastmcp's `Middleware` (or of one of its own, `LoggingMiddleware`): `on_*` methods are hooks."""
     return any(
-        n.startswith("fastmcp.") and n.endswith(".Middleware")
+        n.startswith("fastmcp.") and n.endswith("Middleware")
         for b in cls.bases
         for n in state.qnames(b.value)
     )

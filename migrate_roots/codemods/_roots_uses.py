@@ -14,19 +14,17 @@ from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
 
 
-def raw_roots_request(call: cst.Call, state: FileState) -> bool:
-    """`session.send_request(types.ServerRequest(types.ListRootsRequest()), types.ListRootsResult)`."""
+def raw_roots_request(call: cst.Call, state: FileState) -> cst.Call | None:
+    """`session.send_request(types.ServerRequest(types.ListRootsRequest()), types.ListRootsResult)`: the call to
+    mark, which is the `ListRootsRequest(...)` a local holds when the request is built first (`request =
+    ListRootsRequest(...)`, then `send_request(ServerRequest(request), ...)`), else this call."""
     func = call.func
     if (
         not (isinstance(func, cst.Attribute) and func.attr.value in ("send_request", "request"))
         or not call.args
     ):
-        return False
+        return None
     code = state.wrapper.module.code_for_node
-    if "ListRootsRequest" in code(call.args[0].value) or any(
-        "ListRootsResult" in code(a.value) for a in call.args[1:]
-    ):
-        return True
     # `request = types.ListRootsRequest(...)` first, then `send_request(types.ServerRequest(request), ...)`.
     names: list[cst.Name] = []
 
@@ -35,19 +33,32 @@ def raw_roots_request(call: cst.Call, state: FileState) -> bool:
             names.append(node)
 
     call.args[0].value.visit(Names())
+    statement = state.statement_of(call)
+    block = state.parent(statement)
+    body = list(getattr(block, "body", ()))
     for name in names:
-        for assignment in _bindings(name, state):
-            node = getattr(assignment, "node", None)
-            target = state.parent(node) if isinstance(node, cst.CSTNode) else None
-            owner = state.parent(target) if target is not None else None
-            value = getattr(owner, "value", None)
-            if isinstance(value, cst.BaseExpression) and "ListRootsRequest" in code(value):
-                return True
-    return False
+        # The last binding before the send in its own block (each branch of a relay binds `req` anew).
+        last: cst.BaseExpression | None = None
+        for line in body[: body.index(statement)] if statement in body else ():
+            for small in getattr(line, "body", ()) if isinstance(line, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name.value for t in small.targets
+                ):
+                    last = small.value
+        if isinstance(last, cst.Call) and "ListRootsRequest" in code(last):
+            return last
+    if "ListRootsRequest" in code(call.args[0].value) or any(
+        "ListRootsResult" in code(a.value) for a in call.args[1:]
+    ):
+        return call
+    return None
 
 
 _SENDS = re.compile(r"(^|_)(send|request|rpc|call|ask|emit|post|write|notify|dispatch)(_|$)", re.IGNORECASE)
-_CHECKS = re.compile(r"authori|permi|check|allow|valid|log|metric|label|deny|audit|match", re.IGNORECASE)
+_CHECKS = re.compile(
+    r"authori|permi|check|allow|valid|log|metric|label|deny|audit|match|handler|handle|register|route|subscri|^on_",
+    re.IGNORECASE,
+)
 _MESSAGE_KEYS = frozenset({"jsonrpc", "id", "params"})
 
 
@@ -69,7 +80,21 @@ def hand_request(node: cst.DictElement | cst.Call, state: FileState) -> str | No
             if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
         }
         return "request" if keys & _MESSAGE_KEYS else "named"
+    callee = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", "")
+    if callee == "ListRootsRequest":  # the SDK's own request type: its send is the site (raw_roots_request)
+        return None
     named = [a for a in node.args if is_roots_list(a.value)]
+    constructs = isinstance(node.func, cst.Name) and node.func.value in ("frozenset", "set", "tuple", "list")
+    if (
+        not named
+        and not constructs  # `frozenset({...})` kept in a constant: reported where it is kept
+        and any(
+            isinstance(a.value, (cst.List, cst.Tuple, cst.Set))
+            and any(is_roots_list(e.value) for e in a.value.elements)
+            for a in node.args
+        )
+    ):
+        return "named"  # `send_batch(["roots/list", ...])`
     if not named:
         # `write('{"jsonrpc": "2.0", "id": 7, "method": "roots/list"}')`: the request written out by hand.
         texts = [t for a in node.args if (t := constant_text(a.value)) is not None]
@@ -90,7 +115,14 @@ def is_roots_list(value: cst.BaseExpression) -> bool:
 def constant_text(value: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.SimpleString):
         text = value.evaluated_value
-        return text if isinstance(text, str) else None
+        return text.decode("latin-1") if isinstance(text, bytes) else text
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "encode"
+        and len(value.args) <= 1
+    ):
+        return constant_text(value.func.value)  # `"roots/list".encode()`
     if isinstance(value, cst.ConcatenatedString):
         left, right = constant_text(value.left), constant_text(value.right)
         return left + right if left is not None and right is not None else None
@@ -109,6 +141,9 @@ def held_method(
     """(the literal, its reason) for each roots/list literal an assignment keeps: `X = "roots/list"`,
     `self.method = ...`, `A, B = "roots/list", "x"`, or one listed in a tuple, list or set constant."""
     out: list[tuple[cst.CSTNode, str]] = []
+    text = constant_text(value)
+    if text is not None and '"method"' in text and '"roots/list"' in text:  # a request kept as JSON text
+        return [(value, REQUEST_BY_HAND)]
     for target in targets:
         spelled = _spelled(target)
         if is_roots_list(value) and spelled is not None:
@@ -117,7 +152,8 @@ def held_method(
             for t, v in zip(target.elements, value.elements, strict=False):
                 if is_roots_list(v.value) and (name := _spelled(t.value)) is not None:
                     out.append((v.value, named_method(name)))
-        elif isinstance(value, (cst.Tuple, cst.List, cst.Set)) and spelled is not None:
+        elif isinstance(listed := _unwrapped(value), (cst.Tuple, cst.List, cst.Set)) and spelled is not None:
+            value = listed
             out += [
                 (e.value, named_method(spelled, listed=True))
                 for e in value.elements
@@ -126,12 +162,33 @@ def held_method(
     return out[:1] if out and len(targets) > 1 else out
 
 
+def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`frozenset({...})`, `set([...])`, `tuple(...)`: the collection inside."""
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value in ("frozenset", "set", "tuple", "list")
+        and len(value.args) == 1
+    ):
+        return value.args[0].value
+    return value
+
+
 def _spelled(target: cst.BaseExpression) -> str | None:
     if isinstance(target, cst.Name):
         return target.value
     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
         return f"{target.value.value}.{target.attr.value}"
     return None
+
+
+REQUEST_BY_HAND = (
+    'roots asked for by hand (a JSON-RPC request for `"roots/list"`), which MCP 2026-07-28 requests '
+    "cannot answer: give the tools that need the directory a path argument in their inputSchema and "
+    "read it before this request, by hand (migrate-roots rewrites SDK calls only); if the roots bound "
+    "what the tools may touch, keep that bound in the server's configuration instead, never in an "
+    "argument the caller chooses"
+)
 
 
 def named_method(name: str, listed: bool = False) -> str:

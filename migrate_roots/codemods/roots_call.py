@@ -25,6 +25,7 @@ from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods import _roots_keyed
 from migrate_roots.codemods._roots_handed_to import _fq
 from migrate_roots.codemods._roots_model import TOKENS, Double, Plan, Pos, Summary
 from migrate_roots.codemods._roots_plan import import_root, plan_package
@@ -91,6 +92,7 @@ class RootsCall(SiteIndex, Rule):
                 func.tool = tool_name or func.qualname.rpartition(".")[2]
                 registered.setdefault(func.qualname, (pos, spelling))
         self.opaque = tuple(opaque)
+        self._decorated_signatures()
         for func in self.functions.values():
             if func.tool and func.decorator and WRAPS.match(func.decorator) and func.refusal is None:
                 # `@functools.wraps(fn)` on the registered wrapper: the SDK reads the schema from `fn`
@@ -105,7 +107,7 @@ class RootsCall(SiteIndex, Rule):
                     "parameter by hand and pass it here",
                 )
             if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
-                func.declared = self._declared(func.qualname.rpartition(".")[2])
+                func.declared = self._declared(func.qualname)
                 where = registered.get(func.qualname)
                 place = os.path.basename(state.path)
                 how = f", registered by `{where[1]}` ({place}:{where[0][0]})" if where else ""
@@ -115,21 +117,46 @@ class RootsCall(SiteIndex, Rule):
                     "inputSchema is not its code, so migrate-roots cannot add a path argument; check that the "
                     "signature declares one (add it by hand if not) and that its value reaches this read",
                 )
+        for qualname, func in self.functions.items():
+            node = self.defs.get(qualname)
+            if node is None:
+                continue
+            func.hashes, func.param_calls = _roots_keyed.hash_facts(node, state)
+            if func.sites:
+                func.uri_calls = _roots_keyed.uri_calls(node, state)
         if state.phase == "rewrite":
             _Rewriter(self, state).record()
 
-    def _declared(self, name: str) -> frozenset[str]:
-        """The parameters every `__signature__` given to `name` surely declares: from the function that sets
-        it, and from this file's functions it calls there to build it (`_build_handler_signature(spec)`)."""
-        found: list[frozenset[str]] = []
-        for factory, value in self.factories.get(name, ()):
-            names = set(run_time.declared(factory)) if factory is not None else set()
-            for call in _calls_in(value):
-                builder = self.defs.get(call.func.value) if isinstance(call.func, cst.Name) else None
-                if builder is not None:
-                    names |= run_time.declared(builder)
-            found.append(frozenset(names))
-        return frozenset.intersection(*found) if found else frozenset()
+    def _decorated_signatures(self) -> None:
+        """A tool decorated by a function of this file that sets `__signature__` (`@with_signature(sig)`): built
+        at run time too; what its signature declares is not read (no factory of its own)."""
+        setters = {q for q, node in self.defs.items() if "." not in q and _sets_signature(node)}
+        for func in self.functions.values():
+            spelled = (func.decorator or "").lstrip("@").partition("(")[0]
+            if func.tool and spelled in setters:
+                name = func.qualname.rpartition(".")[2]
+                self.signatures.add(name)
+                self.factories.setdefault(name, []).append((None, "<decorator>", cst.Name("None")))
+
+    def _declared(self, qualname: str) -> frozenset[str]:
+        """The parameters the one `__signature__` given to the function `qualname` surely declares: from the
+        function that sets it, and from this file's functions it calls there to build it
+        (`_build_handler_signature(spec)`). Set more than once, or by a value that could leave one out: none."""
+        name = qualname.rpartition(".")[2]
+        found = [
+            (factory, value)
+            for factory, owner, value in self.factories.get(name, ())
+            if (f"{owner}.{name}" if owner else name) == qualname
+        ]
+        if len(self.factories.get(name, ())) != 1 or len(found) != 1 or not run_time.sure_value(found[0][1]):
+            return frozenset()
+        factory, value = found[0]
+        names = set(run_time.declared(factory)) if factory is not None else set()
+        for call in _calls_in(value):
+            builder = self.defs.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            if builder is not None:
+                names |= run_time.declared(builder)
+        return frozenset(names)
 
     def _kept_caches(self, state: FileState) -> None:
         """A read behind a fetch-once guard whose cache stays (MR211) would read the path argument on the first
@@ -419,4 +446,18 @@ def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
             found.append(call)
 
     node.visit(Calls())
+    return found
+
+
+def _sets_signature(node: cst.FunctionDef) -> bool:
+    found = False
+
+    class Sets(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            nonlocal found
+            found = found or (
+                isinstance(target.target, cst.Attribute) and target.target.attr.value == "__signature__"
+            )
+
+    node.visit(Sets())
     return found

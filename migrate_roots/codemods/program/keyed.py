@@ -227,11 +227,19 @@ def _copy_source(value: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.Dict) and len(value.elements) == 1:
         element = value.elements[0]
         return _copy_source(element.value) if isinstance(element, cst.StarredDictElement) else None
-    if isinstance(value, cst.DictComp):  # `{k: v for k, v in kwargs.items() if v is not None}`
+    if isinstance(value, cst.DictComp):  # `{k: v for k, v in kwargs.items() if v is not None}`, exactly
         loop = value.for_in
         items = loop.iter
+        pair = loop.target.elements if isinstance(loop.target, cst.Tuple) else ()
+        names = [e.value.value for e in pair if isinstance(e.value, cst.Name)]
+        ifs = [i.test for i in loop.ifs]
         if (
             loop.inner_for_in is None
+            and len(names) == 2
+            and isinstance(value.key, cst.Name)
+            and isinstance(value.value, cst.Name)
+            and [value.key.value, value.value.value] == names
+            and all(_drops_none(t, names[1]) for t in ifs)
             and isinstance(items, cst.Call)
             and isinstance(items.func, cst.Attribute)
             and items.func.attr.value == "items"
@@ -248,6 +256,19 @@ def _copy_source(value: cst.BaseExpression) -> str | None:
     if name in _COPIES and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star:
         return _copy_source(value.args[0].value)
     return None
+
+
+def _drops_none(test: cst.BaseExpression, name: str) -> bool:
+    """`v is not None`: what it leaves out was never a value (a key given as None is no key given)."""
+    return (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and test.left.value == name
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.IsNot)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    )
 
 
 def _untouched(name: str, func: cst.FunctionDef, state: FileState, before: tuple[int, int]) -> bool:
@@ -295,6 +316,8 @@ def forwarded(call: cst.Call, state: FileState, func: cst.FunctionDef) -> tuple[
     star = func.params.star_kwarg
     if not isinstance(star, cst.Param) or enclosing(call, state) is not func:
         return ()
+    if not isinstance(state.parent(call), cst.Await):
+        return ()  # a coroutine made first and awaited later: `kwargs` may change in between
     name = star.name.value
     before = state.pos(call)
     slots: list[str] = []
@@ -309,10 +332,13 @@ def forwarded(call: cst.Call, state: FileState, func: cst.FunctionDef) -> tuple[
         if (
             source == name
             and not arg.star
+            and (arg.keyword is not None or index >= 0)
             and all(_untouched(held, func, state, before) for held in (*chain, name))
         ):
             slots.append(arg.keyword.value if arg.keyword is not None else f"#{index}")
-        if arg.keyword is None and not arg.star:
+        if arg.star == "*":
+            index = -(10**6)  # after `*args` the positions are unknown
+        elif arg.keyword is None and not arg.star:
             index += 1
     return tuple(slots)
 

@@ -10,16 +10,45 @@ import libcst as cst
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.bindings import plain_assignments
 from migrate_roots.codemods.program.flow import _names
+from migrate_roots.codemods.program.flow import returns_in as flow_returns
+
+_UNSURE: tuple[type[cst.CSTNode], ...] = (
+    *(cst.IfExp, cst.BooleanOperation, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp),
+    *(cst.For, cst.While, cst.Lambda, cst.Try),
+)
+
+
+def sure_value(value: cst.BaseExpression) -> bool:
+    """A `__signature__` value built plainly: no conditional, comprehension (`[p for p in params if ...]`) or
+    `.replace(...)` that could leave a parameter out."""
+    found: list[cst.CSTNode] = []
+
+    class Unsure(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, _UNSURE) or (
+                isinstance(node, cst.Attribute) and node.attr.value in ("replace", "remove", "pop")
+            ):
+                found.append(node)
+            return not found
+
+    value.visit(Unsure())
+    return not found
 
 
 def declared(factory: cst.FunctionDef) -> frozenset[str]:
-    """Names given `inspect.Parameter("K", ...)` in `factory`'s own body that surely run: not under an `if`,
-    unless the test is about that very name (`if not already_has_project_dir:`, set from `... == "project_dir"`)."""
+    """Names given `inspect.Parameter("K", ...)` in `factory`'s own body that surely run: in a function with one
+    `return`, not in a loop, comprehension, conditional expression, `try` or `lambda`, and not under an `if`
+    unless its test is about that very name (`if not already_has_project_dir:`, set from `... ==
+    "project_dir"`); nothing in the function removes a parameter (`.remove`, `.pop`, `.replace`)."""
+    if len(flow_returns(factory.body)) > 1:
+        return frozenset()
     out: set[str] = set()
     tests: list[cst.BaseExpression] = []
     assigned: dict[str, list[cst.BaseExpression]] = {}
     for name, value, _ in plain_assignments(factory):
         assigned.setdefault(name, []).append(value)
+
+    unsure = 0
 
     def about(test: cst.BaseExpression, key: str) -> bool:
         strings = {s.evaluated_value for s in _strings(test)}
@@ -44,11 +73,44 @@ def declared(factory: cst.FunctionDef) -> frozenset[str]:
 
         def visit_Call(self, node: cst.Call) -> None:
             key = parameter_name(node)
-            if key is not None and all(about(t, key) for t in tests):
+            if key is not None and all(about(t, key) for t in tests) and not unsure:
                 out.add(key)
 
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal unsure
+            if isinstance(node, _UNSURE):
+                unsure += 1
+            return super().on_visit(node)
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            nonlocal unsure
+            if isinstance(original_node, _UNSURE):
+                unsure -= 1
+            super().on_leave(original_node)
+
     factory.visit(Params())
-    return frozenset(out)
+    body_sure = all(sure_call(c) for c in _calls(factory))
+    return frozenset(out) if body_sure else frozenset()
+
+
+def sure_call(call: cst.Call) -> bool:
+    """Not a call that removes or replaces parameters (`params.remove(p)`, `params.pop()`, `sig.replace(...)`)."""
+    func = call.func
+    return not (isinstance(func, cst.Attribute) and func.attr.value in ("replace", "remove", "pop", "clear"))
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    out: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
+            return n is node
+
+        def visit_Call(self, n: cst.Call) -> None:
+            out.append(n)
+
+    node.visit(Calls())
+    return out
 
 
 def parameter_name(call: cst.Call) -> str | None:
