@@ -61,3 +61,25 @@ def _short_code(state: FileState, node: cst.BaseExpression) -> str:
     if ("\n" in code or len(code) > 60) and isinstance(node, cst.Call):
         return state.wrapper.module.code_for_node(node.func) + "(...)"
     return code
+
+
+def _starred(state: FileState, target: cst.BaseExpression) -> set[str]:
+    """A plain name no assignment binds in a module with star imports: one candidate per star module."""
+    if not isinstance(target, cst.Name):
+        return set()
+    scope = state.scope(target)
+    if scope is None or target.value in scope:
+        return set()
+    return {f"{module}.{target.value}" for module in state.extra.get("star_imports", ())}
+
+
+def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
+    if (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+    ):
+        for item in reversed(state.stack):
+            if isinstance(item, cst.ClassDef):
+                return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
+    return set()

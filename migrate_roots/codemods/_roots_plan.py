@@ -17,6 +17,7 @@ from migrate_roots.codemods import (
     _names,
     _roots_handed_out,
     _roots_keyed,
+    _roots_plan_doubles,
     _roots_plan_tools,
     _shim_place,
 )
@@ -390,7 +391,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
                         plans.setdefault(path, Plan()).strings[pos] = named
     _roots_plan_tools.drop_idle(by_key, reach, plans)
     _roots_plan_tools.refused_callers(by_key, calls, reach, plans)
-    _plan_doubles(summaries, plans)
+    _roots_plan_doubles.plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]
         # A file that only passes the value on may widen an `except McpError` (codemods/_except_widen.py).
@@ -418,52 +419,6 @@ _NAMED_ONLY = (
 def _package_of(summary: Summary) -> tuple[str, str]:
     """(import root, top-level package); a loose module's package is its folder."""
     return import_root(summary), summary.module.split(".")[0] if summary.package else ""
-
-
-def _plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
-    """Test doubles of a helper that gains the parameter get it too, or a note when they are not plain functions."""
-    threaded: dict[Key, str] = {
-        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): param
-        for path, plan in plans.items()
-        for qualname, param in plan.threaded.items()
-    }
-    shapes: dict[Key, frozenset[str]] = {
-        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): plan.helper_shapes.get(
-            qualname, frozenset({"any"})
-        )
-        for path, plan in plans.items()
-        for qualname in plan.threaded
-    }
-    if not threaded:
-        return
-    for path, summary in summaries.items():
-        for double in summary.doubles:
-            helper = _patched(double.target, import_root(summary), threaded)
-            if helper is None:
-                continue
-            param, short = threaded[helper], helper[1].rpartition(".")[2]
-            if double.fake is None:
-                plans.setdefault(path, Plan()).double_notes[double.pos] = (param, short)
-            elif param not in double.params and not double.kwargs:
-                # `root=None` would shadow a `root` the fake reads from its enclosing scope: take **kwargs.
-                if param in double.names:
-                    param = "**_kwargs" if "kwargs" in double.names else "**kwargs"
-                plans.setdefault(path, Plan()).doubles[double.fake] = (param, short)
-                plans[path].double_shapes[double.fake] = shapes[helper]
-
-
-def _patched(target: str, root: str, threaded: Mapping[Key, str]) -> Key | None:
-    """The helper a patch target names: exactly, or where a module of the same package imported it; in the
-    patching file's own import root first, else in the one other root that has it."""
-    last, top = target.rpartition(".")[2], target.split(".")[0]
-    exact = [key for key in threaded if key[1] == target]
-    found = exact or sorted(
-        k for k in threaded if k[1].rpartition(".")[2] == last and k[1].split(".")[0] == top
-    )
-    mine = [k for k in found if k[0] == root]
-    if mine and (exact or len(mine) == 1):
-        return mine[0]
-    return found[0] if len(found) == 1 else None
 
 
 def _threaded_before(key: Key, funcs: _Functions, reach: set[Key]) -> bool:

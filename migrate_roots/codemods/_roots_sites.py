@@ -13,7 +13,7 @@ import libcst as cst
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
-from migrate_roots.codemods._roots_handed_to import _fq, _handed_to, _short_code
+from migrate_roots.codemods._roots_handed_to import _fq, _handed_to, _self_method, _short_code, _starred
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
 from migrate_roots.codemods._roots_refusals import (
@@ -497,25 +497,3 @@ def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | No
     (also for a server object of another module: `codemods.program.recognise` decides)."""
     found = recognise.decorator(state, decorator, "", (0, 0))
     return None if found is None else found.name
-
-
-def _starred(state: FileState, target: cst.BaseExpression) -> set[str]:
-    """A plain name no assignment binds in a module with star imports: one candidate per star module."""
-    if not isinstance(target, cst.Name):
-        return set()
-    scope = state.scope(target)
-    if scope is None or target.value in scope:
-        return set()
-    return {f"{module}.{target.value}" for module in state.extra.get("star_imports", ())}
-
-
-def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
-    if (
-        isinstance(target, cst.Attribute)
-        and isinstance(target.value, cst.Name)
-        and target.value.value == "self"
-    ):
-        for item in reversed(state.stack):
-            if isinstance(item, cst.ClassDef):
-                return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
-    return set()
