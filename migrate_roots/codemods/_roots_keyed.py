@@ -66,7 +66,10 @@ def _tainted(func: cst.FunctionDef, seeds: set[str]) -> set[str]:
 def hash_facts(func: cst.FunctionDef, state: FileState) -> tuple[bool, frozenset[tuple[int, int]]]:
     """(does `func` hash a parameter, through its locals too; the calls that hand a parameter on), in a file
     that hashes at all: a URI handed to such a function, here or in another module, is hashed into a key."""
-    if not any(token in line for line in state.lines for token in _HASH_TOKENS):
+    hashing = state.extra.get("hashes-at-all")
+    if hashing is None:
+        hashing = state.extra["hashes-at-all"] = any(t in line for line in state.lines for t in _HASH_TOKENS)
+    if not hashing:
         return False, frozenset()
     params = {
         p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)

@@ -113,12 +113,16 @@ class SiteIndex:
         self, targets: list[cst.BaseExpression], value: cst.BaseExpression, state: FileState
     ) -> None:
         """`ROOTS_LIST = "roots/list"` and its kin (`_roots_uses.held_method`): reported where it is kept."""
+        if not _spells(state, "roots/"):
+            return
         func_node = state.function
         caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
         for literal, why in held_method(targets, value):
             self._raw_site(caller, state.pos(literal), why)
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
+        if not _spells(state, "roots/"):
+            return
         kind = hand_request(node, state)
         if kind is None:
             return
@@ -434,7 +438,7 @@ class SiteIndex:
             found = flow.guard(node, state, frozenset(caller.params))
             if found is not None:
                 caller.guards[position] = found
-        if caller.value is None and state.function is not None:
+        if caller.value is None and state.function is not None and keyed.may_read_keys(state.function, state):
             key = keyed.key_guard(node, state, state.function)
             if key is not None:
                 caller.keyed[position] = key
@@ -497,3 +501,12 @@ def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | No
     (also for a server object of another module: `codemods.program.recognise` decides)."""
     found = recognise.decorator(state, decorator, "", (0, 0))
     return None if found is None else found.name
+
+
+def _spells(state: FileState, text: str) -> bool:
+    """Does the file's text hold `text` anywhere (once per file): most files never spell the method name."""
+    cache = state.extra.setdefault("spells", {})
+    found = cache.get(text)
+    if found is None:
+        found = cache[text] = any(text in line for line in state.lines)
+    return bool(found)

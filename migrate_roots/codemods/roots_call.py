@@ -92,7 +92,7 @@ class RootsCall(SiteIndex, Rule):
                 func.tool = tool_name or func.qualname.rpartition(".")[2]
                 registered.setdefault(func.qualname, (pos, spelling))
         self.opaque = tuple(opaque)
-        self._decorated_signatures()
+        self._decorated_signatures(state)
         for func in self.functions.values():
             if func.tool and func.decorator and WRAPS.match(func.decorator) and func.refusal is None:
                 # `@functools.wraps(fn)` on the registered wrapper: the SDK reads the schema from `fn`
@@ -127,9 +127,11 @@ class RootsCall(SiteIndex, Rule):
         if state.phase == "rewrite":
             _Rewriter(self, state).record()
 
-    def _decorated_signatures(self) -> None:
+    def _decorated_signatures(self, state: FileState) -> None:
         """A tool decorated by a function of this file that sets `__signature__` (`@with_signature(sig)`): built
         at run time too; what its signature declares is not read (no factory of its own)."""
+        if not any("__signature__" in line for line in state.lines):
+            return
         setters = {q for q, node in self.defs.items() if "." not in q and _sets_signature(node)}
         for func in self.functions.values():
             spelled = (func.decorator or "").lstrip("@").partition("(")[0]
@@ -152,7 +154,7 @@ class RootsCall(SiteIndex, Rule):
             return frozenset()
         factory, value = found[0]
         names = set(run_time.declared(factory)) if factory is not None else set()
-        for call in _calls_in(value):
+        for call in run_time.calls_in(value):
             builder = self.defs.get(call.func.value) if isinstance(call.func, cst.Name) else None
             if builder is not None:
                 names |= run_time.declared(builder)
@@ -436,17 +438,6 @@ class RootsParamClash(Rule):
     requires = b""
     runner = RootsCall
     limits = "Set `param-name` in [tool.migrate-roots] to a free name and run again."
-
-
-def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            found.append(call)
-
-    node.visit(Calls())
-    return found
 
 
 def _sets_signature(node: cst.FunctionDef) -> bool:

@@ -46,6 +46,20 @@ _NOT_NONE = frozenset(
 Keyed = tuple[str, str]  # (the key, the dict parameter it is read from)
 
 
+_KEY_READS = ('.pop("', ".pop('", '.get("', ".get('", '["', "['")
+
+
+def may_read_keys(func: cst.FunctionDef, state: FileState) -> bool:
+    """Does `func`'s text read a dict by a literal key at all (once per function): the guard is sought only
+    there."""
+    cache = state.extra.setdefault("reads-keys", {})
+    found = cache.get(func)
+    if found is None:
+        start, end = state.pos(func)[0], state.end_line(func)
+        found = cache[func] = any(k in line for line in state.lines[start - 1 : end] for k in _KEY_READS)
+    return bool(found)
+
+
 def key_guard(node: cst.CSTNode, state: FileState, func: cst.FunctionDef) -> Keyed | None:
     """(key, dict parameter) when `node` runs only if the caller's dict lacks the key's value."""
     ancestors: list[tuple[cst.CSTNode, cst.CSTNode]] = []

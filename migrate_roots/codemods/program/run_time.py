@@ -89,7 +89,7 @@ def declared(factory: cst.FunctionDef) -> frozenset[str]:
             super().on_leave(original_node)
 
     factory.visit(Params())
-    body_sure = all(sure_call(c) for c in _calls(factory))
+    body_sure = all(sure_call(c) for c in calls_in(factory))
     return frozenset(out) if body_sure else frozenset()
 
 
@@ -99,7 +99,8 @@ def sure_call(call: cst.Call) -> bool:
     return not (isinstance(func, cst.Attribute) and func.attr.value in ("replace", "remove", "pop", "clear"))
 
 
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """The calls in `node`, not in functions nested in it."""
     out: list[cst.Call] = []
 
     class Calls(cst.CSTVisitor):
