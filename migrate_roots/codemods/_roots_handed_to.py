@@ -83,3 +83,12 @@ def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
             if isinstance(item, cst.ClassDef):
                 return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
     return set()
+
+
+def is_middleware(cls: cst.ClassDef, state: FileState) -> bool:
+    """A subclass of fastmcp's `Middleware` (or of one of its own, `LoggingMiddleware`): `on_*` methods are hooks."""
+    return any(
+        n.startswith("fastmcp.") and n.endswith("Middleware")
+        for b in cls.bases
+        for n in state.qnames(b.value)
+    )

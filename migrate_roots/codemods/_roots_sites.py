@@ -13,7 +13,14 @@ import libcst as cst
 from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
-from migrate_roots.codemods._roots_handed_to import _fq, _handed_to, _self_method, _short_code, _starred
+from migrate_roots.codemods._roots_handed_to import (
+    _fq,
+    _handed_to,
+    _self_method,
+    _short_code,
+    _starred,
+    is_middleware,
+)
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
 from migrate_roots.codemods._roots_refusals import (
@@ -31,6 +38,7 @@ from migrate_roots.codemods._roots_uses import (
     held_method,
     kept_target,
     raw_roots_request,
+    spells,
     stored_on,
 )
 from migrate_roots.codemods.base import FileState
@@ -113,7 +121,7 @@ class SiteIndex:
         self, targets: list[cst.BaseExpression], value: cst.BaseExpression, state: FileState
     ) -> None:
         """`ROOTS_LIST = "roots/list"` and its kin (`_roots_uses.held_method`): reported where it is kept."""
-        if not _spells(state, "roots/"):
+        if not spells(state, "roots/"):
             return
         func_node = state.function
         caller = self.functions.get(state.qualname(func_node)) if func_node is not None else None
@@ -121,7 +129,7 @@ class SiteIndex:
             self._raw_site(caller, state.pos(literal), why)
 
     def _hand_request(self, node: cst.DictElement | cst.Call, state: FileState) -> None:
-        if not _spells(state, "roots/"):
+        if not spells(state, "roots/"):
             return
         kind = hand_request(node, state)
         if kind is None:
@@ -217,7 +225,7 @@ class SiteIndex:
         if (
             isinstance(outer, cst.ClassDef)
             and node.name.value.startswith("on_")
-            and _middleware(outer, state)
+            and is_middleware(outer, state)
         ):
             func.handler = func.handler or f"{MIDDLEWARE}{outer.name.value}"
         if isinstance(outer, cst.FunctionDef):
@@ -360,7 +368,7 @@ class SiteIndex:
             names = _self_method(state, target) or typed.method_call(state, target, lambda n: _fq(state, n))
             for name in names or _fq(state, target) or _starred(state, target):
                 caller.calls.append((name, position))
-            if caller.star and func_node is not None:
+            if caller.star and func_node is not None and state.phase == "index":
                 slots = keyed.forwarded(node, state, func_node)
                 if slots:
                     caller.forwards[position] = slots
@@ -438,7 +446,12 @@ class SiteIndex:
             found = flow.guard(node, state, frozenset(caller.params))
             if found is not None:
                 caller.guards[position] = found
-        if caller.value is None and state.function is not None and keyed.may_read_keys(state.function, state):
+        if (
+            state.phase == "index"  # a fact for the plan only
+            and caller.value is None
+            and state.function is not None
+            and keyed.may_read_keys(state.function, state)
+        ):
             key = keyed.key_guard(node, state, state.function)
             if key is not None:
                 caller.keyed[position] = key
@@ -472,15 +485,6 @@ class SiteIndex:
         return None
 
 
-def _middleware(cls: cst.ClassDef, state: FileState) -> bool:
-    """A subclass of fastmcp's `Middleware` (or of one of its own, `LoggingMiddleware`): `on_*` methods are hooks."""
-    return any(
-        n.startswith("fastmcp.") and n.endswith("Middleware")
-        for b in cls.bases
-        for n in state.qnames(b.value)
-    )
-
-
 def _names_roots_method(call: cst.Call) -> bool:
     """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
     if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
@@ -501,12 +505,3 @@ def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | No
     (also for a server object of another module: `codemods.program.recognise` decides)."""
     found = recognise.decorator(state, decorator, "", (0, 0))
     return None if found is None else found.name
-
-
-def _spells(state: FileState, text: str) -> bool:
-    """Does the file's text hold `text` anywhere (once per file): most files never spell the method name."""
-    cache = state.extra.setdefault("spells", {})
-    found = cache.get(text)
-    if found is None:
-        found = cache[text] = any(text in line for line in state.lines)
-    return bool(found)

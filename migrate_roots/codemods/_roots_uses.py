@@ -368,3 +368,12 @@ def kept_target(targets: Sequence[cst.BaseExpression], func: cst.FunctionDef, st
         if isinstance(base, cst.Name) and not _is_local(base, func, state):
             return state.wrapper.module.code_for_node(target)
     return None
+
+
+def spells(state: FileState, text: str) -> bool:
+    """Does the file's text hold `text` anywhere (once per file): most files never spell the method name."""
+    cache = state.extra.setdefault("spells", {})
+    found = cache.get(text)
+    if found is None:
+        found = cache[text] = any(text in line for line in state.lines)
+    return bool(found)

@@ -117,7 +117,7 @@ class RootsCall(SiteIndex, Rule):
                     "inputSchema is not its code, so migrate-roots cannot add a path argument; check that the "
                     "signature declares one (add it by hand if not) and that its value reaches this read",
                 )
-        for qualname, func in self.functions.items():
+        for qualname, func in self.functions.items() if state.phase == "index" else ():  # facts for the plan
             node = self.defs.get(qualname)
             if node is None:
                 continue
