@@ -101,7 +101,7 @@ def _groups(entries: list[Entry]) -> list[list[Entry]]:
 
 
 def _import_root(entry: Entry) -> str:
-    """The folder `entry`'s module is imported from (see `_roots_plan.import_root`)."""
+    """The folder `entry`'s module is imported from (see `_roots_model.import_root`)."""
     in_package = "." in entry.module or entry.path.stem == "__init__"
     return os.path.dirname(entry.package_root) if in_package else entry.package_root
 

@@ -452,16 +452,9 @@ def _exploded_call(call: cst.Call) -> cst.Call:
     return call.with_changes(whitespace_before_args=inner, args=args)
 
 
-def _owner(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
-    owner = state.parent(node)
-    while owner is not None and not isinstance(owner, cst.FunctionDef):
-        owner = state.parent(owner)
-    return owner
-
-
 def checked_around(call: cst.CSTNode, state: FileState) -> bool:
     """Whether the function holding `call` checks the client's roots capability (or reads its capabilities)."""
-    owner = _owner(call, state)
+    owner = state.enclosing_function(call)
     return owner is not None and has_check(owner, predicates(state))
 
 
@@ -471,7 +464,7 @@ def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
     read that passes None runs only without the argument: its checks stand as they are."""
     if value == "None":
         return
-    owner = _owner(call, state)
+    owner = state.enclosing_function(call)
     if owner is None or not has_check(owner, predicates(state)):
         return
     found = guards(call, owner, state)

@@ -160,11 +160,5 @@ class _PlumbingBase:
             self.elsewhere[name] = _project_refs.used_elsewhere(state.path, name, fallback)
         return self.elsewhere[name]
 
-    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
-        current = self.state.parent(node)
-        while current is not None and not isinstance(current, cst.FunctionDef):
-            current = self.state.parent(current)
-        return current
-
     def line(self, node: cst.CSTNode) -> int:
         return self.state.pos(node)[0]

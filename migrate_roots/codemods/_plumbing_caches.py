@@ -59,7 +59,7 @@ class _Caches(_PlumbingBase):
             if name.startswith("__"):
                 continue
             for node in self.assignments(name):
-                func = self.enclosing_function(node)
+                func = self.state.enclosing_function(node)
                 unit: cst.CSTNode | None = None
                 for _reg, u in units:
                     if u is func or (isinstance(u, cst.If) and _contains(u, node, state)):
@@ -207,7 +207,7 @@ class _Caches(_PlumbingBase):
                 continue
             if any(_contains(u, node, self.state) for u in unit_nodes):
                 continue
-            func = self.enclosing_function(node)
+            func = self.state.enclosing_function(node)
             if func is None:
                 return "used at module level"
             if func not in fetchers:

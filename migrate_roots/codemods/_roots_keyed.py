@@ -17,6 +17,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._bounds import _names_in
+from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.bindings import plain_assignments
 
@@ -66,10 +67,7 @@ def _tainted(func: cst.FunctionDef, seeds: set[str]) -> set[str]:
 def hash_facts(func: cst.FunctionDef, state: FileState) -> tuple[bool, frozenset[tuple[int, int]]]:
     """(does `func` hash a parameter, through its locals too; the calls that hand a parameter on), in a file
     that hashes at all: a URI handed to such a function, here or in another module, is hashed into a key."""
-    hashing = state.extra.get("hashes-at-all")
-    if hashing is None:
-        hashing = state.extra["hashes-at-all"] = any(t in line for line in state.lines for t in _HASH_TOKENS)
-    if not hashing:
+    if not any(spells(state, token) for token in _HASH_TOKENS):
         return False, frozenset()
     params = {
         p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)

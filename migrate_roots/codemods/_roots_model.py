@@ -178,3 +178,11 @@ def reusable(func: Func) -> tuple[frozenset[str], tuple[str, ...]]:
     """(names the body takes, parameters the new argument may reuse) for `_names.choose`."""
     unfit = func.not_paths | func.fixed
     return func.taken | unfit, tuple(p for p in func.params if p not in unfit)
+
+
+def import_root(summary: Summary) -> str:
+    """The folder a module is imported from (its `sys.path` entry): the folder above its top-level package, or
+    a loose file's own folder. Two `server.py` in sibling folders are two modules (README, "How it works")."""
+    import os
+
+    return os.path.dirname(summary.package_root) if summary.package else summary.package_root

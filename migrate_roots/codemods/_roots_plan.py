@@ -22,19 +22,11 @@ from migrate_roots.codemods import (
     _shim_place,
 )
 from migrate_roots.codemods._param_types import path_param
-from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, reusable
+from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, import_root, reusable
 from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
 
 Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
-
-
-def import_root(summary: Summary) -> str:
-    """The folder a module is imported from (its `sys.path` entry): the folder above its top-level package, or
-    a loose file's own folder. Two `server.py` in sibling folders are two modules (README, "How it works")."""
-    import os
-
-    return os.path.dirname(summary.package_root) if summary.package else summary.package_root
 
 
 class _Functions:

@@ -5,26 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from migrate_roots.codemods._roots_model import Plan, Summary
+from migrate_roots.codemods._roots_model import Plan, Summary, import_root
 
 Key = tuple[str, str]  # (import root, module.qualname), as in _roots_plan
-
-
-def _import_root(summary: Summary) -> str:
-    from migrate_roots.codemods._roots_plan import import_root
-
-    return import_root(summary)
 
 
 def plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> None:
     """Test doubles of a helper that gains the parameter get it too, or a note when they are not plain functions."""
     threaded: dict[Key, str] = {
-        (_import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): param
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): param
         for path, plan in plans.items()
         for qualname, param in plan.threaded.items()
     }
     shapes: dict[Key, frozenset[str]] = {
-        (_import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): plan.helper_shapes.get(
+        (import_root(summaries[path]), f"{summaries[path].module}.{qualname}"): plan.helper_shapes.get(
             qualname, frozenset({"any"})
         )
         for path, plan in plans.items()
@@ -34,7 +28,7 @@ def plan_doubles(summaries: Mapping[str, Summary], plans: dict[str, Plan]) -> No
         return
     for path, summary in summaries.items():
         for double in summary.doubles:
-            helper = _patched(double.target, _import_root(summary), threaded)
+            helper = _patched(double.target, import_root(summary), threaded)
             if helper is None:
                 continue
             param, short = threaded[helper], helper[1].rpartition(".")[2]

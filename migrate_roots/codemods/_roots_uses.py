@@ -12,6 +12,7 @@ import libcst as cst
 
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.flow import _names
 
 
 def raw_roots_request(call: cst.Call, state: FileState) -> cst.Call | None:
@@ -26,13 +27,7 @@ def raw_roots_request(call: cst.Call, state: FileState) -> cst.Call | None:
         return None
     code = state.wrapper.module.code_for_node
     # `request = types.ListRootsRequest(...)` first, then `send_request(types.ServerRequest(request), ...)`.
-    names: list[cst.Name] = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            names.append(node)
-
-    call.args[0].value.visit(Names())
+    names = _names(call.args[0].value)
     statement = state.statement_of(call)
     block = state.parent(statement)
     body = list(getattr(block, "body", ()))

@@ -264,6 +264,13 @@ class FileState:
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.meta[_Parents].get(node)
 
+    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        """The nearest function definition around `node` (not `node` itself)."""
+        current = self.parent(node)
+        while current is not None and not isinstance(current, cst.FunctionDef):
+            current = self.parent(current)
+        return current
+
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The nearest enclosing statement that can carry comment lines above it."""
         current: cst.CSTNode | None = node

@@ -27,11 +27,12 @@ import libcst as cst
 
 from migrate_roots.codemods import _roots_keyed
 from migrate_roots.codemods._roots_handed_to import _fq
-from migrate_roots.codemods._roots_model import TOKENS, Double, Plan, Pos, Summary
-from migrate_roots.codemods._roots_plan import import_root, plan_package
+from migrate_roots.codemods._roots_model import TOKENS, Double, Plan, Pos, Summary, import_root
+from migrate_roots.codemods._roots_plan import plan_package
 from migrate_roots.codemods._roots_refusals import _names_in
 from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
+from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, run_time, typed
@@ -130,7 +131,7 @@ class RootsCall(SiteIndex, Rule):
     def _decorated_signatures(self, state: FileState) -> None:
         """A tool decorated by a function of this file that sets `__signature__` (`@with_signature(sig)`): built
         at run time too; what its signature declares is not read (no factory of its own)."""
-        if not any("__signature__" in line for line in state.lines):
+        if not spells(state, "__signature__"):
             return
         setters = {q for q, node in self.defs.items() if "." not in q and _sets_signature(node)}
         for func in self.functions.values():

@@ -8,79 +8,64 @@ import libcst as cst
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import _names
 
+Binding = tuple[cst.CSTNode, cst.BaseExpression, str]  # (statement, value, "plain" | "other")
 
-def bindings_of(name: cst.Name, state: FileState) -> list[tuple[cst.CSTNode, cst.BaseExpression, str]] | None:
-    func = enclosing(name, state)
-    return all_bindings(name.value, func) if func is not None else None
+# Binding forms other than `x = v` / `x: T = v`, and where each holds its target.
+_OTHER = {
+    cst.AugAssign: "target",
+    cst.NamedExpr: "target",
+    cst.For: "target",
+    cst.CompFor: "target",
+    cst.AsName: "name",
+    cst.Del: "target",
+    cst.MatchAs: "name",
+    cst.MatchStar: "name",
+    cst.MatchMapping: "rest",
+}
 
 
-def all_bindings(name: str, func: cst.FunctionDef) -> list[tuple[cst.CSTNode, cst.BaseExpression, str]]:
+def bindings_of(name: cst.Name, state: FileState) -> list[Binding] | None:
+    func = state.enclosing_function(name)
+    return all_bindings(name.value, func, state) if func is not None else None
+
+
+def all_bindings(name: str, func: cst.FunctionDef, state: FileState) -> list[Binding]:
     """(statement, value, "plain" | "other") for every binding of `name` in `func`'s own body: `name = v` and
     `name: T = v` are plain; a walrus, `+=`, unpacking, `for`, `with ... as`, `except ... as`, `match`, `import`
-    and `del` are other."""
-    found: list[tuple[cst.CSTNode, cst.BaseExpression, str]] = []
+    and `del` are other. One walk per function, kept for the file."""
+    cache = state.extra.setdefault("bindings", {})
+    table = cache.get(func)
+    if table is None:
+        table = cache[func] = _table(func)
+    return table.get(name, [])
+
+
+def _table(func: cst.FunctionDef) -> dict[str, list[Binding]]:
+    table: dict[str, list[Binding]] = {}
     other = cst.Name("None")
 
+    def add(target: cst.CSTNode, entry: Binding) -> None:
+        for n in _names(target):
+            table.setdefault(n.value, []).append(entry)
+
     class Binds(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name) and target.target.value == name:
-                    found.append((node, node.value, "plain" if len(node.targets) == 1 else "other"))
-                elif _binds(target.target, name):
-                    found.append((node, other, "other"))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if isinstance(node.target, cst.Name) and node.target.value == name and node.value is not None:
-                found.append((node, node.value, "plain"))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_For(self, node: cst.For) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_AsName(self, node: cst.AsName) -> None:
-            if _binds(node.name, name):
-                found.append((node, other, "other"))
-
-        def visit_Del(self, node: cst.Del) -> None:
-            if _binds(node.target, name):
-                found.append((node, other, "other"))
-
-        def visit_MatchAs(self, node: cst.MatchAs) -> None:
-            if node.name is not None and node.name.value == name:
-                found.append((node, other, "other"))
-
-        def visit_MatchStar(self, node: cst.MatchStar) -> None:
-            if node.name is not None and node.name.value == name:
-                found.append((node, other, "other"))
-
-        def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
-            if node.rest is not None and node.rest.value == name:
-                found.append((node, other, "other"))
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if (isinstance(node, cst.FunctionDef) and node is not func) or isinstance(node, cst.Lambda):
+                return False
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    plain = isinstance(target.target, cst.Name) and len(node.targets) == 1
+                    value = node.value if isinstance(target.target, cst.Name) else other
+                    add(target.target, (node, value, "plain" if plain else "other"))
+            elif isinstance(node, cst.AnnAssign):
+                if isinstance(node.target, cst.Name) and node.value is not None:
+                    add(node.target, (node, node.value, "plain"))
+            elif (attr := _OTHER.get(type(node))) is not None and getattr(node, attr, None) is not None:
+                add(getattr(node, attr), (node, other, "other"))
+            return True
 
     func.visit(Binds())
-    return found
-
-
-def _binds(target: cst.BaseExpression, name: str) -> bool:
-    return any(n.value == name for n in _names(target))
+    return table
 
 
 def plain_assignments(func: cst.FunctionDef) -> list[tuple[str, cst.BaseExpression, cst.CSTNode]]:
@@ -112,10 +97,3 @@ def declared_shared(func: cst.FunctionDef) -> set[str]:
 
     func.visit(Shared())
     return out
-
-
-def enclosing(node: cst.CSTNode, state: FileState) -> cst.FunctionDef | None:
-    current = state.parent(node)
-    while current is not None and not isinstance(current, cst.FunctionDef):
-        current = state.parent(current)
-    return current

@@ -31,7 +31,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program.bindings import all_bindings, bindings_of, declared_shared, enclosing
+from migrate_roots.codemods.program.bindings import all_bindings, bindings_of, declared_shared
 from migrate_roots.codemods.program.flow import _leaves, _names
 from migrate_roots.codemods.program.run_time import literal
 
@@ -215,7 +215,7 @@ def _param_of(name: str, func: cst.FunctionDef, state: FileState, before: tuple[
         current = _copied_from(current, func, state, before)
     if current is None or current not in params:
         return None
-    if any(state.pos(statement) < before for statement, _, _ in all_bindings(current, func)):
+    if any(state.pos(statement) < before for statement, _, _ in all_bindings(current, func, state)):
         return None  # the parameter rebound first (`args = dict(args.get("options") or {})`)
     for held in (*chain, current):
         if not _untouched(held, func, state, before):
@@ -227,7 +227,7 @@ def _copied_from(name: str, func: cst.FunctionDef, state: FileState, before: tup
     """`p` when the local `name` is bound once, by a top-level `name = dict(p)` / `p.copy()` / `{**p}` / `p`."""
     found = [
         (statement, value, kind)
-        for statement, value, kind in all_bindings(name, func)
+        for statement, value, kind in all_bindings(name, func, state)
         if state.pos(statement) < before
     ]
     if len(found) != 1 or found[0][2] != "plain" or not _is_top(found[0][0], func):
@@ -328,7 +328,7 @@ def _untouched(name: str, func: cst.FunctionDef, state: FileState, before: tuple
 def forwarded(call: cst.Call, state: FileState, func: cst.FunctionDef) -> tuple[str, ...]:
     """The callee's slots (`#<index>` or a keyword) that get `func`'s own `**kwargs`, or an unchanged copy."""
     star = func.params.star_kwarg
-    if not isinstance(star, cst.Param) or enclosing(call, state) is not func:
+    if not isinstance(star, cst.Param) or state.enclosing_function(call) is not func:
         return ()
     if not isinstance(state.parent(call), cst.Await):
         return ()  # a coroutine made first and awaited later: `kwargs` may change in between

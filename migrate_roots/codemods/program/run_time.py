@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 import libcst as cst
 
+from migrate_roots.codemods._plumbing_queries import _strings_in
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.bindings import plain_assignments
 from migrate_roots.codemods.program.flow import _names
@@ -51,10 +52,10 @@ def declared(factory: cst.FunctionDef) -> frozenset[str]:
     unsure = 0
 
     def about(test: cst.BaseExpression, key: str) -> bool:
-        strings = {s.evaluated_value for s in _strings(test)}
+        strings = _strings_in(test)
         for n in _names(test):
             for value in assigned.get(n.value, ()):
-                strings |= {s.evaluated_value for s in _strings(value)}
+                strings |= _strings_in(value)
         return key in strings
 
     class Params(cst.CSTVisitor):
@@ -154,17 +155,6 @@ def value_uses(state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]) -> 
                 continue  # a decorator registers (the model reads it); `mod.x.y` is another name
             out |= set(fq(used))
     return frozenset(out)
-
-
-def _strings(node: cst.CSTNode) -> list[cst.SimpleString]:
-    out: list[cst.SimpleString] = []
-
-    class Strings(cst.CSTVisitor):
-        def visit_SimpleString(self, node: cst.SimpleString) -> None:
-            out.append(node)
-
-    node.visit(Strings())
-    return out
 
 
 def literal(node: cst.BaseExpression) -> str | None:
