@@ -323,6 +323,9 @@ def bench_nohit(repeat: int, rule_sets: list[list[str]]) -> list[str]:
         )
         out.append(line(f"[{label}] scan / grep", f"{scan / grep:.2f}x"))
         out.append(line(f"[{label}] (scan - start-up) / read loop", f"{(scan - start) / loop:.2f}x"))
+        # The prefilter shares the tree with forked children (migrate_roots/fanout.py); one process, for scale.
+        serial, _ = timed(mr("scan", ".", "-j", "1", *_sel(select)), libs, times)
+        out.append(line(f"[{label}] scan -j 1 / read loop", f"{serial / loop:.2f}x"))
     return out
 
 

@@ -16,14 +16,12 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from migrate_roots import codemods, follow, guards, screen
+from migrate_roots import codemods, fanout, follow, guards, screen
 from migrate_roots.discovery import discover
-from migrate_roots.engine_files import _index_entry, _rewrite_one, commit_file, index_file, rewrite_file
-from migrate_roots.engine_output import _display, _shim_result, render_shim, unified_diff, write_shim
-from migrate_roots.engine_plan import _dispatched, _follow_functions, _Known, _outcome, _settle
 from migrate_roots.engine_types import (
     _NONE,
     SHIM_HEADER,
@@ -37,10 +35,33 @@ from migrate_roots.engine_types import (
 )
 from migrate_roots.engine_walk import forget_folders, package_info
 from migrate_roots.model import FileResult, Status, Summary
-from migrate_roots.spill import Spill
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
+
+    from migrate_roots.engine_files import commit_file, index_file, rewrite_file
+    from migrate_roots.engine_output import render_shim, unified_diff, write_shim
+    from migrate_roots.spill import Spill
+
+# The per-file work, the plan, the output and the spill are imported once a file is to be parsed: a run over a
+# tree where none is (benchmark 1) never needs them. Their public names are re-exported from here on demand.
+_LATER = {
+    "commit_file": "engine_files",
+    "index_file": "engine_files",
+    "rewrite_file": "engine_files",
+    "render_shim": "engine_output",
+    "unified_diff": "engine_output",
+    "write_shim": "engine_output",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LATER:
+        import importlib
+
+        return getattr(importlib.import_module(f"migrate_roots.{_LATER[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "SHIM_HEADER",
@@ -119,6 +140,29 @@ def _run_chunk(fn: Callable[..., Any], batch: list[Any], args: tuple[Any, ...]) 
     return [fn(item, *args) for item in batch]
 
 
+def _screen(files: list[str], pattern: Any) -> list[tuple[int, tuple[str, str]]]:
+    """The prefilter's verdict on each file that is to be parsed (code "") or cannot be (code, message)."""
+    out: list[tuple[int, tuple[str, str]]] = []
+    for index, path in enumerate(files):
+        try:
+            data = guards.read_source(path)
+        except OSError as exc:
+            out.append((index, ("MR901", f"cannot read: {exc.strerror or exc}")))
+            continue
+        if pattern is None or data.startswith(SHIM_HEADER):
+            continue
+        if isinstance(pattern, follow.Joins):
+            hit = pattern.test(path, data)
+        else:  # stage one: a roots token without the word mcp is screened first (migrate_roots/screen.py)
+            hit = bool(pattern.search(data) and (_MCP_WORD(data) or screen.worth_parsing(data)))
+        if hit:
+            if len(data) > guards.MAX_BYTES:
+                out.append((index, ("MR907", f"file too large: {guards.TooLarge(len(data))}")))
+            else:
+                out.append((index, ("", "")))
+    return out
+
+
 class Engine:
     def __init__(self, options: Options, progress: Progress | None = None) -> None:
         self.options = options
@@ -129,23 +173,13 @@ class Engine:
     def _prefilter(self, files: list[str], pattern: Any) -> tuple[list[Path], list[FileResult]]:
         hits: list[Path] = []
         failed: list[FileResult] = []
-        for path in files:
-            try:
-                data = guards.read_source(path)
-            except OSError as exc:
-                failed.append(_failure(path, "MR901", f"cannot read: {exc.strerror or exc}"))
-                continue
-            if pattern is None or data.startswith(SHIM_HEADER):
-                continue
-            if isinstance(pattern, follow.Joins):
-                hit = pattern.test(path, data)
-            else:  # stage one: a roots token without the word mcp is screened first (migrate_roots/screen.py)
-                hit = bool(pattern.search(data) and (_MCP_WORD(data) or screen.worth_parsing(data)))
-            if hit:
-                if len(data) > guards.MAX_BYTES:
-                    failed.append(_failure(path, "MR907", f"file too large: {guards.TooLarge(len(data))}"))
-                    continue
-                hits.append(Path(path))
+        for index, (code, message) in fanout.split(
+            partial(_screen, pattern=pattern), files, self.options.jobs
+        ):
+            if code:
+                failed.append(_failure(files[index], code, message))
+            else:
+                hits.append(Path(files[index]))
         return hits, failed
 
     def run(self, paths: list[Path]) -> Iterator[FileResult]:
@@ -166,6 +200,10 @@ class Engine:
             yield from self._render(((f, False) for f in failed), since, 0)
             self.summary.seconds = round(time.perf_counter() - start, 3)
             return
+        from migrate_roots.engine_files import _rewrite_one
+        from migrate_roots.engine_plan import _dispatched, _outcome, _settle
+        from migrate_roots.spill import Spill
+
         rules = codemods.load()
         executor = _executor(options.jobs, len(hits))
         spill = Spill()
@@ -204,6 +242,8 @@ class Engine:
         reaches roots (`Rule.follow_functions`, migrate_roots/follow.py), round after round while the files
         that joined add such functions (a tool calling a helper that calls the roots helper); and, in the first
         round, those that mention a rule's follow token (`Rule.follow_tokens`)."""
+        from migrate_roots.engine_plan import _follow_functions, _Known
+
         tokens: dict[str, set[bytes]] = {}
         for entry in entries:
             if entry.follow:
@@ -251,6 +291,8 @@ class Engine:
                 shims[result.shim] = None
             if result.findings or result.status in (Status.CHANGED, Status.FAILED):
                 yield result
+        if shims:
+            from migrate_roots.engine_output import _display, _shim_result
         for shim in sorted(shims):
             result = _shim_result(_display(Path(shim)), self.options, since)
             self._count(result)
@@ -260,6 +302,8 @@ class Engine:
     def _index(
         self, executor: Executor | None, spill: Spill, items: Iterable[Any], count: int
     ) -> list[Entry]:
+        from migrate_roots.engine_files import _index_entry
+
         out: list[Entry] = []
         for n, entry in enumerate(_map(executor, _index_entry, items, count, self.options), 1):
             if entry.blob is not None:

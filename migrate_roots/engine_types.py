@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from migrate_roots.config import Settings
 from migrate_roots.model import Action, FileResult, Finding, Severity, Status
-from migrate_roots.spill import Ref
+
+if TYPE_CHECKING:
+    from migrate_roots.spill import Ref
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 

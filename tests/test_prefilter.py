@@ -62,3 +62,25 @@ def test_word_agrees_with_the_reference_regex(parts):
 )
 def test_stage_two_search_agrees_with_substring_tests(tokens, data):
     assert codemods.AnyOf(tokens).search(data) == any(t in data for t in tokens)
+
+
+def test_shared_core_is_what_every_token_holds():
+    assert codemods._shared_core([b"ListRootsRequest", b"list_roots", b"roots/list"]) == b"oots"
+    assert codemods._shared_core([b"send_", b"set_"]) == b""  # "se" is too short to help
+
+
+def test_the_core_gate_is_the_default_roots_tokens():
+    trigger = codemods.trigger_pattern(codemods.select_codes([]))
+    assert trigger is not None and trigger.plain is not None and trigger.plain.core == b"oots"
+    assert trigger.search(b"x = session.list_roots\n") and not trigger.search(b"x = roots\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.tuples(st.text("ab_", max_size=3), st.text("ab_", max_size=3)), min_size=2, max_size=12),
+    st.lists(st.sampled_from([b"a", b"b", b"_", b"cor", b"core", b"ore", b" "]), max_size=30),
+)
+def test_tokens_sharing_a_core_agree_with_substring_tests(affixes, parts):
+    tokens = {f"{before}core{after}".encode() for before, after in affixes}
+    data = b"".join(parts)
+    assert codemods.AnyOf(tokens).search(data) == any(t in data for t in tokens)

@@ -176,13 +176,26 @@ def _common_prefix(items: list[bytes]) -> bytes:
     return first[:size]
 
 
+def _shared_core(tokens: list[bytes]) -> bytes:
+    """The longest byte string every token holds (b"" when shorter than three bytes: too common to help)."""
+    shortest = min(tokens, key=len)
+    for size in range(len(shortest), 2, -1):
+        for start in range(len(shortest) - size + 1):
+            core = shortest[start : start + size]
+            if all(core in token for token in tokens):
+                return core
+    return b""
+
+
 class AnyOf:
     """Does the data hold any of these byte strings? `re` has no multi-literal search: over benchmark 2's
     39 MB tree, a plain alternation of 16 names took 1.2 s, one substring test per name 0.36 s, and an
     alternation with shared prefixes factored out 0.56 s whatever the number of names.
 
     Names that start alike (a server's `tool_0` ... `tool_19`) share one substring test of what they have in
-    common, and are told apart only in the files that hold it: 16 names cost three searches of the tree."""
+    common, and are told apart only in the files that hold it: 16 names cost three searches of the tree.
+    Tokens that all hold one core (`list_roots`, `ListRootsRequest`, `roots/list` hold `oots`) are sought
+    only in the files that hold it: one search of the tree instead of three (benchmark 1)."""
 
     def __init__(self, tokens: Iterable[bytes]) -> None:
         self.tokens = sorted(set(tokens))
@@ -194,8 +207,11 @@ class AnyOf:
             (_common_prefix(members), members if len(members) > 1 else []) for members in families.values()
         ]
         self.regex = re.compile(_trie(self.tokens)) if len(self.gates) > 24 else None
+        self.core = _shared_core(self.tokens) if len(self.gates) > 1 else b""
 
     def search(self, data: bytes) -> bool:
+        if self.core and self.core not in data:
+            return False
         if self.regex is not None:
             return self.regex.search(data) is not None
         # Plain loops, not any() over a generator: this runs once a file of every tree (benchmark 1).
