@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._roots_handed_to import _tool_decorator
 from migrate_roots.codemods.base import FileState
 
 if TYPE_CHECKING:
@@ -48,8 +49,6 @@ def _is_site(call: cst.Call, state: FileState) -> bool:
 
 
 def _is_tool(state: FileState, decorator: cst.BaseExpression) -> bool:
-    from migrate_roots.codemods._roots_sites import _tool_decorator
-
     return _tool_decorator(state, decorator) is not None
 
 

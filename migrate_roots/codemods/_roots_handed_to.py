@@ -1,12 +1,15 @@
-"""Names of callees as the project sees them (`_fq`), and a nested function handed by name to other code
-(`_handed_to`): the facts `_roots_sites.SiteIndex` records for the model's reasons."""
+"""Names of callees as the project sees them (`_fq`, a tool decorator, the shim's own calls, a `getattr`
+naming `list_roots`), and a nested function handed by name to other code (`_handed_to`): the facts
+`_roots_sites.SiteIndex` records for the model's reasons."""
 
 from __future__ import annotations
 
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
+from migrate_roots.codemods._roots_model import SHIM_FUNCTION
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program import recognise
 
 
 def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
@@ -92,3 +95,25 @@ def is_middleware(cls: cst.ClassDef, state: FileState) -> bool:
         for b in cls.bases
         for n in state.qnames(b.value)
     )
+
+
+def _names_roots_method(call: cst.Call) -> bool:
+    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
+    if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
+        return False
+    if len(call.args) < 2 or not isinstance(call.args[1].value, cst.SimpleString):
+        return False
+    return call.args[1].value.evaluated_value == "list_roots"
+
+
+def _is_compat_call(call: cst.Call, state: FileState, function: str = SHIM_FUNCTION) -> bool:
+    names = _fq(state, call.func)
+    suffix = f"{state.settings.shim_module}.{function}"
+    return any(n == suffix or n.endswith("." + suffix) for n in names)
+
+
+def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | None:
+    """'' for `@server.tool` / `@server.tool()`, the name for `@server.tool(name="x")`, None otherwise
+    (also for a server object of another module: `codemods.program.recognise` decides)."""
+    found = recognise.decorator(state, decorator, "", (0, 0))
+    return None if found is None else found.name

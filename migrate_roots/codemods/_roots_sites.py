@@ -16,12 +16,14 @@ from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_handed_to import (
     _fq,
     _handed_to,
+    _is_compat_call,
+    _names_roots_method,
     _self_method,
     _short_code,
     _starred,
     is_middleware,
 )
-from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION, Func, Pos, Site
+from migrate_roots.codemods._roots_model import BOUND_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
 from migrate_roots.codemods._roots_refusals import (
     _attribute_flags,
@@ -483,25 +485,3 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
-
-
-def _names_roots_method(call: cst.Call) -> bool:
-    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
-    if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
-        return False
-    if len(call.args) < 2 or not isinstance(call.args[1].value, cst.SimpleString):
-        return False
-    return call.args[1].value.evaluated_value == "list_roots"
-
-
-def _is_compat_call(call: cst.Call, state: FileState, function: str = SHIM_FUNCTION) -> bool:
-    names = _fq(state, call.func)
-    suffix = f"{state.settings.shim_module}.{function}"
-    return any(n == suffix or n.endswith("." + suffix) for n in names)
-
-
-def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | None:
-    """'' for `@server.tool` / `@server.tool()`, the name for `@server.tool(name="x")`, None otherwise
-    (also for a server object of another module: `codemods.program.recognise` decides)."""
-    found = recognise.decorator(state, decorator, "", (0, 0))
-    return None if found is None else found.name
