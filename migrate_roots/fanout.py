@@ -7,8 +7,9 @@ prefilter's pattern may be any object) and sends back `marshal`-able results thr
 wrong in a child (it dies, it is killed, its answer is cut short), the parent does that share itself, so the
 results are always those of the serial loop, in the same order.
 
-No fork where it is unsafe or unavailable: on a platform without `os.fork`, or when the process runs other
-threads (a library caller's, or a test runner's), the work is done in this process.
+No fork where it is unsafe or unavailable: off Linux (macOS's system libraries may run threads of their own,
+which is why the engine's worker pool forks only on Linux too), or when the process runs other Python threads
+(a library caller's, or a test runner's), the work is done in this process.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MINIMUM = 256
 
 
 def _may_fork() -> bool:
-    if not hasattr(os, "fork") or sys.platform == "emscripten":
+    if not sys.platform.startswith("linux"):
         return False
     threading = sys.modules.get("threading")
     return threading is None or threading.active_count() == 1
