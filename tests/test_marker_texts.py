@@ -659,10 +659,10 @@ MR216 | named-outside | dead_named_outside | reported | | `_workspace_roots` has
 MR217 | removed | leftovers | rewritten | # discarded | roots fetched and the result thrown away: call removed
 MR217 | probe | leftovers | marked | # probe | probes the roots capability inside try
 MR217 | in-rewritten-tool | leftovers | marked | # ping | rewritten by MR101 although its result is thrown away
-MR218 | reported | wording | reported | | this text tells users to set up roots | the tools' path argument (`root`, unless
-MR218 | selected | wording_selected | marked | | this text tells users to set up roots | the tools' path argument (`root`, unless
-MR218 | renamed | wording_renamed | reported | | this text tells users to set up roots | pass the `root_path` argument
-MR218 | bound | wording_bound | reported | | this text tells users to set up roots | list the allowed directories in MCP_ROOTS_ALLOWED_PATHS | MR110 adds no argument
+MR218 | reported | wording | reported | | this text speaks of MCP roots ("configure roots"), deprecated | the tools' path argument (`root`, unless
+MR218 | selected | wording_selected | marked | | this text speaks of MCP roots ("configure roots"), deprecated | the tools' path argument (`root`, unless
+MR218 | renamed | wording_renamed | reported | | this text speaks of MCP roots ("configure roots"), deprecated | pass the `root_path` argument
+MR218 | bound | wording_bound | reported | | this text speaks of MCP roots ("configure roots"), deprecated | list the allowed directories in MCP_ROOTS_ALLOWED_PATHS | MR110 adds no argument
 MR301 | callback | client | reported | | this client answers roots/list
 MR302 | constructor | client | reported | fastmcp.Client( | fastmcp `Client(roots=...)` answers roots/list
 MR302 | set-roots | client | reported | set_roots | `set_roots(...)` sets the roots this fastmcp client answers with

@@ -551,10 +551,11 @@ def test_wording_uses_the_configured_param_name(tmp_path):
         from mcp.server.fastmcp import FastMCP
 
         mcp = FastMCP("x")
-        # migrate-roots: MR218: this text tells users to set up roots: tell them how to give the
-        #   directory instead: the tools' path argument (`workdir`, unless their MR101/MR102
-        #   findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server runs when roots
-        #   bound what the tools may touch (MR110)
+        # migrate-roots: MR218: this text speaks of MCP roots ("support roots"), deprecated in
+        #   MCP 2026-07-28: tell users how to give the directory instead: the tools' path
+        #   argument (`workdir`, unless their MR101/MR102 findings name another), or
+        #   MCP_ROOTS_ALLOWED_PATHS where the server runs when roots bound what the tools may
+        #   touch (MR110)
         ERROR = "Client does not support roots"
 """,
         settings={"param-name": "workdir"},
@@ -597,10 +598,11 @@ def test_wording_in_a_tool_description_is_marked_other_docstrings_are_not(tmp_pa
 
         @mcp.tool()
         def grep(pattern: str) -> str:
-            # migrate-roots: MR218: this text tells users to set up roots: tell them how to give
-            #   the directory instead: the tools' path argument (`root`, unless their
-            #   MR101/MR102 findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server
-            #   runs when roots bound what the tools may touch (MR110)
+            # migrate-roots: MR218: this text speaks of MCP roots ("provide roots"), deprecated
+            #   in MCP 2026-07-28: tell users how to give the directory instead: the tools' path
+            #   argument (`root`, unless their MR101/MR102 findings name another), or
+            #   MCP_ROOTS_ALLOWED_PATHS where the server runs when roots bound what the tools
+            #   may touch (MR110)
             """Search the files. The client must provide roots."""
             return pattern
 ''',
@@ -784,18 +786,20 @@ def test_wording_in_decorator_and_docstring_marks_each_place_once(tmp_path):
         mcp = FastMCP("x")
 
 
-        # migrate-roots: MR218: this text tells users to set up roots: tell them how to give the
-        #   directory instead: the tools' path argument (`root`, unless their MR101/MR102
-        #   findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server runs when roots
-        #   bound what the tools may touch (MR110)
+        # migrate-roots: MR218: this text speaks of MCP roots ("configure roots"), deprecated in
+        #   MCP 2026-07-28: tell users how to give the directory instead: the tools' path
+        #   argument (`root`, unless their MR101/MR102 findings name another), or
+        #   MCP_ROOTS_ALLOWED_PATHS where the server runs when roots bound what the tools may
+        #   touch (MR110)
         @mcp.tool(
             description="Needs roots: configure roots in your client",
         )
         def grep(pattern: str) -> str:
-            # migrate-roots: MR218: this text tells users to set up roots: tell them how to give
-            #   the directory instead: the tools' path argument (`root`, unless their
-            #   MR101/MR102 findings name another), or MCP_ROOTS_ALLOWED_PATHS where the server
-            #   runs when roots bound what the tools may touch (MR110)
+            # migrate-roots: MR218: this text speaks of MCP roots ("provide roots"), deprecated
+            #   in MCP 2026-07-28: tell users how to give the directory instead: the tools' path
+            #   argument (`root`, unless their MR101/MR102 findings name another), or
+            #   MCP_ROOTS_ALLOWED_PATHS where the server runs when roots bound what the tools
+            #   may touch (MR110)
             """Search the files. The client must provide roots."""
             return pattern
         ''',
@@ -1371,3 +1375,22 @@ def test_roots_looked_up_first_and_filled_when_empty_are_a_cache(tmp_path, store
     findings = check_noop(tmp_path, source, write=False, select=["MR1", "MR2"])
     assert codes(findings) == ["MR211"]
     assert f"roots read behind `cached`, looked up first as `{lookup}` (line 10)" in findings[0].message
+
+
+def test_wording_quotes_what_the_text_says_of_roots(tmp_path):
+    """A status string ("no roots") does not tell anyone to set roots up: the finding quotes what it says."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import Context, FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool()
+        async def status(ctx: Context) -> str:
+            return "roots" if ctx.session.client_params.capabilities.roots else "no roots"
+        """,
+    )
+    assert codes(findings) == ["MR218"]
+    assert findings[0].message.startswith('this text speaks of MCP roots ("no roots"), deprecated in MCP 2026-07-28')

@@ -47,6 +47,19 @@ _ROOTS_WORDING = re.compile(
 )
 
 
+def wording_phrase(node: cst.CSTNode) -> str:
+    """The words of a string (or f-string) that speak of roots, as the marker quotes them."""
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value if isinstance(node.evaluated_value, str) else ""
+    elif isinstance(node, cst.FormattedString):
+        text = "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
+    else:
+        text = ""
+    found = _ROOTS_WORDING.search(text)
+    phrase = " ".join(found.group(0).split()) if found else "roots"
+    return phrase if len(phrase) <= 40 else phrase[:37] + "..."
+
+
 class _Collector(cst.CSTVisitor):
     def __init__(self, owner: _Plumbing) -> None:
         super().__init__()

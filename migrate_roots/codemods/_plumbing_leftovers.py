@@ -1,5 +1,5 @@
 """The last steps of the plumbing analysis: leftover list_changed references (MR202), roots kept on attributes
-(MR212), wording that tells users to set up roots (MR218), then the imports, blank lines and other rules'
+(MR212), wording that speaks of roots to users (MR218), then the imports, blank lines and other rules'
 findings that removed code leaves behind.
 """
 
@@ -9,6 +9,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_base import _PlumbingBase
+from migrate_roots.codemods._plumbing_collect import wording_phrase
 from migrate_roots.codemods._plumbing_edits import (
     _blank_lines,
     _drop_aliases,
@@ -103,22 +104,26 @@ class _Leftovers(_PlumbingBase):
         selected = any(code.strip().upper() == "MR218" for code in state.settings.select)
         if self.bound_only:
             advice = (
-                f"tell them to list the allowed directories in {self.allowlist_env} where the server runs "
+                f"tell users to list the allowed directories in {self.allowlist_env} where the server runs "
                 "instead (the roots here bound what the tools may touch: MR110 adds no argument)"
             )
         elif self.unplanned:
             advice = (
-                f"tell them how to give the directory instead: the tools' path argument (`{self.param}`, unless "
+                f"tell users how to give the directory instead: the tools' path argument (`{self.param}`, unless "
                 f"their MR101/MR102 findings name another), or {self.allowlist_env} where the server runs when "
                 "roots bound what the tools may touch (MR110)"
             )
         else:
-            advice = f"tell them to pass the `{self.param}` argument (or configure the server) instead"
+            advice = f"tell users to pass the `{self.param}` argument (or configure the server) instead"
         for node in self.wording:
             if self.inside_removed(node):
                 continue
+            said = wording_phrase(node)
             (state.mark if selected else state.report)(
-                node, "MR218", f"this text tells users to set up roots: {advice}", Severity.INFO
+                node,
+                "MR218",
+                f'this text speaks of MCP roots ("{said}"), deprecated in MCP 2026-07-28: {advice}',
+                Severity.INFO,
             )
 
     # ... imports and other rules' findings ------------------------------------------------------------
