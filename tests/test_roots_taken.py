@@ -274,3 +274,47 @@ def test_bound_read_through_a_method_kept_for_its_test_is_taken_once(tmp_path):
         head.format(compat=compat) + body.format(call="allowed_roots_compat(session)"),
     )
     assert [f.code for f in findings] == ["MR110"]
+
+
+@pytest.mark.parametrize(
+    "take",
+    [
+        'fn = getattr(ctx, "list_roots", None)\n        roots = await fn()',
+        "fn = ctx.list_roots\n        roots = await fn()",
+    ],
+)
+def test_a_cache_filled_by_the_taken_method_is_marked_on_the_first_run(tmp_path, take):
+    """The cache rules see the read the roots-call rule rewrites: the global it fills is marked MR211 at once (a
+    second run used to add the marker only after the read had become a shim call)."""
+    source = f"""\
+from pathlib import Path
+
+from fastmcp import Context, FastMCP
+
+mcp = FastMCP("demo")
+WORKSPACE: list[Path] = []
+
+
+async def workspace(ctx: Context) -> Path:
+    global WORKSPACE
+    try:
+        {take}
+        if roots:
+            WORKSPACE = [Path(str(r.uri)[7:]) for r in roots]
+    except Exception:
+        pass
+    return WORKSPACE[0] if WORKSPACE else Path.cwd()
+
+
+@mcp.tool
+async def list_files(ctx: Context) -> list[str]:
+    return [p.name for p in (await workspace(ctx)).iterdir()]
+"""
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "server.py").write_text(source)
+    first = helpers.run_engine(folder)
+    assert "MR211" in helpers.codes(f for r in first for f in r.findings)
+    assert "# migrate-roots: MR211" in (folder / "server.py").read_text()
+    again = helpers.run_engine(folder)
+    assert all(r.status.value != "changed" for r in again)

@@ -10,6 +10,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._roots_handed_to import _tool_decorator
+from migrate_roots.codemods._roots_taken import taken_receiver
 from migrate_roots.codemods.base import FileState
 
 if TYPE_CHECKING:
@@ -44,6 +45,11 @@ def _is_site(call: cst.Call, state: FileState) -> bool:
     func = call.func
     if isinstance(func, cst.Attribute) and func.attr.value == "list_roots" and not call.args:
         return _sdk.expr_kind(state, func.value) in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED)
+    # The method taken as a value first (`fn = getattr(ctx, "list_roots", None)`, then `await fn()`): the same
+    # read to the roots-call rule, so the same read here (a cache it fills is a cache of roots).
+    taken = taken_receiver(call, state) if isinstance(func, cst.Name) else None
+    if taken is not None:
+        return _sdk.expr_kind(state, taken) in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED)
     shim = f"{state.settings.shim_module}.list_roots_compat"
     return any(q.endswith(shim) for q in state.qnames(func))
 
