@@ -73,8 +73,11 @@ def _inside(path: Path, root: Path) -> bool:
     return True
 
 
-def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> list[str]:
-    """Python files under `paths`, sorted, without duplicates. A file named explicitly is always kept.
+def discover(
+    paths: Iterable[Path], exclude: Iterable[str] = (), links: dict[str, str] | None = None
+) -> list[str]:
+    """Python files under `paths`, sorted, without duplicates. A file named explicitly is always kept. Each
+    symbolic link kept is recorded in `links`, when given, with the absolute path it resolves to.
 
     Paths are strings (as `str(Path)` spells them): the engine makes a `Path` only of a file it parses, and
     pathlib's per-file work was most of the cost of a run that parses nothing (benchmark 1).
@@ -106,7 +109,10 @@ def discover(paths: Iterable[Path], exclude: Iterable[str] = ()) -> list[str]:
                 mode = os.lstat(full).st_mode
             except OSError:  # listed by git but deleted from the work tree
                 continue
-            if stat.S_ISLNK(mode) and not _inside(Path(full), root):
-                continue
+            if stat.S_ISLNK(mode):
+                if not _inside(Path(full), root):
+                    continue
+                if links is not None:
+                    links[full] = os.path.realpath(full)
             found[full] = None
     return sorted(found, key=lambda p: p.replace(os.sep, "/"))

@@ -140,6 +140,31 @@ def _run_chunk(fn: Callable[..., Any], batch: list[Any], args: tuple[Any, ...]) 
     return [fn(item, *args) for item in batch]
 
 
+def _aliases(files: list[str], links: dict[str, str]) -> dict[str, list[str]]:
+    """Each file that is one of several names of the same file (a symbolic link and what it points to, both
+    read by this run) -> its other names."""
+    if not links:
+        return {}
+    by_real: dict[str, list[str]] = {}
+    for name in files:
+        by_real.setdefault(links.get(name) or os.path.abspath(name), []).append(name)
+    return {n: [o for o in group if o != n] for group in by_real.values() if len(group) > 1 for n in group}
+
+
+def _linked(name: str, others: list[str], target: str | None) -> str:
+    """Why a file with more than one name is left alone: a tool importing one name and a tool importing the
+    other call the same functions, and writing a link would replace it with a plain file."""
+    shown = ", ".join(f"`{o.replace(os.sep, '/')}`" for o in others)
+    if target is None:
+        what = f"the file the symbolic link {shown} points to"
+    else:
+        what = f"a symbolic link to {shown or f'`{target}`'}"
+    return (
+        f"one file under two module names ({what}): migrate-roots cannot tell their callers apart; left alone "
+        "(migrate it under its real name by hand)"
+    )
+
+
 def _screen(files: list[str], pattern: Any) -> list[tuple[int, tuple[str, str]]]:
     """The prefilter's verdict on each file that is to be parsed (code "") or cannot be (code, message)."""
     out: list[tuple[int, tuple[str, str]]] = []
@@ -169,6 +194,8 @@ class Engine:
         self.progress = progress or (lambda phase, done, total: None)
         self.summary = Summary()
         self.shims: list[FileResult] = []
+        self.aliases: dict[str, list[str]] = {}
+        self.links: dict[str, str] = {}
 
     def _prefilter(self, files: list[str], pattern: Any) -> tuple[list[Path], list[FileResult]]:
         hits: list[Path] = []
@@ -176,6 +203,9 @@ class Engine:
         for index, (code, message) in fanout.split(
             partial(_screen, pattern=pattern), files, self.options.jobs
         ):
+            name = files[index]
+            if not code and (name in self.aliases or name in self.links):
+                code, message = "MR908", _linked(name, self.aliases.get(name, []), self.links.get(name))
             if code:
                 failed.append(_failure(files[index], code, message))
             else:
@@ -187,7 +217,10 @@ class Engine:
         start = time.perf_counter()
         since = time.time_ns()
         options = self.options
-        files = discover(paths, options.settings.exclude)
+        links: dict[str, str] = {}
+        files = discover(paths, options.settings.exclude, links)
+        self.aliases = _aliases(files, links)
+        self.links = links
         forget_folders()
         if options.write:  # an interrupted run's temporary files (the CLI holds the run lock)
             guards.remove_stale_temp(files)

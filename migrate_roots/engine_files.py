@@ -6,13 +6,14 @@ result.
 from __future__ import annotations
 
 import dataclasses
+import os
 import traceback
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from migrate_roots import codemods, guards, sourcefile, writer
-from migrate_roots.engine_output import _ReadOnly, _rewritten, _write
+from migrate_roots.engine_output import _Linked, _ReadOnly, _rewritten, _write
 from migrate_roots.engine_plan import _plan
 from migrate_roots.engine_types import Dispatch, Entry, Guess, Indexed, Options, _failure, _hash, _pickled
 from migrate_roots.engine_walk import _analyse, _parse, _ParseFailure, _walk
@@ -43,6 +44,9 @@ def _guarded(path: Path, options: Options, work: Callable[[bytes], Any]) -> Any:
         return _failure(name, "MR905", "changed on disk during the run; left alone")
     except _ReadOnly:
         return _failure(name, "MR901", "read-only file: left alone (make it writable to migrate it)")
+    except _Linked:
+        target = os.path.realpath(name)
+        return _failure(name, "MR908", f"a symbolic link to `{target}`: not written over (migrate that file)")
     except OSError as exc:
         return _failure(name, "MR901", f"cannot write: {exc.strerror or exc}")
     except RecursionError:

@@ -24,9 +24,15 @@ class _ReadOnly(Exception):
     pass
 
 
+class _Linked(Exception):
+    """A symbolic link: writing would replace it with a plain file (MR908)."""
+
+
 def _write(path: Path, new: bytes, old: bytes, result: FileResult, options: Options) -> None:
     """Write one rewritten file: never a read-only one, and the shim it imports first (a run killed
     between the two leaves a package that works, and the next run finds nothing left to do)."""
+    if path.is_symlink():
+        raise _Linked(str(path))
     if not stat.S_IMODE(path.stat().st_mode) & 0o222:
         raise _ReadOnly(str(path))
     if result.shim:

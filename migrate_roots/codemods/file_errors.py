@@ -60,3 +60,12 @@ class TooLargeFile(_FileError):
         "The file holds a trigger token but is larger than 2 MB: skipped (libcst would need minutes and "
         "gigabytes for it)."
     )
+
+
+class LinkedFile(_FileError):
+    code = "MR908"
+    name = "linked-file"
+    summary = (
+        "A symbolic link, or the file one points to: one file under two module names, whose callers "
+        "migrate-roots cannot tell apart; left alone, and a link is never written over."
+    )
