@@ -144,6 +144,8 @@ class Summary:
     instances: dict[str, str] = field(default_factory=dict)  # `workspace = Workspace()`: name -> class
     # Dotted names of functions used otherwise than called from a function's body (program/keyed.value_uses).
     values: frozenset[str] = frozenset()
+    # Dotted names of functions stored under another name (`workspace_dir = first_root`, run_time.stored_functions).
+    stored: tuple[tuple[str, str], ...] = ()  # with where each is stored (`server.py:11`)
 
 
 @dataclass

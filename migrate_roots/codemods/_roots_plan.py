@@ -177,6 +177,7 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     # reaches roots through it: its callers must not pass the keyword a second time. A helper whose own path
     # parameter the tools already pass (codemods/program/reuse.py) takes no new one.
     first = reaching(refused)
+    stored = {name: where for s in summaries.values() for name, where in s.stored}
     guarded = reuse.guarded_helpers(by_key, calls, first, path_like)
     for key in sorted(first):
         func = by_key[key][1]
@@ -184,6 +185,12 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         name = _names.choose(param, *reusable(func)) if helper else param
         if helper and name in func.params and not _threaded_before(key, funcs, first):
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
+        elif helper and key[1] in stored:
+            refused[key] = (
+                "MR103",
+                f"`{func.qualname}` is also stored under another name ({stored[key[1]]}): the calls made through "
+                "that name could not pass the path argument; give them the argument by hand",
+            )
     # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
     checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)
     # Roots handed, with a path argument, to code the plan does not read: the nearer reason (MR109).

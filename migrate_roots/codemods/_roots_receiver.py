@@ -18,7 +18,7 @@ from migrate_roots.codemods._roots_refusals import (
     _once_refusal,
     _uses,
 )
-from migrate_roots.codemods._roots_untyped import maybe_site, override_site
+from migrate_roots.codemods._roots_untyped import maybe_site, override_site, untraced_site
 from migrate_roots.codemods._roots_uses import root_names_read, spells_session
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow
@@ -44,7 +44,11 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         )
         return site
     elif kind is None and not (state.extra.get("imports_sdk") and spells_session(receiver, state)):
-        return override_site(call, receiver, state) or maybe_site(call, receiver, state)
+        return (
+            override_site(call, receiver, state)
+            or maybe_site(call, receiver, state)
+            or untraced_site(call, receiver, state)
+        )
     elif kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, receiver):
         return maybe_site(call, receiver, state)  # the kind is a guess from the imports: it may be fastmcp's
     elif kind is None:

@@ -139,3 +139,38 @@ def session_of(state: FileState, name: cst.Name) -> tuple[cst.Name | None, list[
     if handed is not None:
         return (handed[0], handed[1]) if isinstance(handed[0], cst.Name) else (None, [])
     return _sdk.session_chain(state, value) if value is not None else (None, [])
+
+
+def untraced_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
+    """An awaited `list_roots()` in a module that imports the SDK, on a value no rule traces to a request's
+    session or context (`session, name = ctx.session, "x"`, `SESSIONS[key]`, `var.get()`, `(a or b)`): most
+    likely the SDK's read, so never silent; marked, with the doubt said, since no rewrite can be sure of it."""
+    if not state.extra.get("imports_sdk") or not _awaited(call, state):
+        return None
+    if (
+        isinstance(receiver, cst.Name)
+        and receiver.value in ("self", "cls")
+        and _a_methods_own(receiver, state)
+    ):
+        return None
+    site = Site(state.pos(call), "result", "list")
+    site.refusal = (
+        "MR103",
+        f"`{state.wrapper.module.code_for_node(receiver)}.list_roots()` is awaited in a module that imports "
+        "the MCP SDK, on a value migrate-roots cannot trace to a request's session or context: if it is one, "
+        "this asks for roots/list, deprecated in MCP 2026-07-28; pass the path down from the tool and call "
+        "`list_roots_compat` here, by hand",
+    )
+    return site
+
+
+def _awaited(call: cst.Call, state: FileState) -> bool:
+    """`await x.list_roots()`, or the call handed to what is awaited (`await asyncio.wait_for(x.list_roots(), 5)`)."""
+    node: cst.CSTNode | None = state.parent(call)
+    for _ in range(4):
+        if isinstance(node, cst.Await):
+            return True
+        if not isinstance(node, (cst.Arg, cst.Call, cst.Element, cst.Tuple, cst.List)):
+            return False
+        node = state.parent(node)
+    return False

@@ -222,8 +222,18 @@ class RootsCall(SiteIndex, Rule):
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
         values = run_time.value_uses(state, lambda n: _fq(state, n))
+        stored = run_time.stored_functions(state, lambda n: _fq(state, n))
         return Summary(
-            state.module, state.package_root, state.package, wanted, doubles, facts, sdk, instances, values
+            state.module,
+            state.package_root,
+            state.package,
+            wanted,
+            doubles,
+            facts,
+            sdk,
+            instances,
+            values,
+            stored,
         )
 
     def _doubles(self) -> list[Double]:

@@ -157,6 +157,33 @@ def value_uses(state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]) -> 
     return frozenset(out)
 
 
+def stored_functions(
+    state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]
+) -> tuple[tuple[str, str], ...]:
+    """(dotted name, where: `server.py:11`) of the module's functions stored under another name:
+    `workspace_dir = first_root`, an annotated assignment, or an element of a literal (`HANDLERS = {"a":
+    first_root}`). A call made through that name passes no path argument a plan would thread."""
+    scope = state.scope(state.wrapper.module)
+    if scope is None:
+        return ()
+    out: dict[str, str] = {}
+    for assignment in scope.assignments:
+        if not isinstance(getattr(assignment, "node", None), (cst.FunctionDef, cst.ImportAlias)):
+            continue
+        for access in assignment.references:
+            used = access.node
+            parent = state.parent(used)
+            stored = (
+                isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr))
+                and getattr(parent, "value", None) is used
+            ) or isinstance(parent, (cst.Element, cst.DictElement, cst.StarredElement))
+            if stored:
+                where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(used)[0]}"
+                for name in fq(used):
+                    out.setdefault(name, where)
+    return tuple(sorted(out.items()))
+
+
 def literal(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
         text = node.evaluated_value
