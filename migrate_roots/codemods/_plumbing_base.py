@@ -85,7 +85,7 @@ class _PlumbingBase:
         self.registrations: list[Registration] = []
         self.init_handlers: list[cst.FunctionDef] = []
         self.type_refs: list[cst.CSTNode] = []  # RootsListChangedNotification references
-        self.method_strings: list[cst.SimpleString] = []
+        self.method_strings: list[cst.BaseExpression] = []
         self.wording: list[cst.CSTNode] = []
         self.tasks: list[tuple[cst.Call, str]] = []  # create_task / start_soon of a function, by name
         self.attr_writes: list[tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign, cst.Attribute]] = []

@@ -28,6 +28,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _statement_of_call,
 )
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local, _names_global
+from migrate_roots.codemods._roots_uses import constant_text
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing import _Plumbing
@@ -231,7 +232,10 @@ class _Collector(cst.CSTVisitor):
         value = node.evaluated_value
         if not isinstance(value, str):
             return
-        if value == _sdk.ROOTS_LIST_CHANGED_METHOD:
+        # The name, or its tail matched by suffix (`method.endswith("roots/list_changed")` in a middleware).
+        if value == _sdk.ROOTS_LIST_CHANGED_METHOD or (
+            value.endswith("roots/list_changed") and _sdk.ROOTS_LIST_CHANGED_METHOD.endswith(value)
+        ):
             self.o.method_strings.append(node)
         elif (
             _ROOTS_WORDING.search(value)
@@ -239,6 +243,19 @@ class _Collector(cst.CSTVisitor):
             and not _our_description(node, self.state)
         ):
             self.o.wording.append(node)
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._pieces(node)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._pieces(node)
+
+    def _pieces(self, node: cst.BinaryOperation | cst.ConcatenatedString) -> None:
+        """The name in pieces: `"notifications/roots/" + "list_changed"`, `"notifications/" "roots/list_changed"`."""
+        if isinstance(self.state.parent(node), (cst.BinaryOperation, cst.ConcatenatedString)):
+            return  # the whole expression is looked at once
+        if constant_text(node) == _sdk.ROOTS_LIST_CHANGED_METHOD:
+            self.o.method_strings.append(node)
 
     def _user_facing(self, node: cst.SimpleString) -> bool:
         """Not a docstring, unless it is a tool's (the tool description a model reads); not a pattern; not a

@@ -33,9 +33,17 @@ class _Leftovers(_PlumbingBase):
             return
         owned = [*self.handled, *(r.handler for r in self.registrations if r.handler and r.refusal is None)]
         kept = [r for r in self.registrations if r.handler is not None and r.refusal is not None]
-        for node in [*self.type_refs, *self.method_strings]:
+        # One marker a statement, the most specific: `method: Literal["notifications/roots/list_changed"] =
+        # "notifications/roots/list_changed"` names it twice, and is one constant (conduit-mcp).
+        nodes = sorted([*self.type_refs, *self.method_strings], key=lambda n: _named_where(n, state) is None)
+        done: set[cst.CSTNode] = set()
+        for node in nodes:
             if self.inside_removed(node) or any(_contains(h, node, state) for h in owned):
                 continue  # a handler that goes takes its own annotation with it
+            statement = state.statement_of(node)
+            if statement in done:
+                continue
+            done.add(statement)
             reg = next((r for r in kept if r.handler and _contains(r.handler, node, state)), None)
             if reg is not None:
                 if state.markers.get(state.statement_of(node)):

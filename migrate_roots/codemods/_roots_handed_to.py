@@ -98,12 +98,23 @@ def is_middleware(cls: cst.ClassDef, state: FileState) -> bool:
 
 
 def _names_roots_method(call: cst.Call) -> bool:
-    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`."""
-    if not (isinstance(call.func, cst.Name) and call.func.value in ("hasattr", "getattr")):
+    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`, `operator.methodcaller("list_roots")`."""
+    func = call.func
+    name = (
+        func.value
+        if isinstance(func, cst.Name)
+        else func.attr.value
+        if isinstance(func, cst.Attribute)
+        else ""
+    )
+    if name == "methodcaller":
+        index = 0
+    elif name in ("hasattr", "getattr") and isinstance(func, cst.Name):
+        index = 1
+    else:
         return False
-    if len(call.args) < 2 or not isinstance(call.args[1].value, cst.SimpleString):
-        return False
-    return call.args[1].value.evaluated_value == "list_roots"
+    named = call.args[index].value if len(call.args) > index else None
+    return isinstance(named, cst.SimpleString) and named.evaluated_value == "list_roots"
 
 
 def _is_compat_call(call: cst.Call, state: FileState, function: str = SHIM_FUNCTION) -> bool:

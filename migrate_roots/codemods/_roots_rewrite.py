@@ -355,7 +355,9 @@ class _NodeFinder(cst.CSTVisitor):
         self.taken: dict[Pos, cst.Attribute] = {}  # `list_roots` not called where it is written
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        if is_roots_list(node.value):
+        if is_roots_list(node.value) or (
+            is_roots_list(node.key) and "Request" in self.state.wrapper.module.code_for_node(node.value)
+        ):
             self.requests[self.state.pos(node)] = node
 
     def visit_Assign(self, node: cst.Assign | cst.AnnAssign) -> None:

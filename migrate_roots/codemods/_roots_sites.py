@@ -38,6 +38,7 @@ from migrate_roots.codemods._roots_uses import (
     REQUEST_BY_HAND,
     hand_request,
     held_method,
+    is_roots_list,
     kept_target,
     raw_roots_request,
     spells,
@@ -142,6 +143,8 @@ class SiteIndex:
             where = (
                 f"a call of `{_short_code(state, node.func)}`"
                 if isinstance(node, cst.Call)
+                else "a key of a table"
+                if is_roots_list(node.key)
                 else "a dict with no other JSON-RPC field"
             )
             self._raw_site(

@@ -153,6 +153,8 @@ def untraced_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         and _a_methods_own(receiver, state)
     ):
         return None
+    if _annotated_parameter(receiver, state):
+        return None  # `ctx: AppContext`, then `ctx.session.list_roots()`: typed as the project's own
     site = Site(state.pos(call), "result", "list")
     site.refusal = (
         "MR103",
@@ -174,3 +176,16 @@ def _awaited(call: cst.Call, state: FileState) -> bool:
             return False
         node = state.parent(node)
     return False
+
+
+def _annotated_parameter(receiver: cst.BaseExpression, state: FileState) -> bool:
+    """The receiver is, or is an attribute of, a parameter annotated with a type (not the SDK's: those are
+    typed already)."""
+    while isinstance(receiver, cst.Attribute):
+        receiver = receiver.value
+    if not isinstance(receiver, cst.Name):
+        return False
+    scope = state.scope(receiver)
+    bound = list(scope[receiver.value]) if scope is not None and receiver.value in scope else []
+    nodes = [getattr(b, "node", None) for b in bound]
+    return any(isinstance(n, cst.Param) and n.annotation is not None for n in nodes)

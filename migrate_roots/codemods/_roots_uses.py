@@ -46,6 +46,9 @@ def raw_roots_request(call: cst.Call, state: FileState) -> cst.Call | None:
         "ListRootsResult" in code(a.value) for a in call.args[1:]
     ):
         return call
+    # The request not first: `send_request(client_id, ListRootsRequest())` (a proxy's own request helper).
+    if any("ListRootsRequest(" in code(a.value) for a in call.args[1:]):
+        return call
     return None
 
 
@@ -64,6 +67,11 @@ def hand_request(node: cst.DictElement | cst.Call, state: FileState) -> str | No
     `authorize(user, method="roots/list")` while answering one): "named". Else None."""
     if isinstance(node, cst.DictElement):
         key = node.key
+        if is_roots_list(key):
+            # `{"roots/list": ListRootsRequest}`: the requests a server sends, by method name (a counter or a
+            # label keyed by it, `{"roots/list": 0}`, is about incoming messages: not a site).
+            value = state.wrapper.module.code_for_node(node.value)
+            return "named" if "Request" in value else None
         if not is_roots_list(node.value):
             return None
         if not (isinstance(key, cst.SimpleString) and key.value[1:-1] == "method"):

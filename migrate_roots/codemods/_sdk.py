@@ -114,11 +114,14 @@ def _module_alias(state: Any, name: cst.Name) -> cst.BaseExpression | None:
         return None
     assignments = list(scope[name.value])
     target = getattr(assignments[0], "node", None) if len(assignments) == 1 else None
-    if not isinstance(target, cst.Name) or not isinstance(
-        getattr(assignments[0], "scope", None), GlobalScope
-    ):
+    if not isinstance(getattr(assignments[0], "scope", None), GlobalScope) if target is not None else True:
         return None
-    value = _assigned_value(state, target)
+    if isinstance(target, cst.TypeAlias):  # `type Ctx = Context` (PEP 695)
+        value: cst.BaseExpression | None = target.value
+    elif isinstance(target, cst.Name):
+        value = _assigned_value(state, target)
+    else:
+        return None
     return value if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) else None
 
 

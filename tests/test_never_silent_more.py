@@ -1,0 +1,81 @@
+"""More spellings of roots references that used to be silent (session 14's adversarial sweep): each is now
+rewritten or reported, with the code named here. Noop (marked, not rewritten) first."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from tests import helpers
+
+check_noop = partial(helpers.check_noop, write=False)
+
+LOWLEVEL = (
+    "from mcp.server.lowlevel import Server\nfrom mcp.types import ListRootsRequest\n\nserver = Server('x')\n"
+)
+MIDDLEWARE = """\
+from fastmcp.server.middleware import Middleware
+
+
+class Watch(Middleware):
+    async def on_notification(self, context, call_next):
+        if context.method.{test}:
+            print("roots changed")
+        return await call_next(context)
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "line"),
+    [
+        # "roots/list" as the key of a table of method names (conduit-mcp's SERVER_SENT_REQUEST_CLASSES).
+        (LOWLEVEL + 'TABLE = {\n    "ping": object,\n    "roots/list": ListRootsRequest,\n}\n', "MR101", 7),
+        # The request not the first argument of the send (a proxy's `send_request(client_id, request)`).
+        (
+            LOWLEVEL
+            + "\n\nasync def ask(session, cid):\n    return await session.send_request(cid, ListRootsRequest())\n",
+            "MR101",
+            8,
+        ),
+        # The list_changed method name in pieces, and matched by suffix in a middleware.
+        (LOWLEVEL + 'server.add_handler("notifications/roots/" + "list_changed", print)\n', "MR202", 5),
+        (LOWLEVEL + 'NAME = ("notifications/" "roots/list_changed")\n', "MR202", 5),
+        (MIDDLEWARE.format(test='endswith("roots/list_changed")'), "MR202", 6),
+        (MIDDLEWARE.format(test='endswith("/roots/list_changed")'), "MR202", 6),
+        # The method named in a string for `operator.methodcaller`.
+        (
+            "import operator\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+            "@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+            '    return str(await operator.methodcaller("list_roots")(ctx.session))\n',
+            "MR103",
+            10,
+        ),
+    ],
+)
+def test_reported(tmp_path, source, code, line):
+    findings = check_noop(tmp_path, source)
+    assert [(f.code, f.line) for f in findings] == [(code, line)]
+
+
+def test_one_marker_for_a_statement_that_names_list_changed_twice(tmp_path):
+    source = (
+        "from typing import Literal\n\nfrom mcp.server.lowlevel import Server\n\nserver = Server('x')\n\n\n"
+        "class Changed:\n"
+        '    method: Literal["notifications/roots/list_changed"] = "notifications/roots/list_changed"\n'
+    )
+    findings = check_noop(tmp_path, source)
+    assert [f.code for f in findings] == ["MR202"] and "held in `method`" in findings[0].message
+
+
+def test_a_pep_695_type_alias_of_the_context_is_followed(tmp_path):
+    """`type Ctx = Context` (Python 3.12+), then `ctx: Ctx`: the tool is rewritten like `Ctx = Context`."""
+    (tmp_path / "server.py").write_text(
+        "from fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\ntype Ctx = Context\n\n\n@mcp.tool\n"
+        "async def where(ctx: Ctx) -> str:\n    roots = await ctx.list_roots()\n    return str(roots[0].uri)\n"
+    )
+    results = helpers.run_engine(tmp_path)
+    assert helpers.codes(f for r in results for f in r.findings) == ["MR102"]
+    text = (tmp_path / "server.py").read_text()
+    assert "async def where(ctx: Ctx, root: RootPath = None) -> str:" in text
+    assert 'await list_roots_compat(ctx, root, name="root", shape="list")' in text
