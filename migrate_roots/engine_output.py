@@ -51,7 +51,7 @@ def _rewritten(
     from migrate_roots.codemods import _marker_lines
     from migrate_roots.codemods.base import ApplyEdits
 
-    findings = sorted(state.findings, key=Finding.sort_key)
+    findings = sorted(_not_removed(state), key=Finding.sort_key)
     tools = list(state.extra.get("tools", []))
     shim = state.extra.get("shim")
     new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
@@ -67,6 +67,28 @@ def _rewritten(
     if options.want_diff:
         result.diff = unified_diff(str(path), source.text, new_text)
     return result, source.encode(new_text)
+
+
+def _not_removed(state: FileState) -> list[Finding]:
+    """The findings, but a marker another rule's removal takes away with its statement (a discarded roots read
+    in a middleware hook: MR217 removes the line, so MR103's "rewrites nothing here" would not be true)."""
+    import libcst as cst
+
+    from migrate_roots.codemods._plumbing_edits import _remove
+    from migrate_roots.model import Action
+
+    spans = [
+        (state.pos(node)[0], state.end_line(node))
+        for node, edits in state.edits.items()
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and _remove in edits
+    ]
+    if not spans:
+        return list(state.findings)
+    return [
+        f
+        for f in state.findings
+        if f.action is not Action.MARKED or not any(first <= f.line <= last for first, last in spans)
+    ]
 
 
 def _cpython_problem(text: str) -> str | None:

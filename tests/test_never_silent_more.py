@@ -79,3 +79,17 @@ def test_a_pep_695_type_alias_of_the_context_is_followed(tmp_path):
     text = (tmp_path / "server.py").read_text()
     assert "async def where(ctx: Ctx, root: RootPath = None) -> str:" in text
     assert 'await list_roots_compat(ctx, root, name="root", shape="list")' in text
+
+
+def test_a_read_removed_as_discarded_carries_no_other_marker(tmp_path):
+    """MR217 removes a discarded read in a middleware hook: MR103's "rewrites nothing here" is not reported."""
+    source = (
+        "from fastmcp.server.middleware import Middleware\n\n\nclass WarmRoots(Middleware):\n"
+        "    async def on_call_tool(self, context, call_next):\n"
+        "        await context.fastmcp_context.list_roots()\n"
+        "        return await call_next(context)\n"
+    )
+    (tmp_path / "server.py").write_text(source)
+    results = helpers.run_engine(tmp_path)
+    assert helpers.codes(f for r in results for f in r.findings) == ["MR217"]
+    assert "list_roots" not in (tmp_path / "server.py").read_text()
