@@ -51,6 +51,32 @@ class Watch(Middleware):
             "MR103",
             10,
         ),
+        # mcp 2.x's list_changed handler handed to `Server` through `**`.
+        (
+            "from mcp.server import Server\n\n\nasync def h(ctx, params):\n    print(1)\n\n\n"
+            'HANDLERS = {"on_roots_list_changed": h}\nserver = Server("x", **HANDLERS)\n',
+            "MR202",
+            8,
+        ),
+        (
+            'from mcp.server import Server\n\nserver = Server("x", **dict(on_roots_list_changed=print))\n',
+            "MR202",
+            3,
+        ),
+        # The SDK's method called on its class.
+        (
+            "from mcp.server.fastmcp import Context, FastMCP\nfrom mcp.server.session import ServerSession\n\n"
+            "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+            "    return str(await ServerSession.list_roots(ctx.session))\n",
+            "MR103",
+            9,
+        ),
+        (
+            "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+            "async def where(ctx: Context) -> str:\n    return str(await type(ctx.session).list_roots(ctx.session))\n",
+            "MR103",
+            8,
+        ),
     ],
 )
 def test_reported(tmp_path, source, code, line):

@@ -181,6 +181,10 @@ class _Collector(cst.CSTVisitor):
                     self.o.handled.add(arg)
                 elif arg.keyword is not None and arg.keyword.value == "on_initialized":
                     self._init_handler(arg.value)
+        if isinstance(func, cst.Name) and func.value == "dict":
+            for arg in node.args:  # `Server("x", **dict(on_roots_list_changed=h))` (mcp 2.x)
+                if arg.keyword is not None and arg.keyword.value == "on_roots_list_changed":
+                    self.o.method_strings.append(arg.keyword)
         if isinstance(func, cst.Attribute) and func.attr.value == "add_notification_handler" and node.args:
             method = node.args[0].value
             value = (
@@ -237,6 +241,8 @@ class _Collector(cst.CSTVisitor):
             value.endswith("roots/list_changed") and _sdk.ROOTS_LIST_CHANGED_METHOD.endswith(value)
         ):
             self.o.method_strings.append(node)
+        elif value == "on_roots_list_changed" and isinstance(self.state.parent(node), cst.DictElement):
+            self.o.method_strings.append(node)  # `Server("x", **{"on_roots_list_changed": h})` (mcp 2.x)
         elif (
             _ROOTS_WORDING.search(value)
             and self._user_facing(node)

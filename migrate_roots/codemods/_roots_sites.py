@@ -34,6 +34,7 @@ from migrate_roots.codemods._roots_refusals import (
     _uses,
 )
 from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
+from migrate_roots.codemods._roots_untyped import unbound_site
 from migrate_roots.codemods._roots_uses import (
     REQUEST_BY_HAND,
     hand_request,
@@ -322,6 +323,12 @@ class SiteIndex:
                 "id rather than a directory, a non-`file://` URI, move it to the server's configuration instead: "
                 "a tool argument is shown to the model; so too if they bound what the tools may touch: the caller "
                 "must not choose its own bound)",
+            )
+            return
+        unbound = unbound_site(node, state)  # `ServerSession.list_roots(ctx.session)`
+        if unbound is not None:
+            (caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))).sites.append(
+                unbound
             )
             return
         receiver = (

@@ -189,3 +189,26 @@ def _annotated_parameter(receiver: cst.BaseExpression, state: FileState) -> bool
     bound = list(scope[receiver.value]) if scope is not None and receiver.value in scope else []
     nodes = [getattr(b, "node", None) for b in bound]
     return any(isinstance(n, cst.Param) and n.annotation is not None for n in nodes)
+
+
+def unbound_site(node: cst.Call, state: FileState) -> Site | None:
+    """`ServerSession.list_roots(ctx.session)`, `type(session).list_roots(session)`: the SDK's method called on
+    its class, which no rewrite takes (marked)."""
+    target = node.func
+    if not (isinstance(target, cst.Attribute) and target.attr.value == "list_roots" and len(node.args) == 1):
+        return None
+    holder = target.value
+    on_type = (
+        isinstance(holder, cst.Call) and isinstance(holder.func, cst.Name) and holder.func.value == "type"
+    )
+    if not (on_type or state.qnames(holder) & _sdk.SESSIONS):
+        return None
+    site = Site(state.pos(node), "result", "list")
+    site.refusal = (
+        "MR103",
+        f"`{state.wrapper.module.code_for_node(target)}(...)` calls the session's roots method on its class: it "
+        "asks the client for roots/list, deprecated in MCP 2026-07-28, and migrate-roots rewrites "
+        "`session.list_roots()` calls only; call it on the session, or pass the path down from the tool and call "
+        "`list_roots_compat` here, by hand",
+    )
+    return site
