@@ -26,6 +26,8 @@ HERE = Path(__file__).resolve().parent
 FIXTURES = {
     "lowlevel_mcp1.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     "lowlevel_mcp1_class.py": (("mcp1",), {"where": "list", "where_all": "list"}),
+    # Arguments handed on with `**arguments` to the functions that read roots (B's r07 shape, session 14).
+    "lowlevel_mcp1_splat.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     # The same server, its object imported from another module (`_layout` writes app.py and server.py).
     "lowlevel_mcp1.py:split": (("mcp1",), {"where": "single", "where_all": "list"}),
     # fastmcp 4 has no low-level API of its own: its users write mcp 2.x `Server`s, driven by fastmcp 4's client.

@@ -13,6 +13,8 @@ from migrate_roots.codemods._lowlevel_model import Handler, Index, _code
 from migrate_roots.codemods._lowlevel_schemas import _statements, _ToolIndexer
 from migrate_roots.codemods.base import FileState
 
+SPLAT = "**"  # the dispatch call hands the arguments on with `**`
+
 
 class _Indexer(_ToolIndexer):
     """The whole index: what the module declares (`_ToolIndexer`), then its handlers and their branches."""
@@ -265,6 +267,10 @@ class _Indexer(_ToolIndexer):
                 else:
                     return
                 if _code(base).strip() == holder and Find.found is None:
+                    if any(a.star for a in node.args):
+                        # `TOOLS[name](**arguments)`: the arguments arrive as keywords, not as one dict.
+                        Find.found = [SPLAT]
+                        return
                     Find.found = [_code(a.value).strip() for a in node.args if a.keyword is None]
 
         handler.func.body.visit(Find())
@@ -274,6 +280,11 @@ class _Indexer(_ToolIndexer):
         self, func: cst.FunctionDef, handler: Handler, position: list[str] | None
     ) -> tuple[str, str | None]:
         param = self.state.settings.param_name
+        if position == [SPLAT]:
+            return (
+                "",
+                "the tool arguments reach this dispatched function as keywords (`**arguments`), not as a dict",
+            )
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
         if params and params[0] in ("self", "cls"):
             params = params[1:]

@@ -4,6 +4,7 @@ annotation aliases, a parameter or keyword appended in the list's own layout, an
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import libcst as cst
@@ -241,13 +242,25 @@ def _indent_of(space: cst.ParenthesizedWhitespace) -> str:
     return space.last_line.value if isinstance(space.last_line, cst.SimpleWhitespace) else ""
 
 
+_SPLATTED = re.compile(r'^\(?(\w+)(?: or \{\})?\)?\.get\("')
+
+
 def _add_keyword(keyword: str, value: str, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:
     """`keyword=value` appended to a call's arguments, in their layout; `wrap`: the line break before it when
     the call's one line would overflow (`_wrap_at`)."""
 
+    # `arguments.get("root")`: the dict the value is read from. A call that hands that dict on with `**`
+    # (`handle_where(**arguments)`) passes the argument already; a second `root=` would be a TypeError.
+    source = _SPLATTED.match(value)
+
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Call)
         if any(a.keyword is not None and a.keyword.value == keyword for a in node.args):
+            return node
+        if source is not None and any(
+            a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == source.group(1)
+            for a in node.args
+        ):
             return node
         arg = cst.Arg(cst.parse_expression(value), keyword=cst.Name(keyword), equal=_EQ)
         if wrap is None:

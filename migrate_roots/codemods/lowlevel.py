@@ -37,6 +37,7 @@ from migrate_roots.codemods._lowlevel_model import (
     Index,
     Schema,
     ToolDecl,
+    _code,
     _first_refusal,
     _handler_tools,
     _runtime_refusal,
@@ -96,15 +97,17 @@ class LowLevelTools(Rule):
                 refusal = (UNKNOWN, "no `types.Tool(name=...)` found in this module for this handler's tools")
             else:
                 refusal = _first_refusal(self.index, tools)
+            splat = _handed_on_whole(handler, state)
             # A read before the dispatch belongs to every tool of the handler, to no one of them: no tool.
             name = handler.func.name.value
-            like[handler.func] = (handler.qualname, name, handler.value, CODE, refusal, None)
+            like[handler.func] = (handler.qualname, name, handler.value, CODE, splat or refusal, None)
             for block, keys, qualname in handler.branches:
                 shown = self._shown(keys)
-                like[block] = (qualname, shown, handler.value, CODE, _first_refusal(self.index, keys), shown)
-            for func, keys, value, why in handler.tables:
+                why = splat or _first_refusal(self.index, keys)
+                like[block] = (qualname, shown, handler.value, CODE, why, shown)
+            for func, keys, value, why_table in handler.tables:
                 shown = self._shown(keys)
-                refusal = (UNKNOWN, why) if why else _first_refusal(self.index, keys)
+                refusal = splat or ((UNKNOWN, why_table) if why_table else _first_refusal(self.index, keys))
                 like[func] = (state.qualname(func), shown, value or handler.value, CODE, refusal, shown)
 
     def _shown(self, keys: list[str]) -> str:
@@ -140,3 +143,32 @@ class ToolUnknown(Rule):
     requires = b""
     runner = LowLevelTools
     limits = "Name the tools with string literals (or enum members) in both `list_tools` and the dispatch."
+
+
+def _handed_on_whole(handler: Handler, state: FileState) -> tuple[str, str] | None:
+    """MR153 when the handler hands its arguments on whole (`search(roots, **arguments)`) to a function that
+    neither reads roots nor takes `**kwargs`: the new schema property would reach it as an unexpected keyword."""
+    functions = {s.name.value: s for s in state.wrapper.module.body if isinstance(s, cst.FunctionDef)}
+
+    class Find(cst.CSTVisitor):
+        found: tuple[str, str] | None = None
+
+        def visit_Call(self, node: cst.Call) -> None:
+            for arg in node.args:
+                if arg.star != "**" or _code(arg.value).strip() not in handler.args or Find.found:
+                    continue
+                callee = node.func.value if isinstance(node.func, cst.Name) else None
+                target = functions.get(callee) if callee else None
+                if target is not None and (
+                    target.params.star_kwarg is not None or "list_roots" in _code(target)
+                ):
+                    continue  # it takes what comes, or it is the roots reader the plan gives the parameter
+                shown = _code(node.func).strip()
+                Find.found = (
+                    UNKNOWN,
+                    f"the tool arguments are handed on whole (`{shown}(..., **{_code(arg.value).strip()})`): a new "
+                    f"`{state.settings.param_name}` property would reach `{shown}` as an unexpected keyword",
+                )
+
+    handler.func.body.visit(Find())
+    return Find.found
