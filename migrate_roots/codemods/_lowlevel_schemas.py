@@ -213,6 +213,9 @@ def _string_key(element: cst.BaseDictElement) -> str | None:
     return None
 
 
+_COMBINED = frozenset({"oneOf", "anyOf", "allOf", "$ref", "not", "if", "then", "else", "dependentSchemas"})
+
+
 def _dict_schema(
     kind: str, expr: cst.BaseExpression, node: cst.Dict, param: str
 ) -> tuple[Schema | None, str]:
@@ -229,6 +232,13 @@ def _dict_schema(
             typ = element.value
         elif key == "properties":
             props = element.value
+        elif key in _COMBINED:
+            # The top-level properties are not all there is (B's r09): a closed `oneOf` branch or `$ref`
+            # target would still refuse the new property.
+            return (
+                None,
+                f"its schema combines others (`{key}`), which a new top-level property may not satisfy",
+            )
     if not (isinstance(typ, cst.SimpleString) and typ.evaluated_value == "object"):
         return None, 'its schema root is not `"type": "object"`'
     if props is not None and not isinstance(props, cst.Dict):
