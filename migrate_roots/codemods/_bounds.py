@@ -16,6 +16,9 @@ marked (MR109) rather than rewritten.
 - `a.startswith(b)` where either side is a resolved path (`resolve()`, `realpath`, `abspath`, `normpath`,
   `absolute()`);
 - `root in candidate.parents`;
+- a resolved path looked up in a collection under an `if` (`if abspath(p) not in allowed:`), the collection
+  being the bound; `fnmatch(abspath(p), root + "/*")` under an `if`; `relpath(real, base).startswith("..")`
+  (the bound is `base`); `uri.startswith(str(root.uri))`;
 - a `raise`, or a `return` under an `if`, whose message says the path is outside / not within / not inside /
   not under / escapes (the names the `if` checks against are its bound side; when it tests a helper the plan
   can see, `if not _is_relative_to(target, root)`, the helper's own signs say which argument is the bound).
@@ -169,6 +172,15 @@ def _targets(node: cst.CSTNode) -> frozenset[str]:
         return frozenset().union(*(_targets(e.value) for e in node.elements))
     if isinstance(node, cst.StarredElement):
         return _targets(node.value)
+    if (
+        isinstance(node, cst.Subscript)
+        and isinstance(node.value, cst.Name)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Slice)
+        and node.slice[0].slice.lower is None
+        and node.slice[0].slice.upper is None
+    ):
+        return frozenset({node.value.value})  # `allowed[:] = [...]`: the list filled anew in place
     return frozenset()
 
 
@@ -341,8 +353,17 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 sign = "`relative_to` under `try`"
             elif name in ("commonpath", "commonprefix"):
                 sign = f"`{name}`"
+            elif name == "startswith" and _relpath_of(call) is not None:
+                # `os.path.relpath(real, base).startswith("..")`: the bound is relpath's base.
+                sign = "a `relpath` test"
+                mentioned = _names_in(_relpath_of(call) or call)
             elif name == "startswith" and _resolves(call, resolved):
                 sign = "a prefix test on a resolved path"
+            elif name == "startswith" and call.args and ".uri" in _code_of(call.args[0].value):
+                sign = "a prefix test against a root's URI"  # `uri.startswith(str(root.uri))`
+            elif name in ("fnmatch", "fnmatchcase") and len(call.args) >= 2 and self.tested:
+                sign = f"`{name}` against a pattern"  # `fnmatch(abspath(p), root + "/*")`
+                mentioned = _names_in(call.args[1].value)
             elif name == "startswith" and self.tested:
                 # `if path.startswith("/etc"): raise`: checks the path, bounds nothing (no resolved side).
                 checks.append(("a prefix test", _subject(call), pos(call)))
@@ -369,6 +390,16 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             # `root in candidate.parents`: the left side is the bound.
             for target in node.comparisons:
                 comparator = target.comparator
+                # `if abspath(p) not in allowed:` / `dirname(realpath(p)) in {...}`: a resolved path looked up
+                # in a collection, which is the bound.
+                if (
+                    isinstance(target.operator, (cst.In, cst.NotIn))
+                    and self.tested
+                    and _resolves(node.left, resolved)
+                    and not (isinstance(comparator, cst.Attribute) and comparator.attr.value == "parents")
+                ):
+                    signs.append(("a membership test of a resolved path", _names_in(comparator)))
+                    checks.append(("a membership test of a resolved path", _names_in(node.left), pos(node)))
                 if (
                     isinstance(target.operator, (cst.In, cst.NotIn))
                     and isinstance(comparator, cst.Attribute)
@@ -395,6 +426,20 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
 
 _VALUE_ERROR_CATCHERS = frozenset({"ValueError", "Exception", "BaseException"})
+
+
+def _relpath_of(call: cst.Call) -> cst.BaseExpression | None:
+    """The base of `os.path.relpath(x, base).startswith("..")`, or None."""
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    if not (isinstance(receiver, cst.Call) and _callee(receiver) == "relpath" and len(receiver.args) >= 2):
+        return None
+    if not (call.args and isinstance(call.args[0].value, cst.SimpleString)):
+        return None
+    return receiver.args[1].value if call.args[0].value.evaluated_value == ".." else None
+
+
+def _code_of(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def _catches_value_error(node: cst.Try) -> bool:

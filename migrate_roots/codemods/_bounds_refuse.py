@@ -183,6 +183,7 @@ def refuse(
                 mine = calls_of.get(caller, {})
                 positions = [p for p, callees in mine.items() if current in callees]
                 sign = sign or _sign_for(caller, positions, by_fq, calls_of)
+        sign = sign or _kept_bound(fq, [s.pos for s in open_sites], by_fq)
         if sign is None:
             continue
         reason = (
@@ -194,6 +195,31 @@ def refuse(
         for site in open_sites:
             out[(fq, site.pos)] = (("MR109", reason), sign)
     return out
+
+
+def _kept_bound(fq: str, positions: list[Pos], by_fq: Mapping[str, tuple[str, Any]]) -> str | None:
+    """A sign of another function of the module whose bound is a name this function fills from the read and
+    that function does not bind itself: roots kept in a global (`ALLOWED[:] = [...]`, `global _allowed`) by one
+    tool and enforced by another (B's r03 and r10: `refresh` fills it, `read` checks paths against it)."""
+    path, func = by_fq[fq]
+    here: BoundFacts | None = func.bound_sign
+    if here is None:
+        return None
+    results = dict(here.results)
+    tainted = taint(here, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
+    if not tainted:
+        return None
+    for other in sorted(by_fq):
+        other_path, other_func = by_fq[other]
+        facts: BoundFacts | None = other_func.bound_sign
+        if other == fq or other_path != path or facts is None:
+            continue
+        own = frozenset().union(*(targets for targets, _ in facts.flows))
+        for sign, names in facts.signs:
+            if (names - own) & tainted:
+                kept = ", ".join(f"`{n}`" for n in sorted((names - own) & tainted))
+                return f"{sign} in `{other.rpartition('.')[2]}`, against {kept}, which this function fills"
+    return None
 
 
 def same_module(

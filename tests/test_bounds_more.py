@@ -1,0 +1,77 @@
+"""Roots that bound what a tool may touch through checks first seen in session 14's adversarial sweep: never
+given to the caller as an argument (MR110: the operator's bound, `allowed_roots_compat`). A caller-chosen `root`
+beside them would let it pick its own sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+HEAD = "import os\nfrom fnmatch import fnmatch\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('w')\n"
+
+READ = """
+
+@mcp.tool()
+async def read(p: str, ctx: Context) -> str:
+    r = await ctx.session.list_roots()
+{check}
+    return open(p).read()
+"""
+
+CHECKS = {
+    "set membership": "    allowed = {r.uri.path for r in r.roots}\n"
+    "    if os.path.dirname(os.path.abspath(p)) not in allowed:\n        return 'denied'",
+    "exact membership": "    if os.path.abspath(p) not in [r.uri.path for r in r.roots]:\n        return 'denied'",
+    "fnmatch": "    if not any(fnmatch(os.path.abspath(p), x.uri.path + '/*') for x in r.roots):\n        return 'denied'",
+    "relpath": "    base = r.roots[0].uri.path\n"
+    "    if os.path.relpath(os.path.realpath(p), base).startswith('..'):\n        return 'denied'",
+    "uri prefix": "    if not any(('file://' + p).startswith(str(x.uri)) for x in r.roots):\n        return 'denied'",
+}
+
+KEPT = """
+
+ALLOWED: list = []
+
+
+@mcp.tool()
+async def refresh(ctx: Context) -> int:
+    r = await ctx.session.list_roots()
+{fill}
+    return len(ALLOWED)
+
+
+@mcp.tool()
+async def read(p: str) -> str:
+    if not any(os.path.realpath(p).startswith(a) for a in ALLOWED):
+        raise PermissionError(f"{{p}} is outside the allowed roots")
+    return open(p).read()
+"""
+
+FILLS = {
+    "slice": "    ALLOWED[:] = [x.uri.path for x in r.roots]",
+    "extend": "    ALLOWED.clear()\n    ALLOWED.extend(x.uri.path for x in r.roots)",
+}
+
+
+def _codes(tmp_path, source):
+    (tmp_path / "server.py").write_text(source)
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    return [f for r in results for f in r.findings], (tmp_path / "server.py").read_text()
+
+
+@pytest.mark.parametrize("check", sorted(CHECKS))
+def test_a_check_against_the_roots_keeps_them_the_operators(tmp_path, check):
+    findings, text = _codes(tmp_path, HEAD + READ.format(check=CHECKS[check]))
+    assert [f.code for f in findings] == ["MR110"], findings
+    assert "allowed_roots_compat(ctx.session)" in text and "root: " not in text
+
+
+@pytest.mark.parametrize("fill", sorted(FILLS))
+def test_a_bound_kept_in_a_global_by_another_tool_is_the_operators(tmp_path, fill):
+    findings, text = _codes(tmp_path, HEAD + KEPT.format(fill=FILLS[fill]))
+    assert "MR110" in [f.code for f in findings] and "MR101" not in [f.code for f in findings]
+    assert "against `ALLOWED`, which this function fills" in next(
+        f.message for f in findings if f.code == "MR110"
+    )
+    assert "allowed_roots_compat(ctx.session)" in text and "root: " not in text
