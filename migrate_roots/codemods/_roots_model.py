@@ -67,6 +67,9 @@ class Func:
     returns: tuple[str, ...] = ()  # parameters it returns as they are (`return explicit`): a fallback value
     handler: str | None = None  # registered by a decorator other than a tool's (`@server.list_tools()`)
     decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
+    under: str | None = (
+        None  # such a decorator below the tool's own (applied first: the SDK registers its result)
+    )
     returned_by: str | None = None  # the enclosing function that returns it (a function used as a value)
     outer_params: tuple[str, ...] = ()  # that function's parameters (`@wraps(fn)` of a decorator's `fn`?)
     # A nested function its enclosing one hands by name to a function of the project (`register_tools(mcp,

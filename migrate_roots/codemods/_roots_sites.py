@@ -225,6 +225,8 @@ class SiteIndex:
                 func.handler = func.handler or recognise.handler(state, decorator.decorator)
                 if func.handler is None and func.decorator is None:
                     func.decorator = "@" + _short_code(state, decorator.decorator)
+                if func.tool and func.handler is None and func.under is None:
+                    func.under = _short_code(state, decorator.decorator)
         outer = state.parent(node)
         while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             outer = state.parent(outer)

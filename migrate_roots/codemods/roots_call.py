@@ -27,9 +27,9 @@ import libcst as cst
 
 from migrate_roots.codemods import _roots_keyed
 from migrate_roots.codemods._roots_handed_to import _fq
-from migrate_roots.codemods._roots_model import TOKENS, Double, Plan, Pos, Summary, import_root
+from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
 from migrate_roots.codemods._roots_plan import plan_package
-from migrate_roots.codemods._roots_refusals import _names_in
+from migrate_roots.codemods._roots_refusals import _names_in, _returns_name
 from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._roots_uses import spells
@@ -107,6 +107,8 @@ class RootsCall(SiteIndex, Rule):
                     "path argument added here would never reach the schema; give the wrapped function a path "
                     "parameter by hand and pass it here",
                 )
+            if func.tool and func.under and func.refusal is None:
+                func.refusal = _unwrapped_refusal(func, self.defs)
             if func.tool and func.qualname.rpartition(".")[2] in self.signatures:
                 func.declared = self._declared(func.qualname)
                 where = registered.get(func.qualname)
@@ -463,3 +465,29 @@ def _sets_signature(node: cst.FunctionDef) -> bool:
 
     node.visit(Sets())
     return found
+
+
+def _unwrapped_refusal(func: Func, defs: Mapping[str, cst.FunctionDef]) -> tuple[str, str] | None:
+    """MR104 for a tool decorated, below its registration, by a decorator of this module that returns a function
+    of its own not made with `functools.wraps`: the SDK registers that function and builds the schema from its
+    signature, so a parameter added to the tool would never be offered (B's r01)."""
+    name = (func.under or "").partition("(")[0]
+    decorator = defs.get(name)
+    if decorator is None:
+        return None  # another module's, or a library's: most use `functools.wraps`, which the SDK follows
+    inner = [
+        s
+        for s in decorator.body.body
+        if isinstance(s, cst.FunctionDef) and _returns_name(decorator, s.name.value)
+    ]
+    if not inner or any(
+        WRAPS.match("@" + cst.Module([]).code_for_node(d.decorator)) for f in inner for d in f.decorators
+    ):
+        return None
+    return (
+        "MR104",
+        f"`{func.qualname.rpartition('.')[2]}` is decorated by `@{func.under}` below its registration, which returns "
+        f"its own function `{inner[0].name.value}` (not made with `functools.wraps`): the SDK registers that one and "
+        "builds the inputSchema from its signature, so a path argument added here would never be offered; add it "
+        f"to `{inner[0].name.value}` and pass it on, by hand",
+    )

@@ -1,0 +1,59 @@
+"""A tool decorated below its registration by a decorator of the module that returns its own function, not
+made with `functools.wraps`: the SDK registers that function (its signature is the schema), so the tool is
+marked MR104 rather than given a parameter no client would be offered (B's r01, session 14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+SOURCE = """\
+{imports}from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+def with_ctx(fn):
+{wraps}    async def w(ctx: Context) -> list[str]:
+        return await fn(ctx)
+
+    return w
+
+
+{decorators}async def workspace(ctx: Context) -> list[str]:
+    r = await ctx.session.list_roots()
+    return [str(x.uri) for x in r.roots]
+"""
+
+
+def _run(tmp_path, **parts):
+    (tmp_path / "server.py").write_text(SOURCE.format(**parts))
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    return [f.code for r in results for f in r.findings], (tmp_path / "server.py").read_text()
+
+
+def test_noop_below_the_registration_without_wraps_is_marked(tmp_path):
+    codes, text = _run(tmp_path, imports="", wraps="", decorators="@mcp.tool()\n@with_ctx\n")
+    assert codes == ["MR104"] and "root" not in text.split("def workspace")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("imports", "wraps", "decorators"),
+    [
+        (
+            "import functools\n\n",
+            "    @functools.wraps(fn)\n",
+            "@mcp.tool()\n@with_ctx\n",
+        ),  # the SDK follows it
+        (
+            "",
+            "",
+            "@with_ctx\n@mcp.tool()\n",
+        ),  # applied after the registration: the tool is the function itself
+    ],
+)
+def test_rewritten_when_the_schema_is_the_tools_own(tmp_path, imports, wraps, decorators):
+    codes, text = _run(tmp_path, imports=imports, wraps=wraps, decorators=decorators)
+    assert "MR101" in codes and "MR104" not in codes
+    assert "async def workspace(ctx: Context, root: RootPaths = None)" in text
