@@ -44,3 +44,21 @@ def test_a_cited_line_of_the_same_file_is_the_line_as_written(tmp_path):
     written = (root / "proj" / "pkg" / "server.py").read_text().splitlines()
     cited = int(re.search(r"\(pkg/server\.py:(\d+)\)", "\n".join(written)).group(1))
     assert written[cited - 1].strip() == "found = await by_roots()"
+
+
+def test_a_cache_markers_place_follows_the_new_lines_and_a_second_run_is_idle(tmp_path):
+    """MR211's "returned from before the read (server.py:8)" cites its own file: renumbered as written, so the
+    second run finds the same marker (it wrote a second one when the text said "(line 8)")."""
+    from tests.helpers import run_engine
+
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n_cache: dict = {}\n\n\n"
+        "async def cached_roots(ctx):\n    if 'r' not in _cache:\n        _cache['r'] = await ctx.session.list_roots()\n"
+        "    return _cache['r']\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+        "    r = await ctx.session.list_roots()\n    return str(r.roots[0].uri)\n"
+    )
+    run_engine(tmp_path)
+    first = (tmp_path / "server.py").read_text()
+    assert "returned from before the read (server.py:" in first
+    run_engine(tmp_path)
+    assert (tmp_path / "server.py").read_text() == first

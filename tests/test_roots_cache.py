@@ -1374,7 +1374,7 @@ def test_roots_looked_up_first_and_filled_when_empty_are_a_cache(tmp_path, store
         """
     findings = check_noop(tmp_path, source, write=False, select=["MR1", "MR2"])
     assert codes(findings) == ["MR211"]
-    assert f"roots read behind `cached`, looked up first as `{lookup}` (line 10)" in findings[0].message
+    assert f"roots read behind `cached`, looked up first as `{lookup}` (server.py:10)" in findings[0].message
 
 
 def test_wording_quotes_what_the_text_says_of_roots(tmp_path):

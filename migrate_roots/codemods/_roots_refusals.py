@@ -6,6 +6,7 @@ tree queries these need.
 
 from __future__ import annotations
 
+import os
 from typing import cast
 
 import libcst as cst
@@ -134,8 +135,8 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     if cache is not None:
         return (
             "MR211",
-            f"roots read behind `{cache[0]}`, a module-level cache returned from before the read (line "
-            f"{cache[1]}), which MR211 does not remove: a path argument here would be ignored while the "
+            f"roots read behind `{cache[0]}`, a module-level cache returned from before the read "
+            f"({os.path.basename(state.path)}:{cache[1]}), which MR211 does not remove: a path argument here would be ignored while the "
             "cache holds an entry; remove the cache (or key it by the argument) by hand, then run again",
         )
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
@@ -159,7 +160,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     if target is not None and lookup is not None:
         return (
             "MR211",
-            f"roots read behind `{target.value}`, looked up first as `{lookup[0]}` (line {lookup[1]}) and filled "
+            f"roots read behind `{target.value}`, looked up first as `{lookup[0]}` ({os.path.basename(state.path)}:{lookup[1]}) and filled "
             "here when empty: a path argument would be ignored whenever that lookup gives a value; remove the "
             "cache, or key it by the argument, by hand, then run again",
         )
