@@ -139,6 +139,16 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             f"({os.path.basename(state.path)}:{cache[1]}), which MR211 does not remove: a path argument here would be ignored while the "
             "cache holds an entry; remove the cache (or key it by the argument) by hand, then run again",
         )
+    # Filled when empty into a holder that outlives the call (the lifespan value, a default argument, a
+    # variable of the enclosing function): the argument would count on the first call only.
+    memo = flow.memo_holder(call, state)
+    if memo is not None:
+        return (
+            "MR211",
+            f"roots read once into `{memo[0]}`, filled here when empty ({os.path.basename(state.path)}:{memo[1]}) "
+            "and kept beyond this call: a path argument would count on the first call only; read the roots (or "
+            "the argument) on every call, by hand, then run again",
+        )
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
     target = _binding(call, state)[0]
     params = {

@@ -250,7 +250,25 @@ def tests_truth(func: cst.FunctionDef, names: set[str]) -> bool:
 
 
 _CONTAINERS = frozenset(
-    {"dict", "list", "set", "OrderedDict", "defaultdict", "deque", "WeakValueDictionary", "WeakKeyDictionary"}
+    {
+        "dict",
+        "list",
+        "set",
+        "OrderedDict",
+        "defaultdict",
+        "deque",
+        "WeakValueDictionary",
+        "WeakKeyDictionary",
+        # cachetools' caches and the like: mappings a module fills and looks up (B's r13)
+        "TTLCache",
+        "LRUCache",
+        "LFUCache",
+        "FIFOCache",
+        "RRCache",
+        "TLRUCache",
+        "Cache",
+        "ExpiringDict",
+    }
 )
 _FILLS = frozenset({"setdefault", "update", "append", "add", "extend", "insert", "__setitem__"})
 
@@ -294,6 +312,77 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
                                 held[t.target.value] = source[0]
         child, current = current, state.parent(current)
     return None
+
+
+def memo_holder(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """A holder an `if` around `node` tests and its body fills, which outlives the call: `if "roots" not in app:
+    app["roots"] = ...` where `app` is the lifespan value, a default argument (`_memo=[]`), an enclosing
+    function's variable, or anything but a container made fresh in this call (B's r05). (name, line of the `if`)."""
+    func = state.function
+    if func is None:
+        return None
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and child is not func:
+        if isinstance(current, cst.If) and child is not current.test:
+            tested = {n.value for n in _names(current.test)}
+            for name in sorted(tested & _filled_in(current.body)):
+                if not _fresh(name, func, state):
+                    return name, state.pos(current)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _filled_in(block: cst.CSTNode) -> set[str]:
+    """Names a block fills: `x[k] = ...`, `x.extend(...)` (and the other `_FILLS`)."""
+    found: set[str] = set()
+
+    class Fills(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+                found.add(node.target.value.value)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in _FILLS
+                and isinstance(func.value, cst.Name)
+            ):
+                found.add(func.value.value)
+
+    block.visit(Fills())
+    return found
+
+
+def _fresh(name: str, func: cst.FunctionDef, state: FileState) -> bool:
+    """`name` is a local of `func` bound only to a container made in this call (`seen = {}`)."""
+    params = func.params
+    every = (
+        *params.posonly_params,
+        *params.params,
+        *params.kwonly_params,
+        params.star_arg,
+        params.star_kwarg,
+    )
+    if any(isinstance(p, cst.Param) and p.name.value == name for p in every):
+        return False  # a default argument outlives the call; a caller's object may too
+    values: list[cst.BaseExpression] = []
+
+    class Binds(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
+                values.append(node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if isinstance(node.target, cst.Name) and node.target.value == name and node.value is not None:
+                values.append(node.value)
+
+    func.visit(Binds())
+    return bool(values) and all(_is_container(v) for v in values)
 
 
 def returns_in(block: cst.CSTNode) -> list[cst.Return]:
