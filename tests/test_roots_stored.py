@@ -44,10 +44,21 @@ async def where(ctx: Context) -> str:
 def test_noop_a_helper_stored_under_another_name_is_marked(tmp_path, stored):
     findings = check_noop(tmp_path, HELPER.format(stored=stored))
     assert helpers.codes(findings) == ["MR103"]
-    assert "is also stored under another name (server.py:11)" in findings[0].message
+    assert "is also stored under another name or bound by `partial` (server.py:11)" in findings[0].message
 
 
 def test_a_helper_only_called_is_rewritten(tmp_path):
     (tmp_path / "server.py").write_text(HELPER.format(stored=""))
     results = helpers.run_engine(tmp_path)
     assert "MR101" in helpers.codes(f for r in results for f in r.findings)
+
+
+def test_noop_a_helper_bound_by_partial_in_another_tool_is_marked(tmp_path):
+    source = HELPER.format(stored="").replace(
+        "from mcp.server.fastmcp", "import functools\n\nfrom mcp.server.fastmcp"
+    ) + (
+        "\n\n@mcp.tool()\nasync def later(ctx: Context) -> str:\n"
+        "    fetch = functools.partial(first_root, ctx.session)\n    return await fetch()\n"
+    )
+    findings = check_noop(tmp_path, source)
+    assert helpers.codes(findings) == ["MR103"] and "bound by `partial`" in findings[0].message

@@ -188,8 +188,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         elif helper and key[1] in stored:
             refused[key] = (
                 "MR103",
-                f"`{func.qualname}` is also stored under another name ({stored[key[1]]}): the calls made through "
-                "that name could not pass the path argument; give them the argument by hand",
+                f"`{func.qualname}` is also stored under another name or bound by `partial` ({stored[key[1]]}): "
+                "the calls made through that value could not pass the path argument; give them the argument by hand",
             )
     # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
     checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)

@@ -161,8 +161,9 @@ def stored_functions(
     state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]
 ) -> tuple[tuple[str, str], ...]:
     """(dotted name, where: `server.py:11`) of the module's functions stored under another name:
-    `workspace_dir = first_root`, an annotated assignment, or an element of a literal (`HANDLERS = {"a":
-    first_root}`). A call made through that name passes no path argument a plan would thread."""
+    `workspace_dir = first_root`, an annotated assignment, an element of a literal (`HANDLERS = {"a":
+    first_root}`), or bound by `functools.partial`. A call made through that name passes no path argument a plan
+    would thread."""
     scope = state.scope(state.wrapper.module)
     if scope is None:
         return ()
@@ -174,14 +175,30 @@ def stored_functions(
             used = access.node
             parent = state.parent(used)
             stored = (
-                isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr))
-                and getattr(parent, "value", None) is used
-            ) or isinstance(parent, (cst.Element, cst.DictElement, cst.StarredElement))
+                (
+                    isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr))
+                    and getattr(parent, "value", None) is used
+                )
+                or isinstance(parent, (cst.Element, cst.DictElement, cst.StarredElement))
+                or _partial_of(used, state)
+            )
             if stored:
                 where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(used)[0]}"
                 for name in fq(used):
                     out.setdefault(name, where)
     return tuple(sorted(out.items()))
+
+
+def _partial_of(used: cst.CSTNode, state: FileState) -> bool:
+    """`functools.partial(helper, ctx)`: the helper bound to some of its arguments, called later without the
+    path argument a plan would thread (B's r12)."""
+    arg = state.parent(used)
+    call = state.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or not call.args or call.args[0] is not arg:
+        return False
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    return name in ("partial", "partialmethod")
 
 
 def literal(node: cst.BaseExpression) -> str | None:
