@@ -119,3 +119,19 @@ def test_a_read_removed_as_discarded_carries_no_other_marker(tmp_path):
     results = helpers.run_engine(tmp_path)
     assert helpers.codes(f for r in results for f in r.findings) == ["MR217"]
     assert "list_roots" not in (tmp_path / "server.py").read_text()
+
+
+def test_a_tool_run_by_name_through_the_server_is_marked_and_a_second_run_is_idle(tmp_path):
+    """`await mcp.call_tool("where", {})` from another tool: `where` gains `root`, the call passes none (B's r11)."""
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+        "async def where(ctx: Context) -> str:\n    r = await ctx.session.list_roots()\n    return str(r.roots[0].uri)\n"
+        "\n\n@mcp.tool()\nasync def summary() -> str:\n    return str(await mcp.call_tool('where', {}))\n"
+    )
+    (tmp_path / "server.py").write_text(source)
+    results = helpers.run_engine(tmp_path)
+    assert helpers.codes(f for r in results for f in r.findings) == ["MR101", "MR104"]
+    first = (tmp_path / "server.py").read_text()
+    assert "# migrate-roots: MR104: runs the tool `where` by its name through the server" in first
+    helpers.run_engine(tmp_path)
+    assert (tmp_path / "server.py").read_text() == first
