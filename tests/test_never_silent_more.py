@@ -63,6 +63,14 @@ class Watch(Middleware):
             "MR202",
             3,
         ),
+        # The method named for `__getattribute__`.
+        (
+            "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+            "async def where(ctx: Context) -> str:\n"
+            '    return str(await ctx.session.__getattribute__("list_roots")())\n',
+            "MR103",
+            8,
+        ),
         # The SDK's method called on its class.
         (
             "from mcp.server.fastmcp import Context, FastMCP\nfrom mcp.server.session import ServerSession\n\n"

@@ -98,7 +98,8 @@ def is_middleware(cls: cst.ClassDef, state: FileState) -> bool:
 
 
 def _names_roots_method(call: cst.Call) -> bool:
-    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`, `operator.methodcaller("list_roots")`."""
+    """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`, `operator.methodcaller("list_roots")`,
+    `x.__getattribute__("list_roots")`."""
     func = call.func
     name = (
         func.value
@@ -107,8 +108,8 @@ def _names_roots_method(call: cst.Call) -> bool:
         if isinstance(func, cst.Attribute)
         else ""
     )
-    if name == "methodcaller":
-        index = 0
+    if name in ("methodcaller", "__getattribute__"):
+        index = 0  # `operator.methodcaller("list_roots")`, `session.__getattribute__("list_roots")`
     elif name in ("hasattr", "getattr") and isinstance(func, cst.Name):
         index = 1
     else:

@@ -410,7 +410,7 @@ def _nested(reason: tuple[str, str], fq: str, nested: str | None) -> tuple[str, 
 
 _NAMED_ONLY = (
     "MR103",
-    'the roots method named in a string (`getattr`, `hasattr` or `methodcaller` with "list_roots"): migrate-roots does not '
+    'the roots method named in a string ("list_roots" for `getattr`, `hasattr`, `methodcaller` or `__getattribute__`): migrate-roots does not '
     "follow a method taken by name; review by hand where its result goes",
 )
 
