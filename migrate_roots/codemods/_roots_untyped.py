@@ -155,15 +155,14 @@ def untraced_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         return None
     if _annotated_parameter(receiver, state):
         return None  # `ctx: AppContext`, then `ctx.session.list_roots()`: typed as the project's own
-    site = Site(state.pos(call), "result", "list")
-    site.refusal = (
-        "MR103",
+    return _marked(
+        call,
         f"`{state.wrapper.module.code_for_node(receiver)}.list_roots()` is awaited in a module that imports "
         "the MCP SDK, on a value migrate-roots cannot trace to a request's session or context: if it is one, "
         "this asks for roots/list, deprecated in MCP 2026-07-28; pass the path down from the tool and call "
         "`list_roots_compat` here, by hand",
+        state,
     )
-    return site
 
 
 def _awaited(call: cst.Call, state: FileState) -> bool:
@@ -203,12 +202,18 @@ def unbound_site(node: cst.Call, state: FileState) -> Site | None:
     )
     if not (on_type or state.qnames(holder) & _sdk.SESSIONS):
         return None
-    site = Site(state.pos(node), "result", "list")
-    site.refusal = (
-        "MR103",
+    return _marked(
+        node,
         f"`{state.wrapper.module.code_for_node(target)}(...)` calls the session's roots method on its class: it "
         "asks the client for roots/list, deprecated in MCP 2026-07-28, and migrate-roots rewrites "
         "`session.list_roots()` calls only; call it on the session, or pass the path down from the tool and call "
         "`list_roots_compat` here, by hand",
+        state,
     )
+
+
+def _marked(call: cst.Call, why: str, state: FileState) -> Site:
+    """A read no rewrite takes, marked (MR103) with its reason."""
+    site = Site(state.pos(call), "result", "list")
+    site.refusal = ("MR103", why)
     return site
