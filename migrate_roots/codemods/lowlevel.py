@@ -97,13 +97,19 @@ class LowLevelTools(Rule):
                 refusal = (UNKNOWN, "no `types.Tool(name=...)` found in this module for this handler's tools")
             else:
                 refusal = _first_refusal(self.index, tools)
-            splat = _handed_on_whole(handler, state)
+            splats = _handed_on_whole(handler, state)
+            blocks = [block for block, _, _ in handler.branches]
+            # A splat outside every branch reaches every tool; one inside a branch, that branch's tools only.
+            splat = next(
+                (why for call, why in splats if not any(_within(call, b, state) for b in blocks)), None
+            )
             # A read before the dispatch belongs to every tool of the handler, to no one of them: no tool.
             name = handler.func.name.value
             like[handler.func] = (handler.qualname, name, handler.value, CODE, splat or refusal, None)
             for block, keys, qualname in handler.branches:
                 shown = self._shown(keys)
-                why = splat or _first_refusal(self.index, keys)
+                mine = next((why for call, why in splats if _within(call, block, state)), None)
+                why = splat or mine or _first_refusal(self.index, keys)
                 like[block] = (qualname, shown, handler.value, CODE, why, shown)
             for func, keys, value, why_table in handler.tables:
                 shown = self._shown(keys)
@@ -145,17 +151,27 @@ class ToolUnknown(Rule):
     limits = "Name the tools with string literals (or enum members) in both `list_tools` and the dispatch."
 
 
-def _handed_on_whole(handler: Handler, state: FileState) -> tuple[str, str] | None:
-    """MR153 when the handler hands its arguments on whole (`search(roots, **arguments)`) to a function that
-    neither reads roots nor takes `**kwargs`: the new schema property would reach it as an unexpected keyword."""
-    functions = {s.name.value: s for s in state.wrapper.module.body if isinstance(s, cst.FunctionDef)}
+def _within(node: cst.CSTNode, block: cst.CSTNode, state: FileState) -> bool:
+    current: cst.CSTNode | None = node
+    while current is not None and current is not block:
+        current = state.parent(current)
+    return current is block
+
+
+def _handed_on_whole(handler: Handler, state: FileState) -> list[tuple[cst.Call, tuple[str, str]]]:
+    """MR153 for each call of the handler that hands the tool arguments on whole (`search(roots, **arguments)`)
+    to a function of the module that neither reads roots nor takes `**kwargs`, or to one the module does not
+    define: the new schema property would reach it as an unexpected keyword. A pydantic model of the module
+    (extra fields ignored unless its config says otherwise) takes what comes."""
+    module = state.wrapper.module
+    functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+    classes = {s.name.value: s for s in module.body if isinstance(s, cst.ClassDef)}
+    found: list[tuple[cst.Call, tuple[str, str]]] = []
 
     class Find(cst.CSTVisitor):
-        found: tuple[str, str] | None = None
-
         def visit_Call(self, node: cst.Call) -> None:
             for arg in node.args:
-                if arg.star != "**" or _code(arg.value).strip() not in handler.args or Find.found:
+                if arg.star != "**" or _code(arg.value).strip() not in handler.args:
                     continue
                 callee = node.func.value if isinstance(node.func, cst.Name) else None
                 target = functions.get(callee) if callee else None
@@ -163,12 +179,26 @@ def _handed_on_whole(handler: Handler, state: FileState) -> tuple[str, str] | No
                     target.params.star_kwarg is not None or "list_roots" in _code(target)
                 ):
                     continue  # it takes what comes, or it is the roots reader the plan gives the parameter
+                model = classes.get(callee) if callee else None
+                if (
+                    model is not None
+                    and "BaseModel" in _code(model).split(":")[0]
+                    and "extra" not in _code(model)
+                ):
+                    continue
                 shown = _code(node.func).strip()
-                Find.found = (
-                    UNKNOWN,
-                    f"the tool arguments are handed on whole (`{shown}(..., **{_code(arg.value).strip()})`): a new "
-                    f"`{state.settings.param_name}` property would reach `{shown}` as an unexpected keyword",
+                found.append(
+                    (
+                        node,
+                        (
+                            UNKNOWN,
+                            f"the tool arguments are handed on whole (`{shown}(..., **{_code(arg.value).strip()})`): "
+                            f"a new `{state.settings.param_name}` property would reach `{shown}` as an unexpected "
+                            "keyword",
+                        ),
+                    )
                 )
+                return
 
     handler.func.body.visit(Find())
-    return Find.found
+    return found
