@@ -57,3 +57,38 @@ def test_rewritten_when_the_schema_is_the_tools_own(tmp_path, imports, wraps, de
     codes, text = _run(tmp_path, imports=imports, wraps=wraps, decorators=decorators)
     assert "MR101" in codes and "MR104" not in codes
     assert "async def workspace(ctx: Context, root: RootPaths = None)" in text
+
+
+FACTORY = """\
+import functools
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("x")
+
+
+def guard(*, tier: str = "consult"):
+    def decorator(fn):
+{wraps}        async def wrapper(*args, **kwargs):
+            return await fn(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+@mcp.tool()
+@guard(tier="read")
+async def workspace(ctx: Context) -> list[str]:
+    r = await ctx.session.list_roots()
+    return [str(x.uri) for x in r.roots]
+"""
+
+
+@pytest.mark.parametrize(("wraps", "code"), [("        @functools.wraps(fn)\n", "MR101"), ("", "MR104")])
+def test_a_decorator_factory_is_read_one_level_down(tmp_path, wraps, code):
+    """`@guard(tier=...)` returns the decorator, whose wrapper is what counts (codex-in-claude's `_guard`)."""
+    (tmp_path / "server.py").write_text(FACTORY.format(wraps=wraps))
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    codes = [f.code for r in results for f in r.findings]
+    assert code in codes and ({"MR101", "MR104"} - {code}).isdisjoint(codes)

@@ -471,15 +471,15 @@ def _unwrapped_refusal(func: Func, defs: Mapping[str, cst.FunctionDef]) -> tuple
     """MR104 for a tool decorated, below its registration, by a decorator of this module that returns a function
     of its own not made with `functools.wraps`: the SDK registers that function and builds the schema from its
     signature, so a parameter added to the tool would never be offered (B's r01)."""
-    name = (func.under or "").partition("(")[0]
+    name, called, _ = (func.under or "").partition("(")
     decorator = defs.get(name)
     if decorator is None:
         return None  # another module's, or a library's: most use `functools.wraps`, which the SDK follows
-    inner = [
-        s
-        for s in decorator.body.body
-        if isinstance(s, cst.FunctionDef) and _returns_name(decorator, s.name.value)
-    ]
+    inner = _returned_functions(decorator)
+    if called:  # `@_guard(tier=...)`: a factory; the decorator is what it returns, the wrapper one level down
+        if len(inner) != 1:
+            return None
+        inner = _returned_functions(inner[0])
     if not inner or any(
         WRAPS.match("@" + cst.Module([]).code_for_node(d.decorator)) for f in inner for d in f.decorators
     ):
@@ -491,3 +491,8 @@ def _unwrapped_refusal(func: Func, defs: Mapping[str, cst.FunctionDef]) -> tuple
         "builds the inputSchema from its signature, so a path argument added here would never be offered; add it "
         f"to `{inner[0].name.value}` and pass it on, by hand",
     )
+
+
+def _returned_functions(func: cst.FunctionDef) -> list[cst.FunctionDef]:
+    """The functions `func` defines in its body and returns by name."""
+    return [s for s in func.body.body if isinstance(s, cst.FunctionDef) and _returns_name(func, s.name.value)]
