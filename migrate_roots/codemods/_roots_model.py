@@ -145,9 +145,9 @@ class Summary:
     facts: ModuleFacts | None = None  # server objects, registrations, imports (codemods/program)
     sdk: bool = True  # the file imports (spells) the SDK
     instances: dict[str, str] = field(default_factory=dict)  # `workspace = Workspace()`: name -> class
-    # Dotted names of functions used otherwise than called from a function's body (program/keyed.value_uses).
+    # Dotted names of functions used otherwise than called from a function's body (program/run_time.value_uses).
     values: frozenset[str] = frozenset()
-    # Dotted names of functions stored under another name (`workspace_dir = first_root`, run_time.stored_functions).
+    # Dotted names of functions stored under another name (`workspace_dir = first_root`, run_time.value_uses).
     stored: tuple[tuple[str, str], ...] = ()  # with where each is stored (`server.py:11`)
 
 

@@ -223,8 +223,7 @@ class RootsCall(SiteIndex, Rule):
             return None
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
-        values = run_time.value_uses(state, lambda n: _fq(state, n))
-        stored = run_time.stored_functions(state, lambda n: _fq(state, n))
+        values, stored = run_time.value_uses(state, lambda n: _fq(state, n))
         return Summary(
             state.module,
             state.package_root,

@@ -127,23 +127,36 @@ def parameter_name(call: cst.Call) -> str | None:
     return None
 
 
-def value_uses(state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]) -> frozenset[str]:
+def value_uses(
+    state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]
+) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
     """Dotted names of the module's functions and imported names used otherwise than called from a function's
     body: handed on as a value (`functools.partial(helper, ctx)`, `run(helper)`), or called at module level
-    (`asyncio.run(_invoke({}, None))` under `if __name__ == "__main__":`). `fq(node)`: a node's dotted names."""
+    (`asyncio.run(_invoke({}, None))` under `if __name__ == "__main__":`). `fq(node)`: a node's dotted names.
+
+    Also, from the same walk, (dotted name, where: `server.py:11`) of the functions stored under another name:
+    `workspace_dir = first_root`, an annotated assignment, an element of a literal (`HANDLERS = {"a":
+    first_root}`), or bound by `functools.partial`. A call made through that name passes no path argument a plan
+    would thread."""
     from libcst.metadata import ComprehensionScope, FunctionScope
 
     scope = state.scope(state.wrapper.module)
     if scope is None:
-        return frozenset()
+        return frozenset(), ()
     out: set[str] = set()
+    stored: dict[str, str] = {}
     for assignment in scope.assignments:
         node = getattr(assignment, "node", None)
         if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
             continue
+        storable = isinstance(node, (cst.FunctionDef, cst.ImportAlias))
         for access in assignment.references:
             used: cst.CSTNode = access.node
             parent = state.parent(used)
+            if storable and _stored(used, parent, state):
+                where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(used)[0]}"
+                for name in fq(used):
+                    stored.setdefault(name, where)
             if isinstance(parent, cst.Attribute) and parent.value is used:
                 used, parent = parent, state.parent(parent)
             within = state.scope(used)
@@ -154,39 +167,18 @@ def value_uses(state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]) -> 
             if isinstance(parent, (cst.Decorator, cst.Attribute)):
                 continue  # a decorator registers (the model reads it); `mod.x.y` is another name
             out |= set(fq(used))
-    return frozenset(out)
+    return frozenset(out), tuple(sorted(stored.items()))
 
 
-def stored_functions(
-    state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]
-) -> tuple[tuple[str, str], ...]:
-    """(dotted name, where: `server.py:11`) of the module's functions stored under another name:
-    `workspace_dir = first_root`, an annotated assignment, an element of a literal (`HANDLERS = {"a":
-    first_root}`), or bound by `functools.partial`. A call made through that name passes no path argument a plan
-    would thread."""
-    scope = state.scope(state.wrapper.module)
-    if scope is None:
-        return ()
-    out: dict[str, str] = {}
-    for assignment in scope.assignments:
-        if not isinstance(getattr(assignment, "node", None), (cst.FunctionDef, cst.ImportAlias)):
-            continue
-        for access in assignment.references:
-            used = access.node
-            parent = state.parent(used)
-            stored = (
-                (
-                    isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr))
-                    and getattr(parent, "value", None) is used
-                )
-                or isinstance(parent, (cst.Element, cst.DictElement, cst.StarredElement))
-                or _partial_of(used, state)
-            )
-            if stored:
-                where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(used)[0]}"
-                for name in fq(used):
-                    out.setdefault(name, where)
-    return tuple(sorted(out.items()))
+def _stored(used: cst.CSTNode, parent: cst.CSTNode | None, state: FileState) -> bool:
+    return (
+        (
+            isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr))
+            and getattr(parent, "value", None) is used
+        )
+        or isinstance(parent, (cst.Element, cst.DictElement, cst.StarredElement))
+        or _partial_of(used, state)
+    )
 
 
 def _partial_of(used: cst.CSTNode, state: FileState) -> bool:
