@@ -13,7 +13,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _except_widen
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import flow
+from migrate_roots.codemods.program import bindings, flow
 
 
 def _climb(call: cst.CSTNode, state: FileState) -> cst.CSTNode:
@@ -141,7 +141,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
         )
     # Filled when empty into a holder that outlives the call (the lifespan value, a default argument, a
     # variable of the enclosing function): the argument would count on the first call only.
-    memo = flow.memo_holder(call, state)
+    memo = bindings.memo_holder(call, state)
     if memo is not None:
         return (
             "MR211",

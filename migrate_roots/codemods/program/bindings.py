@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program.flow import _names
+from migrate_roots.codemods.program.flow import _FILLS, _is_container, _names
 
 Binding = tuple[cst.CSTNode, cst.BaseExpression, str]  # (statement, value, "plain" | "other")
 
@@ -97,3 +97,60 @@ def declared_shared(func: cst.FunctionDef) -> set[str]:
 
     func.visit(Shared())
     return out
+
+
+def memo_holder(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """A holder an `if` around `node` tests and its body fills, which outlives the call: `if "roots" not in app:
+    app["roots"] = ...` where `app` is the lifespan value, a default argument (`_memo=[]`), an enclosing
+    function's variable, or anything but a container made fresh in this call (B's r05). (name, line of the `if`)."""
+    func = state.function
+    if func is None:
+        return None
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and child is not func:
+        if isinstance(current, cst.If) and child is not current.test:
+            tested = {n.value for n in _names(current.test)}
+            for name in sorted(tested & _filled_in(current.body)):
+                if not _fresh(name, func, state):
+                    return name, state.pos(current)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _filled_in(block: cst.CSTNode) -> set[str]:
+    """Names a block fills: `x[k] = ...`, `x.extend(...)` (and the other `_FILLS`)."""
+    found: set[str] = set()
+
+    class Fills(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name):
+                found.add(node.target.value.value)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value in _FILLS
+                and isinstance(func.value, cst.Name)
+            ):
+                found.add(func.value.value)
+
+    block.visit(Fills())
+    return found
+
+
+def _fresh(name: str, func: cst.FunctionDef, state: FileState) -> bool:
+    """`name` is a local of `func` bound only to a container made in this call (`seen = {}`)."""
+    params = func.params
+    every = (
+        *params.posonly_params,
+        *params.params,
+        *params.kwonly_params,
+        params.star_arg,
+        params.star_kwarg,
+    )
+    if any(isinstance(p, cst.Param) and p.name.value == name for p in every):
+        return False  # a default argument outlives the call; a caller's object may too
+    found = all_bindings(name, func, state)
+    return bool(found) and all(kind == "plain" and _is_container(value) for _, value, kind in found)
