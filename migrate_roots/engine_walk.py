@@ -38,12 +38,23 @@ def forget_folders() -> None:
     _FOLDERS.clear()
 
 
+def _namespace_portion(folder: Path) -> bool:
+    """A folder without `__init__.py` that Python imports as a namespace package (PEP 420) when a package
+    holds it: `pkg/sub/ns.py` is `pkg.sub.ns` to `from .sub.ns import x` in `pkg/server.py`. Decided here by
+    its name alone; `_folder_package` makes it a package only under one (a loose folder stays a `sys.path`
+    entry)."""
+    return folder.name.isidentifier() and not any(os.path.exists(folder / name) for name in PROJECT_MARKERS)
+
+
 def _folder_package(folder: Path) -> tuple[tuple[str, ...], Path]:
     found = _FOLDERS.get(folder)
     if found is None:
         if _in_package(folder):
             above, top = _folder_package(folder.parent)
             found = ((*above, folder.name), top if above else folder)
+        elif folder.parent != folder and _namespace_portion(folder):
+            above, top = _folder_package(folder.parent)
+            found = ((*above, folder.name), top) if above else ((), folder)
         else:
             found = ((), folder)
         _FOLDERS[folder] = found

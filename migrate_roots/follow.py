@@ -133,11 +133,22 @@ class Importers:
                     continue
             else:
                 base = source.decode("ascii", "replace")
-            if base in self.names:
+            if self._names(base, names):
                 return True
-            if any(f"{base}.{name.decode('ascii', 'replace')}" in self.names for name in _items(names)):
-                return True
+            if not source.startswith(b"."):
+                # A script's bare import of its sibling (`from helper import x` in `pkg/scripts/run.py`, which
+                # the plan resolves the same way: `_roots_plan._Functions._resolve_from`).
+                if package is None:
+                    package = _package(path)
+                if package and self._names(f"{package}.{base}", names):
+                    return True
         return False
+
+    def _names(self, base: str, names: bytes) -> bool:
+        """`from base import names` imports one of `self.names` (the module, or a name of it)."""
+        if base in self.names:
+            return True
+        return any(f"{base}.{name.decode('ascii', 'replace')}" in self.names for name in _items(names))
 
 
 def _imports(data: bytes) -> Iterator[re.Match[bytes]]:

@@ -76,6 +76,43 @@ def test_noop_mcp2_client_and_memory_harness(tmp_path):
     assert codes(findings) == ["MR301", "MR301", "MR303", "MR303"]
 
 
+def test_noop_a_users_own_attribute_and_method_value_are_left_alone(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from .tree import Forest
+
+
+        async def main(forest: Forest, cb):
+            forest._list_roots_callback = cb
+            send = forest.send_roots_list_changed
+            await send()
+        """,
+        extra={"tree.py": "class Forest:\n    pass\n"},
+    )
+    assert findings == []
+
+
+def test_a_callback_set_on_the_private_attribute_and_a_send_taken_as_a_value_are_reported(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp import ClientSession
+
+
+        async def main(session: ClientSession, cb):
+            session._list_roots_callback = cb
+            send = session.send_roots_list_changed
+            await send()
+            await (session.send_roots_list_changed)()
+        """,
+    )
+    assert codes(findings) == ["MR301", "MR303", "MR303"]
+    assert "set on the session's private attribute here" in findings[0].message
+    taken = sorted("taken as a value" in f.message for f in findings[1:])
+    assert taken == [False, True]  # the parenthesised call is a call
+
+
 # --- the opt-in rewrite ----------------------------------------------------------------------------------
 
 

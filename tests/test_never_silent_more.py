@@ -85,11 +85,29 @@ class Watch(Middleware):
             "MR103",
             8,
         ),
+        # The method named by a module constant (`getattr(session, METHOD)`).
+        (
+            "from mcp.server.fastmcp import Context, FastMCP\n\nMETHOD = 'list_roots'\nmcp = FastMCP('x')\n\n\n"
+            "@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+            "    fetch = getattr(ctx.session, METHOD)\n    return str(await fetch())\n",
+            "MR103",
+            9,
+        ),
     ],
 )
 def test_reported(tmp_path, source, code, line):
     findings = check_noop(tmp_path, source)
     assert [(f.code, f.line) for f in findings] == [(code, line)]
+
+
+def test_noop_a_constant_bound_twice_is_not_followed(tmp_path):
+    # `METHOD` is rebound before any call: `getattr` takes `ping`.
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nMETHOD = 'list_roots'\nMETHOD = 'ping'\n"
+        "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+        "    return str(await getattr(ctx.session, METHOD)())\n"
+    )
+    assert check_noop(tmp_path, source) == []
 
 
 def test_one_marker_for_a_statement_that_names_list_changed_twice(tmp_path):

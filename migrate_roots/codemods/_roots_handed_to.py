@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
+from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import recognise
@@ -97,9 +98,9 @@ def is_middleware(cls: cst.ClassDef, state: FileState) -> bool:
     )
 
 
-def _names_roots_method(call: cst.Call) -> bool:
+def _names_roots_method(call: cst.Call, state: FileState) -> bool:
     """`hasattr(x, "list_roots")`, `getattr(x, "list_roots"[, default])`, `operator.methodcaller("list_roots")`,
-    `x.__getattribute__("list_roots")`."""
+    `x.__getattribute__("list_roots")`; the name also as a module constant (`getattr(session, METHOD)`)."""
     func = call.func
     name = (
         func.value
@@ -115,7 +116,18 @@ def _names_roots_method(call: cst.Call) -> bool:
     else:
         return False
     named = call.args[index].value if len(call.args) > index else None
+    if isinstance(named, cst.Name):
+        named = _module_constant(named, state)
     return isinstance(named, cst.SimpleString) and named.evaluated_value == "list_roots"
+
+
+def _module_constant(name: cst.Name, state: FileState) -> cst.BaseExpression | None:
+    """The value of a module-level name bound once (`METHOD = "list_roots"`), read anywhere in the module."""
+    found = state.scope(name)
+    scope = found.globals if found is not None else None
+    bound = list(scope[name.value]) if scope is not None and name.value in scope else []
+    target = getattr(bound[0], "node", None) if len(bound) == 1 else None
+    return _sdk._assigned_value(state, target) if isinstance(target, cst.Name) else None
 
 
 def _is_compat_call(call: cst.Call, state: FileState, function: str = SHIM_FUNCTION) -> bool:

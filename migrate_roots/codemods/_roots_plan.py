@@ -66,9 +66,21 @@ class _Functions:
                     self.sdk.add((root, fq))
         self.roots_of = roots_of
         self.calls: dict[Key, list[tuple[Key, Pos]]] = {}
-        for key, (_, func) in self.by_key.items():
-            resolved = ((self.resolve(key[0], callee), pos) for callee, pos in func.calls)
+        for key, (path, func) in self.by_key.items():
+            package = summaries[path].package
+            resolved = ((self._resolve_from(key[0], package, callee), pos) for callee, pos in func.calls)
             self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
+
+    def _resolve_from(self, root: str, package: str, fq: str) -> Key | None:
+        """`resolve`, and for a bare import that names no module of the root (`from helper import x` in
+        `pkg/scripts/run.py`), the sibling module of the caller's folder: where Python finds it when the file
+        is run as a script (its folder is `sys.path[0]`), and nowhere else in the project."""
+        found = self.resolve(root, fq)
+        if found is None and package and "." in fq:
+            sibling = f"{package}.{fq.partition('.')[0]}"
+            if (root, sibling) in self.modules:
+                found = self.resolve(root, f"{package}.{fq}")
+        return found
 
     def resolve(self, root: str, fq: str, depth: int = 0) -> Key | None:
         if depth > 8:  # a cycle of re-exports

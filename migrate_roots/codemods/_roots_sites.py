@@ -311,7 +311,7 @@ class SiteIndex:
         if caller is not None and _is_compat_call(node, state, BOUND_FUNCTION):
             # An earlier run took the operator's bound here (MR110): nothing left to mark.
             caller.in_place = True
-        if _names_roots_method(node):
+        if _names_roots_method(node, state):
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))
         raw = raw_roots_request(node, state)

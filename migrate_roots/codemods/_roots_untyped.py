@@ -5,10 +5,12 @@ project's own method. `super().list_roots()` in an override on an SDK class is m
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._roots_model import Site
+from migrate_roots.codemods._roots_model import Site, Summary
 from migrate_roots.codemods._roots_refusals import _guarding_param, _local_refusal, _uses
 from migrate_roots.codemods.base import FileState
 
@@ -217,3 +219,17 @@ def _marked(call: cst.Call, why: str, state: FileState) -> Site:
     site = Site(state.pos(call), "result", "list")
     site.refusal = ("MR103", why)
     return site
+
+
+# What an SDK import says (`from mcp.server...`, `import mcp`, `from fastmcp import`): see `sdk_tokens`.
+_SDK_TOKENS = frozenset({b"from mcp", b"import mcp", b"fastmcp"})
+
+
+def sdk_tokens(summaries: Iterable[Summary]) -> set[bytes]:
+    """A module that never imports the SDK but holds an untyped read (`Site.maybe`) is MCP's when its package
+    imports the SDK elsewhere (`_roots_plan`, `mcp_packages`): the package's SDK modules must be parsed to tell,
+    even when none of them calls it (a helper no tool is seen to reach is reported, never silent)."""
+    for summary in summaries:
+        if not summary.sdk and any(site.maybe for func in summary.functions.values() for site in func.sites):
+            return set(_SDK_TOKENS)
+    return set()

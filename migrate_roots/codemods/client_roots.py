@@ -171,15 +171,19 @@ class ClientRoots(Rule):
     )
     severity = Severity.DEPRECATED
     tokens = TOKENS
-    nodes = (cst.Module, cst.Call, cst.DictElement, cst.Subscript)
+    nodes = (cst.Module, cst.Call, cst.DictElement, cst.Subscript, cst.Attribute)
     limits = (
         "Reported only: removing the callback would break servers that still ask for roots. A callback set as "
-        "an attribute after construction (`session._list_roots_callback = cb`) is not seen."
+        "an attribute after construction (`session._list_roots_callback = cb`) is reported, in a module that "
+        "imports the SDK."
     )
 
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
             _sdk.note_sdk_imports(state)
+            return
+        if isinstance(node, cst.Attribute):
+            self._attribute(node, state)
             return
         if isinstance(node, (cst.DictElement, cst.Subscript)):
             self._by_name(node, state)
@@ -230,6 +234,32 @@ class ClientRoots(Rule):
         ):
             state.report(
                 node, "MR301", _ANSWERS + " (the keyword is passed by name here)", Severity.DEPRECATED
+            )
+
+    def _attribute(self, node: cst.Attribute, state: FileState) -> None:
+        """`session._list_roots_callback = cb` (the SDK's private slot, set after construction), and
+        `send = session.send_roots_list_changed` (the method taken as a value, called later)."""
+        name = node.attr.value
+        parent = state.parent(node)
+        if name == "_list_roots_callback" and isinstance(parent, cst.AssignTarget):
+            if state.extra.get("imports_sdk"):
+                state.report(
+                    node,
+                    "MR301",
+                    _ANSWERS + " (set on the session's private attribute here)",
+                    Severity.DEPRECATED,
+                )
+        elif name == "send_roots_list_changed" and not (isinstance(parent, cst.Call) and parent.func is node):
+            kind = client_kind(state, node.value)
+            if kind == _sdk.FOREIGN or not (kind is not None or _any_client_import(state)):
+                return
+            state.report(
+                node,
+                "MR303",
+                "`send_roots_list_changed` taken as a value: the notification it sends does not exist in MCP "
+                "2026-07-28, only legacy servers receive it (harmless to them); remove its calls by hand for "
+                "projects that talk only to migrated servers",
+                Severity.DEPRECATED,
             )
 
     def _send(self, node: cst.Call, func: cst.Attribute, state: FileState) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _roots_keyed
+from migrate_roots.codemods import _roots_keyed, _roots_untyped
 from migrate_roots.codemods._roots_handed_to import _fq
 from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
 from migrate_roots.codemods._roots_plan import plan_package
@@ -260,6 +260,10 @@ class RootsCall(SiteIndex, Rule):
         return out
 
     # --- the package plan ----------------------------------------------------------------------------
+    @classmethod
+    def follow_tokens(cls, summaries: Mapping[str, Any]) -> set[bytes]:
+        return _roots_untyped.sdk_tokens(summaries.values())
+
     @classmethod
     def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
         out: set[str] = set()
