@@ -6,6 +6,7 @@ follow.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -27,6 +28,10 @@ from migrate_roots.codemods.program import reuse, typed
 from migrate_roots.codemods.program.model import ProgramModel
 
 Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
+
+
+# A bare `import json` is the standard library's even beside a `json.py` (`_Functions._resolve_from`).
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
 class _Functions:
@@ -76,8 +81,9 @@ class _Functions:
         `pkg/scripts/run.py`), the sibling module of the caller's folder: where Python finds it when the file
         is run as a script (its folder is `sys.path[0]`), and nowhere else in the project."""
         found = self.resolve(root, fq)
-        if found is None and package and "." in fq:
-            sibling = f"{package}.{fq.partition('.')[0]}"
+        head = fq.partition(".")[0]
+        if found is None and package and "." in fq and head not in _STDLIB:
+            sibling = f"{package}.{head}"
             if (root, sibling) in self.modules:
                 found = self.resolve(root, f"{package}.{fq}")
         return found
