@@ -283,7 +283,8 @@ class Engine:
                 for scope in follow.scopes(str(entry.path), entry.module):
                     tokens.setdefault(scope, set()).update(entry.follow)
         reached = {name for entry in entries for name in entry.functions}
-        modules = {name for entry in entries for name in entry.modules} - {entry.module for entry in entries}
+        indexed_modules = {entry.module for entry in entries}
+        modules = {name for entry in entries for name in entry.modules} - indexed_modules
         for entry in entries:
             entry.follow = entry.functions = entry.modules = _NONE
         seen = {str(p) for p in hits} | {f.path for f in failed}
@@ -305,6 +306,12 @@ class Engine:
             for entry in round_entries:
                 if entry.planned and entry.ref is not None:
                     new |= _follow_functions(spill.get(entry.ref), reached, self.options) - reached
+                modules |= (
+                    entry.modules
+                )  # a decorator's module, named by a tool that joined (_roots_wrappers)
+                entry.follow = entry.functions = entry.modules = _NONE
+            modules -= indexed_modules
+            indexed_modules |= {entry.module for entry in round_entries}
             reached |= new
         return added
 

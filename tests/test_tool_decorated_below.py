@@ -38,6 +38,18 @@ def test_noop_below_the_registration_without_wraps_is_marked(tmp_path):
     assert codes == ["MR104"] and "root" not in text.split("def workspace")[1].split("\n")[0]
 
 
+def test_noop_below_the_registration_with_wraps_and_a_signature_of_its_own_is_marked(tmp_path):
+    # The SDK reads the schema through `__wrapped__` and offers `root`, then calls `w(ctx)`: a TypeError for
+    # every client that passes it (session 15's sweep A, r05).
+    codes, text = _run(
+        tmp_path,
+        imports="import functools\n\n",
+        wraps="    @functools.wraps(fn)\n",
+        decorators="@mcp.tool()\n@with_ctx\n",
+    )
+    assert codes == ["MR104"] and "root" not in text.split("def workspace")[1].split("\n")[0]
+
+
 @pytest.mark.parametrize(
     ("imports", "wraps", "decorators"),
     [
@@ -54,7 +66,11 @@ def test_noop_below_the_registration_without_wraps_is_marked(tmp_path):
     ],
 )
 def test_rewritten_when_the_schema_is_the_tools_own(tmp_path, imports, wraps, decorators):
-    codes, text = _run(tmp_path, imports=imports, wraps=wraps, decorators=decorators)
+    # The wrapper takes what the SDK passes and hands it on.
+    source = SOURCE.replace("w(ctx: Context)", "w(*args, **kwargs)").replace("fn(ctx)", "fn(*args, **kwargs)")
+    (tmp_path / "server.py").write_text(source.format(imports=imports, wraps=wraps, decorators=decorators))
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    codes, text = [f.code for r in results for f in r.findings], (tmp_path / "server.py").read_text()
     assert "MR101" in codes and "MR104" not in codes
     assert "async def workspace(ctx: Context, root: RootPaths = None)" in text
 

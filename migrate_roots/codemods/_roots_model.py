@@ -149,6 +149,8 @@ class Summary:
     values: frozenset[str] = frozenset()
     # Dotted names of functions stored under another name (`workspace_dir = first_root`, run_time.value_uses).
     stored: tuple[tuple[str, str], ...] = ()  # with where each is stored (`server.py:11`)
+    # Module-level decorators whose wrapper would not carry a new argument through: name -> why (_roots_wrappers).
+    wrappers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

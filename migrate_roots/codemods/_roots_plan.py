@@ -20,6 +20,7 @@ from migrate_roots.codemods import (
     _roots_keyed,
     _roots_plan_doubles,
     _roots_plan_tools,
+    _roots_wrappers,
     _shim_place,
 )
 from migrate_roots.codemods._param_types import path_param
@@ -194,6 +195,12 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     # A helper on the way that already has a parameter of the configured name is refused (MR106), and nothing
     # reaches roots through it: its callers must not pass the keyword a second time. A helper whose own path
     # parameter the tools already pass (codemods/program/reuse.py) takes no new one.
+    # Functions behind a project decorator whose wrapper would not carry the argument through (_roots_wrappers):
+    # refused as a whole, as a tool's own refusal is (a refused tool's call of a threaded helper is said).
+    for key, why in _roots_wrappers.refusals(by_key, summaries, set(by_key), funcs.resolve).items():
+        path, func = by_key[key]
+        if func.refusal is None:
+            by_key[key] = (path, replace(func, refusal=why))
     first = reaching(refused)
     stored = {name: where for s in summaries.values() for name, where in s.stored}
     guarded = reuse.guarded_helpers(by_key, calls, first, path_like)

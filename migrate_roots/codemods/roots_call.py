@@ -25,7 +25,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _roots_keyed, _roots_untyped
+from migrate_roots.codemods import _roots_keyed, _roots_untyped, _roots_wrappers
 from migrate_roots.codemods._roots_handed_to import _fq
 from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
 from migrate_roots.codemods._roots_plan import plan_package
@@ -219,7 +219,8 @@ class RootsCall(SiteIndex, Rule):
         top = state.module.split(".")[0]
         targets = [target for _, target in facts.imports] + list(facts.stars)
         reexports = any(target.split(".")[0] == top for target in targets)
-        if not (wanted or doubles or facts or reexports):
+        wrappers = _roots_wrappers.opaque(state.wrapper.module) if spells(state, "def ") else {}
+        if not (wanted or doubles or facts or reexports or wrappers):
             return None
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
@@ -235,6 +236,7 @@ class RootsCall(SiteIndex, Rule):
             instances,
             values,
             stored,
+            wrappers,
         )
 
     def _doubles(self) -> list[Double]:
@@ -296,15 +298,21 @@ class RootsCall(SiteIndex, Rule):
     def follow_modules(cls, summaries: Mapping[str, Any]) -> set[str]:
         # The first-party modules a file with a roots read imports from: a bound check there (`ensure_within(
         # path, roots)` in `file_access.py`) must be seen, or the roots would become the caller's choice.
+        # ... and the module of a project decorator around a function here (`_roots_wrappers`).
         out: set[str] = set()
         for summary in summaries.values():
             facts = summary.facts
-            if facts is None or not any(f.sites for q, f in summary.functions.items() if q != "<module>"):
+            if facts is None:
                 continue
             top = summary.module.split(".")[0]
-            for _, fq in facts.imports:
-                if fq.split(".")[0] == top:
-                    out |= {fq, fq.rpartition(".")[0]}
+            if any(f.sites for q, f in summary.functions.items() if q != "<module>"):
+                out |= {
+                    m
+                    for _, fq in facts.imports
+                    if fq.split(".")[0] == top
+                    for m in (fq, fq.rpartition(".")[0])
+                }
+            out |= _roots_wrappers.decorator_modules(summary)
         return out
 
     @classmethod

@@ -1,0 +1,184 @@
+"""Decorators of the project around a function that gets the path argument (sweep A of session 15, r01/r05/r07).
+
+`@retry` over a roots helper, or `@require_client` below a tool's registration, puts the function behind a
+wrapper the project wrote. The new argument reaches the function only if the wrapper takes it and passes it on
+unchanged: `async def wrapper(*args, **kwargs): return await fn(*args, **kwargs)`. A wrapper with a signature of
+its own (`wrapper(ctx)`) fails with a TypeError on every call that passes it, legacy clients included (the SDK
+reads a tool's schema through `functools.wraps`, so it offers the argument and then calls the wrapper); a
+wrapper that keeps results (`_cache[id(ctx.session)] = await fn(...)`) serves one call's roots to the next.
+
+`opaque(module)` finds, per file, the module-level decorators whose wrapper is one of those (a fact of the
+summary); `refusals` refuses, in the plan, the functions on the way that such a decorator wraps.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+
+import libcst as cst
+
+from migrate_roots.codemods._roots_model import Func, Summary, import_root
+
+Key = tuple[str, str]
+
+
+def opaque(module: cst.Module) -> dict[str, str]:
+    """Module-level decorator name -> why its wrapper would not carry a new keyword argument through."""
+    out: dict[str, str] = {}
+    for statement in module.body:
+        body = statement.body.body if isinstance(statement, cst.FunctionDef) else ()
+        if not any(isinstance(s, cst.FunctionDef) for s in body):
+            continue  # no function of its own: not a decorator that wraps (most functions)
+        assert isinstance(statement, cst.FunctionDef)
+        wrappers = _returned(statement)
+        if len(wrappers) == 1 and not _is_wrapper(wrappers[0], statement):
+            # A factory (`@retry(3)`): the wrapper is one level down; a registrar's inner decorator that returns
+            # the function itself (`return mcp.tool()(fn)`) wraps nothing.
+            wrappers = _returned(wrappers[0])
+        for wrapper in wrappers:
+            why = _why_opaque(wrapper)
+            if why is not None:
+                out[statement.name.value] = f"`{wrapper.name.value}` {why}"
+                break
+    return out
+
+
+def refusals(
+    by_key: Mapping[Key, tuple[str, Func]],
+    summaries: Mapping[str, Summary],
+    within: set[Key],
+    resolve: Callable[[str, str], Key | None],
+) -> dict[Key, tuple[str, str]]:
+    """The functions of `within` that a decorator with an opaque wrapper wraps, with the reason (MR104 for a
+    tool, whose schema would offer what its wrapper rejects; MR103 for a helper)."""
+    found: dict[str, tuple[str, str]] = {}  # dotted decorator name -> (its module's file, why)
+    for path, summary in summaries.items():
+        for name, why in summary.wrappers.items():
+            found[f"{import_root(summary)}|{summary.module}.{name}"] = (path, why)
+    if not found:
+        return {}
+    out: dict[Key, tuple[str, str]] = {}
+    for key in within:
+        path, func = by_key[key]
+        # A tool's decorators above its registration wrap what the SDK never calls: only those below count.
+        spelled = ((func.under or "") if func.tool is not None else (func.decorator or "")).lstrip("@")
+        spelled = spelled.partition("(")[0]
+        if not spelled:
+            continue
+        summary = summaries[path]
+        imports = dict(summary.facts.imports) if summary.facts is not None else {}
+        head, dot, rest = spelled.partition(".")
+        fq = imports[head] + dot + rest if head in imports else f"{summary.module}.{spelled}"
+        target = resolve(key[0], fq)
+        where = found.get(f"{target[0]}|{target[1]}" if target is not None else f"{key[0]}|{fq}")
+        if where is None:
+            continue
+        name = func.qualname.rpartition(".")[2]
+        place = os.path.basename(where[0])
+        said = f"`{name}` is decorated by `@{spelled}` ({place}), whose wrapper {where[1]}"
+        if func.tool is not None:
+            out[key] = (
+                "MR104",
+                f"tool {said} (the SDK offers the arguments of `{name}`, then calls the wrapper)",
+            )
+        else:
+            out[key] = ("MR103", said)
+    return out
+
+
+def decorator_modules(summary: Summary) -> set[str]:
+    """The first-party modules (and the names in them) of the decorators around this module's functions: their
+    wrappers must be read (`RootsCall.follow_modules`), also when the decorated tool holds no read itself."""
+    imports = dict(summary.facts.imports) if summary.facts is not None else {}
+    top = summary.module.split(".")[0]
+    out: set[str] = set()
+    for func in summary.functions.values():
+        head = (func.decorator or "").lstrip("@").partition("(")[0].partition(".")[0]
+        fq = imports.get(head, "")
+        if fq.split(".")[0] == top:
+            out |= {fq, fq.rpartition(".")[0]}
+    return out
+
+
+def _returned(func: cst.FunctionDef) -> list[cst.FunctionDef]:
+    """The functions `func` defines in its body and returns by name."""
+    names: set[str] = set()
+
+    class Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Return(self, node: cst.Return) -> None:
+            if isinstance(node.value, cst.Name):
+                names.add(node.value.value)
+
+    func.visit(Returns())
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+    return [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value in names]
+
+
+def _is_wrapper(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
+    """`inner` calls one of `outer`'s parameters (the decorated function), so it is the wrapper, not the
+    decorator a factory returns."""
+    params = {p.name.value for p in outer.params.params}
+    found = False
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            found = found or (isinstance(node.func, cst.Name) and node.func.value in params)
+
+    inner.visit(Calls())
+    return found
+
+
+def _why_opaque(wrapper: cst.FunctionDef) -> str | None:
+    star = wrapper.params.star_kwarg
+    if star is None:
+        return (
+            "takes no `**kwargs`: a call that passes a path argument would fail; give the wrapper `**kwargs`, "
+            "pass them on, then run again"
+        )
+    kwargs = star.name.value
+    passes = False
+    keeps = ""
+
+    class Body(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal passes
+            passes = passes or any(
+                a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == kwargs
+                for a in node.args
+            )
+
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            nonlocal keeps
+            if isinstance(node.target, cst.Subscript) and not keeps:
+                keeps = cst.Module([]).code_for_node(node.target.value)
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal keeps
+            if node.attr.value in ("setdefault", "__setitem__") and not keeps:
+                keeps = cst.Module([]).code_for_node(node.value)
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            nonlocal keeps
+            keeps = keeps or node.names[0].name.value
+
+        def visit_Global(self, node: cst.Global) -> None:
+            nonlocal keeps
+            keeps = keeps or node.names[0].name.value
+
+    wrapper.body.visit(Body())
+    if not passes:
+        return (
+            f"does not pass `**{kwargs}` on: a path argument would never reach the function; pass them on, then "
+            "run again"
+        )
+    if keeps:
+        return (
+            f"keeps results in `{keeps}`: one call's result would answer a call with another path argument; key "
+            "it on the argument or drop it, by hand"
+        )
+    return None
