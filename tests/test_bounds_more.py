@@ -27,6 +27,20 @@ CHECKS = {
     "relpath": "    base = r.roots[0].uri.path\n"
     "    if os.path.relpath(os.path.realpath(p), base).startswith('..'):\n        return 'denied'",
     "uri prefix": "    if not any(('file://' + p).startswith(str(x.uri)) for x in r.roots):\n        return 'denied'",
+    # Session 15's sweep B: r03 (unresolved membership), r04 (a bare `relative_to`), r08 (an unresolved prefix
+    # test, whose MR109 said the roots were not its bound).
+    "unresolved membership": "    shared = {x.uri.path for x in r.roots}\n"
+    "    if os.path.dirname(p) not in shared:\n        raise PermissionError(p)",
+    "bare relative_to": "    from pathlib import Path\n\n"
+    "    Path(p).resolve().relative_to(Path(r.roots[0].uri.path).resolve())",
+    "unresolved prefix": "    allowed = [x.uri.path for x in r.roots]\n"
+    "    if not any(p.startswith(a) for a in allowed):\n        raise PermissionError(p)",
+}
+
+NOT_BOUNDS = {
+    # A test that names no roots on its bound side, and a `relative_to` whose ValueError picks another folder.
+    "constant prefix": "    if p.startswith('/etc'):\n        return 'denied'\n    print(r.roots[0].uri)",
+    "constant membership": "    if os.path.basename(p) in ('a', 'b'):\n        return 'denied'\n    print(r.roots[0].uri)",
 }
 
 KEPT = """
@@ -75,3 +89,9 @@ def test_a_bound_kept_in_a_global_by_another_tool_is_the_operators(tmp_path, fil
         f.message for f in findings if f.code == "MR110"
     )
     assert "allowed_roots_compat(ctx.session)" in text and "root: " not in text
+
+
+@pytest.mark.parametrize("check", sorted(NOT_BOUNDS))
+def test_noop_a_check_the_roots_do_not_reach_is_no_bound(tmp_path, check):
+    findings, text = _codes(tmp_path, HEAD + READ.format(check=NOT_BOUNDS[check]))
+    assert [f.code for f in findings] == ["MR101"], findings

@@ -266,17 +266,25 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
         def __init__(self) -> None:
             super().__init__()
             self.tries = 0
+            self.caught = 0  # every `try` that catches a ValueError, a fallback's too
             self.tests: list[frozenset[str]] = []
             self.tested: list[frozenset[str]] = []  # every name each enclosing `if` mentions
             self.helpers: list[Pos | None] = []  # each enclosing `if`'s helper call (`_helper_test`)
+            self.bare: set[int] = set()  # `target.relative_to(base)` as a statement: its ValueError refuses
+
+        def visit_Expr(self, node: cst.Expr) -> None:
+            if isinstance(node.value, cst.Call) and _callee(node.value) == "relative_to":
+                self.bare.add(id(node.value))
 
         def visit_Try(self, node: cst.Try) -> None:
             # Only a `try` whose handlers catch the ValueError makes `relative_to` a test (`except OSError`
             # around a displayed `note.relative_to(base)` does not).
             self.tries += _catches_value_error(node)
+            self.caught += _catches_value_error(node, fallbacks=True)
 
         def leave_Try(self, original_node: cst.Try) -> None:
             self.tries -= _catches_value_error(original_node)
+            self.caught -= _catches_value_error(original_node, fallbacks=True)
 
         def visit_If(self, node: cst.If) -> None:
             self.tests.append(_bound_side(node.test))
@@ -351,6 +359,8 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 sign = "`is_relative_to`"
             elif name == "relative_to" and self.tries:
                 sign = "`relative_to` under `try`"
+            elif name == "relative_to" and id(call) in self.bare and not self.caught:
+                sign = "`relative_to` as a statement, whose ValueError refuses"
             elif name in ("commonpath", "commonprefix"):
                 sign = f"`{name}`"
             elif name == "startswith" and _relpath_of(call) is not None:
@@ -365,8 +375,9 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 sign = f"`{name}` against a pattern"  # `fnmatch(abspath(p), root + "/*")`
                 mentioned = _names_in(call.args[1].value)
             elif name == "startswith" and self.tested:
-                # `if path.startswith("/etc"): raise`: checks the path, bounds nothing (no resolved side).
-                checks.append(("a prefix test", _subject(call), pos(call)))
+                # `if not any(path.startswith(a) for a in allowed): raise`: a bound where the roots reach the
+                # argument (`a`); `if path.startswith("/etc"): raise` names no roots there and bounds nothing.
+                sign = "a prefix test"
             if sign is not None:
                 signs.append((sign, mentioned))
                 checked = mentioned if name in ("commonpath", "commonprefix") else _subject(call)
@@ -392,14 +403,21 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 comparator = target.comparator
                 # `if abspath(p) not in allowed:` / `dirname(realpath(p)) in {...}`: a resolved path looked up
                 # in a collection, which is the bound.
+                # Unresolved too (`if p.parent not in shared: raise`): where the roots reach the collection,
+                # it bounds what the tool touches, however weakly.
                 if (
                     isinstance(target.operator, (cst.In, cst.NotIn))
                     and self.tested
-                    and _resolves(node.left, resolved)
+                    and not isinstance(node.left, cst.SimpleString)
                     and not (isinstance(comparator, cst.Attribute) and comparator.attr.value == "parents")
                 ):
-                    signs.append(("a membership test of a resolved path", _names_in(comparator)))
-                    checks.append(("a membership test of a resolved path", _names_in(node.left), pos(node)))
+                    if _resolves(node.left, resolved):
+                        signs.append(("a membership test of a resolved path", _names_in(comparator)))
+                        checks.append(
+                            ("a membership test of a resolved path", _names_in(node.left), pos(node))
+                        )
+                    else:  # a bound only where the roots reach the collection; on the path, no check of it
+                        signs.append(("a membership test of a path", _names_in(comparator)))
                 if (
                     isinstance(target.operator, (cst.In, cst.NotIn))
                     and isinstance(comparator, cst.Attribute)
@@ -442,11 +460,12 @@ def _code_of(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def _catches_value_error(node: cst.Try) -> bool:
+def _catches_value_error(node: cst.Try, fallbacks: bool = False) -> bool:
     """A handler of the `try` catches `relative_to`'s ValueError and refuses (not a fallback: bees' `except
-    ValueError: resolved_root = get_repo_root_from_path(hive_path)` picks another folder, it bounds nothing)."""
+    ValueError: resolved_root = get_repo_root_from_path(hive_path)` picks another folder, it bounds nothing;
+    with `fallbacks`, any handler that catches it)."""
     for handler in node.handlers:
-        if _fallback(handler):
+        if _fallback(handler) and not fallbacks:
             continue
         if handler.type is None:
             return True

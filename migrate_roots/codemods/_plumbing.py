@@ -293,6 +293,14 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
         class Calls(cst.CSTVisitor):
             def visit_Call(self, n: cst.Call) -> None:
                 func = n.func
+                # `shutil.rmtree(INDEX_DIR)`: a module-level path handed to what changes the disk (B's r05).
+                callee = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+                if not found and callee in _FS_CHANGES:
+                    held = [a.value.value for a in n.args if isinstance(a.value, cst.Name)]
+                    named = [h for h in held if h in top_assigns]
+                    if named:
+                        found.append(named[0])
+                        return
                 if found or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
                     return
                 name = func.value.value
@@ -329,3 +337,10 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
 
         node.visit(Calls())
         return found
+
+
+# Functions that change what a path names on disk, handed a module-level path (`_global_method_call`).
+_FS_CHANGES = frozenset(
+    {"rmtree", "remove", "unlink", "rmdir", "removedirs", "rename", "replace", "move", "copy", "copy2"}
+    | {"copyfile", "copytree", "truncate", "utime", "chmod"}
+)

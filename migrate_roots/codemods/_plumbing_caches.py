@@ -100,6 +100,17 @@ class _Caches(_PlumbingBase):
                     reasons[name] = why
                     changed = True
             for func, guard in list(fetchers.items()):
+                # The guard fills module state besides the caches (`_INDEX.extend(...)`): unwrapped, it would
+                # grow or change on every call (a list that repeats itself, an index that mixes roots).
+                other = self._other_state(guard, candidates)
+                if other is not None and self.funcs[func].globals_declared & removable:
+                    for name in self.funcs[func].globals_declared & removable:
+                        removable.discard(name)
+                        reasons[name] = (
+                            f"its guard in `{state.qualname(func)}` also changes `{other}`, which would then "
+                            "change on every call"
+                        )
+                        changed = True
                 if self._mr105(func) and self.funcs[func].globals_declared & removable:
                     for name in self.funcs[func].globals_declared & removable:
                         removable.discard(name)
@@ -153,6 +164,21 @@ class _Caches(_PlumbingBase):
                 f"{reasons.get(name, 'not removable')}; read the `{self.param}` argument per request instead",
                 Severity.DEPRECATED,
             )
+
+    def _other_state(self, guard: cst.If, caches: set[str]) -> str | None:
+        """A module-level value other than `caches` that the guard's body changes: a method called on it
+        (`_INDEX.extend(...)`, `INDEX_DIR.mkdir()`), an item or attribute assigned on it."""
+        top = set(self.top_assigns) - caches
+        changed = self._global_method_call(guard.body)
+        if changed is not None and changed.partition(".")[0] in top:
+            return changed.partition(".")[0]
+        for node in _assigned_targets(guard.body):
+            root = node
+            while isinstance(root, (cst.Subscript, cst.Attribute)):
+                root = root.value
+            if root is not node and isinstance(root, cst.Name) and root.value in top:
+                return root.value
+        return None
 
     def _mr105(self, func: cst.FunctionDef) -> bool:
         """Does MR101's plan refuse a roots read of `func` as MR105 (None versus empty)?"""
@@ -374,3 +400,18 @@ def _readers_text(readers: dict[str, str], unwrapped: list[str], keepers: list[s
             "for the next request"
         )
     return "; ".join(parts)
+
+
+def _assigned_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The targets assigned in `node` (`x[k] = v`, `x.a = v`, `x[k] += 1`)."""
+    found: list[cst.BaseExpression] = []
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, n: cst.AssignTarget) -> None:
+            found.append(n.target)
+
+        def visit_AugAssign(self, n: cst.AugAssign) -> None:
+            found.append(n.target)
+
+    node.visit(Targets())
+    return found

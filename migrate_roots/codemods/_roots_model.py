@@ -151,6 +151,8 @@ class Summary:
     stored: tuple[tuple[str, str], ...] = ()  # with where each is stored (`server.py:11`)
     # Module-level decorators whose wrapper would not carry a new argument through: name -> why (_roots_wrappers).
     wrappers: dict[str, str] = field(default_factory=dict)
+    # Names the rewrite imports (`Field`, `Annotated`, ...) that the module binds to something else: name -> line.
+    clashes: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

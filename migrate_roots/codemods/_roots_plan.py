@@ -197,7 +197,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     # parameter the tools already pass (codemods/program/reuse.py) takes no new one.
     # Functions behind a project decorator whose wrapper would not carry the argument through (_roots_wrappers):
     # refused as a whole, as a tool's own refusal is (a refused tool's call of a threaded helper is said).
-    for key, why in _roots_wrappers.refusals(by_key, summaries, set(by_key), funcs.resolve).items():
+    wrapped = _roots_wrappers.refusals(by_key, summaries, set(by_key), funcs.resolve)
+    for key, why in {**_roots_wrappers.clash_refusals(by_key, summaries, settings.target), **wrapped}.items():
         path, func = by_key[key]
         if func.refusal is None:
             by_key[key] = (path, replace(func, refusal=why))

@@ -149,6 +149,15 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "and kept beyond this call: a path argument would count on the first call only; read the roots (or "
             "the argument) on every call, by hand, then run again",
         )
+    # Built into a file or folder of the module's and served while it exists: an on-disk cache.
+    disk = flow.disk_guard(call, state)
+    if disk is not None:
+        return (
+            "MR211",
+            f"roots read only while `{disk[0]}` is not on disk (the test at {os.path.basename(state.path)}:{disk[1]}), "
+            "which what they build is then kept in: a path argument would count until it exists and be "
+            "ignored afterwards; key the cache by the argument, or rebuild it per call, by hand, then run again",
+        )
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
     target = _binding(call, state)[0]
     params = {

@@ -1,4 +1,6 @@
-"""Decorators of the project around a function that gets the path argument (sweep A of session 15, r01/r05/r07).
+"""What a function that would get the path argument stands behind, that the rewrite cannot carry it through:
+a project decorator (sweep A of session 15, r01/r05/r07), and a module whose own `Field` or `Annotated` the
+annotation's import would replace or be replaced by (sweep B, r01/r02).
 
 `@retry` over a roots helper, or `@require_client` below a tool's registration, puts the function behind a
 wrapper the project wrote. The new argument reaches the function only if the wrapper takes it and passes it on
@@ -19,6 +21,7 @@ from collections.abc import Callable, Mapping
 import libcst as cst
 
 from migrate_roots.codemods._roots_model import Func, Summary, import_root
+from migrate_roots.codemods.base import FileState
 
 Key = tuple[str, str]
 
@@ -98,6 +101,72 @@ def decorator_modules(summary: Summary) -> set[str]:
         fq = imports.get(head, "")
         if fq.split(".")[0] == top:
             out |= {fq, fq.rpartition(".")[0]}
+    return out
+
+
+# The names the rewrite imports, by the modules they may come from unchanged.
+_IMPORTED = {
+    "Field": ("pydantic",),
+    "Annotated": ("typing", "typing_extensions"),
+    "Optional": ("typing", "typing_extensions"),
+    "List": ("typing", "typing_extensions"),
+    "Union": ("typing", "typing_extensions"),
+}
+
+
+def clashes(state: FileState) -> dict[str, int]:
+    """The names of `_IMPORTED` the module binds otherwise (`from .schema import Field`, `from dataclasses
+    import field as Field`, `from pydantic.v1 import Field`, a class or an assignment), with the line: a new
+    `from pydantic import Field` would replace the module's own, or be replaced by it."""
+    if not any(name in line for line in state.lines for name in _IMPORTED):
+        return {}
+    scope = state.scope(state.wrapper.module)
+    out: dict[str, int] = {}
+    for name, modules in _IMPORTED.items():
+        for assignment in scope[name] if scope is not None and name in scope else ():
+            node = getattr(assignment, "node", None)
+            if _imports_itself(node, name, modules, state):
+                continue  # `from pydantic import Field`: the very name the rewrite imports
+            if isinstance(node, cst.CSTNode):
+                out[name] = state.pos(node)[0]
+                break
+    return out
+
+
+def _imports_itself(node: object, name: str, modules: tuple[str, ...], state: FileState) -> bool:
+    """`node` is `from <one of modules> import name` (not `... import other as name`)."""
+    if not isinstance(node, cst.ImportFrom) or node.module is None or node.relative:
+        return False
+    if state.wrapper.module.code_for_node(node.module) not in modules or isinstance(
+        node.names, cst.ImportStar
+    ):
+        return False
+    code = state.wrapper.module.code_for_node
+    return any(
+        code(alias.name) == name and (alias.asname is None or code(alias.asname.name) == name)
+        for alias in node.names
+    )
+
+
+def clash_refusals(
+    by_key: Mapping[Key, tuple[str, Func]], summaries: Mapping[str, Summary], target: tuple[int, int]
+) -> dict[Key, tuple[str, str]]:
+    """The tools of a module whose own `Field` or `Annotated` clashes (and, below Python 3.10, `Optional`,
+    `List` or `Union`, which helpers' annotations use too): marked MR104, the annotation written by hand."""
+    out: dict[Key, tuple[str, str]] = {}
+    for key, (path, func) in by_key.items():
+        found = summaries[path].clashes
+        names = [n for n in found if n in ("Field", "Annotated") or target < (3, 10)]
+        if not names or (func.tool is None and target >= (3, 10)):
+            continue
+        place = os.path.basename(path)
+        said = ", ".join(f"`{n}` ({place}:{found[n]})" for n in names)
+        out[key] = (
+            "MR104",
+            f"this module binds {said} to something else than what the path argument's annotation imports "
+            "(pydantic's `Field`, `typing`'s names): importing them would replace the module's own, or be "
+            "replaced by them; add the argument by hand, spelled `pydantic.Field(...)`, then pass it on",
+        )
     return out
 
 

@@ -237,6 +237,7 @@ class RootsCall(SiteIndex, Rule):
             values,
             stored,
             wrappers,
+            _roots_wrappers.clashes(state),
         )
 
     def _doubles(self) -> list[Double]:

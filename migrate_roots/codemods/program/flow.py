@@ -383,3 +383,70 @@ def _is_container(value: cst.BaseExpression) -> bool:
         name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
         return name in _CONTAINERS
     return False
+
+
+_EXISTS = frozenset({"exists", "is_file", "is_dir", "isfile", "isdir"})
+
+
+def disk_guard(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """An `if` around `node` (or an `if ...: return` before it) that asks whether a path of the module exists on
+    disk (`if not INDEX_DIR.exists():`, `os.path.isfile(CACHE)`): what `node` builds is kept there and served
+    while it exists, an on-disk cache. (the module-level name, line of the `if`), or None."""
+    func = state.function
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and current is not func:
+        for test in _tests_at(current, child):
+            found = _exists_on(test, state)
+            if found is not None:
+                return found, state.pos(test)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _tests_at(parent: cst.CSTNode, child: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The test of an `if` holding `child`, and those of `if ...: return` statements before it in a block."""
+    tests = [parent.test] if isinstance(parent, cst.If) else []
+    body = getattr(parent, "body", None)
+    if isinstance(body, (list, tuple)) and child in body:
+        tests += [
+            s.test for s in body[: body.index(child)] if isinstance(s, cst.If) and _ends_in_return(s.body)
+        ]
+    return tests
+
+
+def _exists_on(test: cst.BaseExpression, state: FileState) -> str | None:
+    """The module-level name an existence check in `test` is made on (`INDEX_DIR.exists()`,
+    `(INDEX_DIR / "f").is_file()`, `os.path.exists(CACHE)`)."""
+    found: list[str] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if name not in _EXISTS:
+                return
+            subject = (
+                node.args[0].value if node.args else func.value if isinstance(func, cst.Attribute) else None
+            )
+            while isinstance(subject, (cst.Attribute, cst.Subscript, cst.Call, cst.BinaryOperation)):
+                subject = (
+                    subject.left
+                    if isinstance(subject, cst.BinaryOperation)
+                    else subject.func
+                    if isinstance(subject, cst.Call)
+                    else subject.value
+                )
+            if isinstance(subject, cst.Name) and _module_level(subject, state):
+                found.append(subject.value)
+
+    test.visit(Calls())
+    return found[0] if found else None
+
+
+def _module_level(name: cst.Name, state: FileState) -> bool:
+    from libcst.metadata import GlobalScope
+
+    scope = state.scope(name)
+    bound = list(scope[name.value]) if scope is not None and name.value in scope else []
+    return bool(bound) and all(isinstance(getattr(b, "scope", None), GlobalScope) for b in bound)

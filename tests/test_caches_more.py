@@ -1,0 +1,87 @@
+"""Roots kept beyond a call in ways first seen in session 15's sweep B: on disk (r05/r06), and beside a once-flag
+whose guard fills other module state. Each is marked, never rewritten into code that ignores the argument or
+repeats itself. Noop cases first."""
+
+from __future__ import annotations
+
+from tests import helpers
+
+HEAD = """\
+import shutil
+from pathlib import Path
+
+import mcp.types as types
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("search")
+INDEX_DIR = Path("/tmp/index")
+"""
+
+DISK = """
+
+@mcp.tool()
+async def search(query: str, ctx: Context) -> list[str]:
+    if not INDEX_DIR.exists():
+        result = await ctx.session.list_roots()
+        INDEX_DIR.mkdir(parents=True)
+        (INDEX_DIR / "files.txt").write_text("\\n".join(str(r.uri) for r in result.roots))
+    return [f for f in (INDEX_DIR / "files.txt").read_text().splitlines() if query in f]
+"""
+
+HANDLER = """
+
+async def _on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+    shutil.rmtree(INDEX_DIR, ignore_errors=True)
+
+
+mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+"""
+
+FLAG = """
+_INDEX: list = []
+_DONE = False
+
+
+@mcp.tool()
+async def search(query: str, ctx: Context) -> list[str]:
+    global _DONE
+    if not _DONE:
+        result = await ctx.session.list_roots()
+        _INDEX.extend(str(r.uri) for r in result.roots)
+        _DONE = True
+    return [f for f in _INDEX if query in f]
+"""
+
+
+def _run(tmp_path, source):
+    (tmp_path / "server.py").write_text(source)
+    results = helpers.run_engine(tmp_path)
+    return [f for r in results for f in r.findings], (tmp_path / "server.py").read_text()
+
+
+def test_a_flag_whose_guard_fills_only_the_cache_is_still_removed(tmp_path):
+    source = FLAG.replace("_INDEX.extend(str(r.uri) for r in result.roots)", "_INDEX = [str(r.uri) for r in result.roots]")
+    source = source.replace("    global _DONE\n", "    global _DONE, _INDEX\n")
+    findings, text = _run(tmp_path, HEAD + source)
+    assert "MR101" in helpers.codes(findings) and "_DONE" not in text
+
+
+def test_roots_built_into_a_folder_served_while_it_exists_are_marked(tmp_path):
+    findings, text = _run(tmp_path, HEAD + DISK)
+    assert helpers.codes(findings) == ["MR211"]
+    assert "roots read only while `INDEX_DIR` is not on disk (the test at server.py:13)" in findings[0].message
+    assert "root" not in text.replace("roots", "")
+
+
+def test_a_handler_that_deletes_a_module_path_stays(tmp_path):
+    findings, text = _run(tmp_path, HEAD + DISK + HANDLER)
+    assert "MR201" not in helpers.codes(findings)
+    assert any(f.code == "MR202" and "changes `INDEX_DIR`" in f.message for f in findings)
+    assert "shutil.rmtree(INDEX_DIR" in text
+
+
+def test_a_once_flag_whose_guard_fills_other_state_stays(tmp_path):
+    findings, text = _run(tmp_path, HEAD + FLAG)
+    assert helpers.codes(findings) == ["MR211", "MR211"]
+    assert any("its guard in `search` also changes `_INDEX`" in f.message for f in findings)
+    assert "if not _DONE:" in text and "root: " not in text
