@@ -49,6 +49,10 @@ def test_noop_a_function_imported_but_never_registered_stays_unreached(tmp_path)
         ("from .tools.roots import list_roots", "mcp.tool()(list_roots)"),
         ("from .tools.roots import list_roots as listing", 'mcp.tool(name="list_roots")(listing)'),
         ("from pkg.tools.roots import list_roots", "mcp.add_tool(list_roots)"),
+        # Through the module (session 15's sweep A, r03: "not a tool" before).
+        ("from .tools import roots", "mcp.tool()(roots.list_roots)"),
+        ("from .tools import roots", "mcp.add_tool(roots.list_roots)"),
+        ("import pkg.tools.roots", "mcp.tool()(pkg.tools.roots.list_roots)"),
     ],
 )
 def test_a_function_of_another_module_registered_here_is_the_tool(tmp_path, imports, registration):

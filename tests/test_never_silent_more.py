@@ -161,3 +161,39 @@ def test_a_tool_run_by_name_through_the_server_is_marked_and_a_second_run_is_idl
     assert "# migrate-roots: MR104: runs the tool `where` by its name through the server" in first
     helpers.run_engine(tmp_path)
     assert (tmp_path / "server.py").read_text() == first
+
+
+def test_a_session_kept_in_a_dataclass_field_typed_as_the_sdks_is_marked(tmp_path):
+    # Session 15's sweep A, r02: `deps: Deps`, whose class declares `session: ServerSession`.
+    deps = (
+        "from dataclasses import dataclass\n\nfrom mcp.server.session import ServerSession\n\n\n@dataclass\n"
+        "class Deps:\n    session: ServerSession\n\n\nasync def first_root(deps: Deps) -> str:\n"
+        "    result = await deps.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    )
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .deps import Deps, first_root\n\n"
+        "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+        "    return await first_root(Deps(session=ctx.session))\n"
+    )
+    findings = check_noop(tmp_path, server, extra={"deps.py": deps})
+    assert [(f.code, f.path, f.line) for f in findings] == [("MR103", "pkg/deps.py", 12)]
+
+
+def test_noop_a_field_typed_as_the_projects_own_stays_unmarked(tmp_path):
+    deps = (
+        "from dataclasses import dataclass\n\nimport mcp\n\n\nclass Store:\n    async def list_roots(self):\n"
+        "        return []\n\n\n@dataclass\nclass Deps:\n    session: Store\n\n\n"
+        "async def first_root(deps: Deps) -> str:\n    return str(await deps.session.list_roots())\n"
+    )
+    assert check_noop(tmp_path, "VALUE = 1\n", extra={"deps.py": deps}) == []
+
+
+def test_the_method_name_kept_in_a_constant_of_another_module_is_reported(tmp_path):
+    # Session 15's sweep A, r06: `ROOTS_ATTR = "list_roots"` in a module without the SDK, used elsewhere.
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .constants import ROOTS_ATTR\n\n"
+        "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+        "    return str(await getattr(ctx.session, ROOTS_ATTR)())\n"
+    )
+    findings = check_noop(tmp_path, server, extra={"constants.py": 'ROOTS_ATTR = "list_roots"\n'})
+    assert [(f.code, f.path, f.line) for f in findings] == [("MR103", "pkg/constants.py", 1)]

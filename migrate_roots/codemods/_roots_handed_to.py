@@ -141,3 +141,20 @@ def _tool_decorator(state: FileState, decorator: cst.BaseExpression) -> str | No
     (also for a server object of another module: `codemods.program.recognise` decides)."""
     found = recognise.decorator(state, decorator, "", (0, 0))
     return None if found is None else found.name
+
+
+def imported_ref(value: cst.BaseExpression, state: FileState) -> bool:
+    """A name, or an attribute of an imported module (`tools.where` after `from . import tools`): what a
+    registration's value may name of another module."""
+    if isinstance(value, cst.Name):
+        return True
+    root = value
+    while isinstance(root, cst.Attribute):
+        root = root.value
+    if not isinstance(root, cst.Name) or root is value:
+        return False
+    scope = state.scope(root)
+    bound = list(scope[root.value]) if scope is not None and root.value in scope else []
+    return bool(bound) and all(
+        isinstance(getattr(b, "node", None), (cst.Import, cst.ImportFrom)) for b in bound
+    )

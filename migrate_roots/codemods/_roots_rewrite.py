@@ -125,11 +125,11 @@ class _Rewriter:
         for func in self.rule.functions.values():
             for pos in func.strings:
                 decision = plan.strings.get(pos)
-                call = finder.calls.get(pos)
+                named: cst.CSTNode | None = finder.calls.get(pos) or finder.named.get(pos)
                 # `getattr(session, "list_roots", None)` beside a read taken in place: nothing left to mark.
                 settled = bool(func.sites) and all(s.done or s.pos in in_place for s in func.sites)
-                if decision is not None and call is not None and not settled:
-                    state.mark(call, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
+                if decision is not None and named is not None and not settled:
+                    state.mark(named, decision[0], decision[1], Severity.BROKEN, _finding_tool(func))
         for pos, (code, why, param, index) in plan.notes.items():
             noted = finder.call_to(pos, plan.callees.get(pos))
             given = noted is not None and (
@@ -396,6 +396,7 @@ class _NodeFinder(cst.CSTVisitor):
         self.by_pos: dict[Pos, cst.FunctionDef] = {}
         self.requests: dict[Pos, cst.CSTNode] = {}  # `{"method": "roots/list"}`, `ROOTS_LIST = "roots/list"`
         self.taken: dict[Pos, cst.Attribute] = {}  # `list_roots` not called where it is written
+        self.named: dict[Pos, cst.SimpleString] = {}  # the method's name kept in a module constant
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         if is_roots_list(node.value) or (
@@ -407,6 +408,8 @@ class _NodeFinder(cst.CSTVisitor):
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
         for literal, _ in held_method(targets, node.value) if node.value is not None else ():
             self.requests[self.state.pos(literal)] = literal
+        if isinstance(node.value, cst.SimpleString) and node.value.evaluated_value == "list_roots":
+            self.named[self.state.pos(node.value)] = node.value  # `ROOTS_ATTR = "list_roots"`
 
     visit_AnnAssign = visit_Assign
 

@@ -21,6 +21,7 @@ from migrate_roots.codemods._roots_handed_to import (
     _self_method,
     _short_code,
     _starred,
+    imported_ref,
     is_middleware,
 )
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, Func, Pos, Site
@@ -106,6 +107,7 @@ class SiteIndex:
             if state.function is not None:
                 self._attribute_write([t.target for t in node.targets], node.value, state, state.pos(node))
             self._held_method([t.target for t in node.targets], node.value, state)
+            self._named_constant(node, state)
             for target in node.targets:
                 t = target.target
                 if (
@@ -114,6 +116,19 @@ class SiteIndex:
                     and isinstance(t.value, cst.Name)
                 ):
                     self._signature(t.value.value, node.value, state)
+
+    def _named_constant(self, node: cst.Assign, state: FileState) -> None:
+        """`ROOTS_ATTR = "list_roots"` at module level, named nowhere else in the file: the method's name kept
+        for another module's `getattr(session, ROOTS_ATTR)` (sweep A's r06 of session 15), reported here."""
+        value = node.value
+        if state.function is not None or not (
+            isinstance(value, cst.SimpleString) and value.evaluated_value == "list_roots"
+        ):
+            return
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if isinstance(target, cst.Name) and sum(target.value in line for line in state.lines) == 1:
+            owner = self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
+            owner.strings.append(state.pos(value))
 
     def _signature(self, name: str, value: cst.BaseExpression, state: FileState) -> None:
         """`name.__signature__ = value` (or `setattr(name, "__signature__", value)`): a tool built at run time."""
@@ -361,9 +376,8 @@ class SiteIndex:
                 scope = state.qualname(func_node) if func_node is not None else ""
                 code = state.wrapper.module.code_for_node
                 spelling = f"{code(node.func)}({code(node.args[0].value)})"
-                fq = (
-                    sorted(_fq(state, node.args[0].value)) if isinstance(node.args[0].value, cst.Name) else []
-                )
+                value = node.args[0].value
+                fq = sorted(_fq(state, value)) if imported_ref(value, state) else []
                 imported = fq[0] if len(fq) == 1 and not fq[0].startswith(f"{state.module}.") else ""
                 self.added_tools.append(
                     (qualname, found.name or None, scope, state.pos(node), spelling, imported)

@@ -155,7 +155,7 @@ def untraced_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         and _a_methods_own(receiver, state)
     ):
         return None
-    if _annotated_parameter(receiver, state):
+    if _annotated_parameter(receiver, state) and not _sdk_field(receiver, state):
         return None  # `ctx: AppContext`, then `ctx.session.list_roots()`: typed as the project's own
     return _marked(
         call,
@@ -190,6 +190,34 @@ def _annotated_parameter(receiver: cst.BaseExpression, state: FileState) -> bool
     bound = list(scope[receiver.value]) if scope is not None and receiver.value in scope else []
     nodes = [getattr(b, "node", None) for b in bound]
     return any(isinstance(n, cst.Param) and n.annotation is not None for n in nodes)
+
+
+def _sdk_field(receiver: cst.BaseExpression, state: FileState) -> bool:
+    """`deps.session` where `deps: Deps` and the module's class `Deps` declares `session: ServerSession` (a
+    dataclass holding the SDK's session: sweep A's r02 of session 15)."""
+    if not (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)):
+        return False
+    scope = state.scope(receiver.value)
+    bound = list(scope[receiver.value.value]) if scope is not None and receiver.value.value in scope else []
+    params = [node for b in bound if isinstance(node := getattr(b, "node", None), cst.Param)]
+    annotation = params[0].annotation if len(params) == 1 else None
+    if annotation is None or not isinstance(annotation.annotation, cst.Name):
+        return False
+    classes = [
+        s
+        for s in state.wrapper.module.body
+        if isinstance(s, cst.ClassDef) and s.name.value == annotation.annotation.value
+    ]
+    for line in classes[0].body.body if len(classes) == 1 else ():
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if (
+                isinstance(small, cst.AnnAssign)
+                and isinstance(small.target, cst.Name)
+                and small.target.value == receiver.attr.value
+                and _sdk.annotation_kind(state, small.annotation.annotation) not in (None, _sdk.FOREIGN)
+            ):
+                return True
+    return False
 
 
 def unbound_site(node: cst.Call, state: FileState) -> Site | None:
@@ -230,6 +258,9 @@ def sdk_tokens(summaries: Iterable[Summary]) -> set[bytes]:
     imports the SDK elsewhere (`_roots_plan`, `mcp_packages`): the package's SDK modules must be parsed to tell,
     even when none of them calls it (a helper no tool is seen to reach is reported, never silent)."""
     for summary in summaries:
-        if not summary.sdk and any(site.maybe for func in summary.functions.values() for site in func.sites):
+        if summary.sdk:
+            continue
+        funcs = summary.functions.values()
+        if any(f.strings for f in funcs) or any(site.maybe for f in funcs for site in f.sites):
             return set(_SDK_TOKENS)
     return set()

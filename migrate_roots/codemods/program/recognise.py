@@ -221,7 +221,7 @@ def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, F
     if names is None:
         return None
     qualname = _function_ref(state, args[0].value)
-    if qualname is None and names == () and attr in TOOL_ADDERS:
+    if qualname is None and names == () and attr in TOOL_ADDERS | TOOL_DECORATORS:
         qualname = OPAQUE  # a value the rules cannot follow: reported where a roots read goes unreached
     if qualname is None:
         return None
