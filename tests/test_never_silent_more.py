@@ -197,3 +197,19 @@ def test_the_method_name_kept_in_a_constant_of_another_module_is_reported(tmp_pa
     )
     findings = check_noop(tmp_path, server, extra={"constants.py": 'ROOTS_ATTR = "list_roots"\n'})
     assert [(f.code, f.path, f.line) for f in findings] == [("MR103", "pkg/constants.py", 1)]
+
+
+def test_a_helper_handed_to_a_library_runner_names_that_call(tmp_path):
+    # Session 15's sweep A, r08: the marker listed reasons none of which was the real one.
+    helper = (
+        "from mcp.server.fastmcp import Context\n\n\nasync def first_root(ctx: Context) -> str:\n"
+        "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    )
+    server = (
+        "import anyio.from_thread\nfrom mcp.server.fastmcp import Context, FastMCP\n\n"
+        "from .helpers import first_root\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+        "def where(ctx: Context) -> str:\n    print(first_root)\n    return anyio.from_thread.run(first_root, ctx)\n"
+    )
+    findings = check_noop(tmp_path, server, extra={"helpers.py": helper})
+    assert [(f.code, f.path) for f in findings] == [("MR103", "pkg/helpers.py")]
+    assert "handed as a value to `anyio.from_thread.run(first_root, ctx)` (pkg/server.py:12)" in findings[0].message

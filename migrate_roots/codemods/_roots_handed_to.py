@@ -158,3 +158,30 @@ def imported_ref(value: cst.BaseExpression, state: FileState) -> bool:
     return bool(bound) and all(
         isinstance(getattr(b, "node", None), (cst.Import, cst.ImportFrom)) for b in bound
     )
+
+
+def handed_values(node: cst.Call, state: FileState) -> list[tuple[str, str, int]]:
+    """A function of the project named as an argument of a call, at the top of a module or in a top-level
+    function (`register(mcp, resolve=project_root)`, `anyio.from_thread.run(first_root, ctx)`): (its dotted
+    name, the call as written, its line), which the model's reasons name. A nested function's own hand-off is
+    `Func.handed_to`."""
+    named = [a.value for a in node.args if isinstance(a.value, cst.Name)]
+    func = node.func
+    callee = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+    if not named or callee in _LOOKS_AT:
+        return []
+    top = state.module.partition(".")[0]
+    line = state.pos(node)[0]
+    return [
+        (fq, _short_code(state, node), line)
+        for value in named
+        for fq in _fq(state, value)
+        if fq.partition(".")[0] == top
+    ]
+
+
+# Calls that look at a function without running it, or bind it for later (`partial`: "stored", its own
+# reason): no hand-off (`handed_values`).
+_LOOKS_AT = frozenset(
+    {"print", "repr", "str", "id", "callable", "isinstance", "hasattr", "getattr", "type", "partial", "wraps"}
+)

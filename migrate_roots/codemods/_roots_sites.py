@@ -21,6 +21,7 @@ from migrate_roots.codemods._roots_handed_to import (
     _self_method,
     _short_code,
     _starred,
+    handed_values,
     imported_ref,
     is_middleware,
 )
@@ -68,7 +69,7 @@ class SiteIndex:
         self.defs: dict[str, cst.FunctionDef] = {}
         self.registrations: list[Registration] = []  # on server objects the model resolves
         self.opaque: tuple[tuple[str, int], ...] = ()  # tools registered from values no function names
-        self.handed: list[tuple[str, str, int]] = []  # project functions handed by name to project code
+        self.handed: list[tuple[str, str, int]] = []  # project functions handed by name to a call
         # Attribute writes that outlive the request, per function (the attribute, the names its value reads),
         # and calls whose result a local name holds: (caller, call position, function, the names).
         self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str], Pos]]] = {}
@@ -386,7 +387,7 @@ class SiteIndex:
                 self.registrations.append(found.pending)
             return
         if caller is None or func_node is None or not state.qualname(func_node).count("."):
-            self._handed_values(node, state)
+            self.handed += handed_values(node, state)
         patched = _test_patches.patch(node, state, lambda n: _fq(state, n))
         if patched is not None:
             scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]
@@ -452,22 +453,6 @@ class SiteIndex:
         if not isinstance(outer, cst.FunctionDef) or outer is func_node:
             return None
         return self.functions.get(state.qualname(outer))
-
-    def _handed_values(self, node: cst.Call, state: FileState) -> None:
-        """A function of the project named as an argument of a call into the project's own code, at the top
-        of a module or in a top-level function (`register(mcp, resolve=project_root)`): the model's reasons
-        name that call. A nested function's own hand-off is `Func.handed_to`."""
-        named = [a.value for a in node.args if isinstance(a.value, cst.Name)]
-        if not named:
-            return
-        top = state.module.partition(".")[0]
-        if not any(n.partition(".")[0] == top for n in _fq(state, node.func)):
-            return
-        line = state.pos(node)[0]
-        for value in named:
-            for fq in _fq(state, value):
-                if fq.partition(".")[0] == top:
-                    self.handed.append((fq, _short_code(state, node), line))
 
     def _guard(self, node: cst.CSTNode, position: Pos, caller: Func, state: FileState) -> None:
         if caller.params and caller.value is None:
