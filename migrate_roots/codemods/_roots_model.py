@@ -38,6 +38,8 @@ class Site:
     maybe: bool = False
     # Read in a plain nested function its enclosing one owns (`_closure_owner`): its name, for the reasons.
     nested: str | None = None
+    # Inside a `try` whose broad handler (`except Exception`) absorbs any failure of the read (_roots_absorbed).
+    absorbed: bool = False
 
 
 @dataclass
@@ -153,6 +155,9 @@ class Summary:
     wrappers: dict[str, str] = field(default_factory=dict)
     # Names the rewrite imports (`Field`, `Annotated`, ...) that the module binds to something else: name -> line.
     clashes: dict[str, int] = field(default_factory=dict)
+    # Keys a low-level call handler takes out of every call's arguments first (`arguments.pop("workspace_root",
+    # None)`): the server's own path argument, when one is path-like (_roots_absorbed).
+    own_keys: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -179,6 +184,9 @@ class Plan:
     # passes (a tool built at run time calling a helper another tool threads).
     # ... with the argument and its position in the helper (a call that gives it, by keyword or position, is fine).
     notes: dict[Pos, tuple[str, str, str, int]] = field(default_factory=dict)
+    absorbed: set[str] = field(
+        default_factory=set
+    )  # helpers whose reads pass None, absorbed (_roots_absorbed)
     shim_import: str = ""
     shim_path: str = ""
 

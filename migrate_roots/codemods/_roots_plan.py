@@ -16,6 +16,7 @@ from migrate_roots.codemods import (
     _checked_params,
     _kept_on_way,
     _names,
+    _roots_absorbed,
     _roots_handed_out,
     _roots_keyed,
     _roots_plan_doubles,
@@ -26,7 +27,7 @@ from migrate_roots.codemods import (
 from migrate_roots.codemods._param_types import path_param
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, import_root, reusable
 from migrate_roots.codemods.program import reuse, typed
-from migrate_roots.codemods.program.model import ProgramModel
+from migrate_roots.codemods.program.model import KEPT, ProgramModel
 
 Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
 
@@ -255,6 +256,10 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     # tools built at run time too: their reads pass None; the key is the argument (codemods/program/keyed.py).
     values = frozenset().union(*(s.values for s in summaries.values()))
     behind = _roots_plan_tools.behind_key(by_key, calls, reach, path_like, good_sites, values)
+    # Reads whose every failure is absorbed, in a server whose call handler takes its own path key out of the
+    # arguments: they pass None and name that key (codemods/_roots_absorbed.py).
+    absorbed = _roots_absorbed.plan_reads(by_key, summaries, reach, path_like, kept(models))
+    behind.update(absorbed)
     reach |= set(behind)
     # What code of a module that imports the SDK reaches: a roots call on an untyped value outside such code
     # (moto's AWS `list_roots()`) is not an MCP call.
@@ -371,6 +376,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
             plans[path].helper_shapes[func.qualname] = frozenset(shapes or {"any"})
     for key, name in behind.items():
         plans[by_key[key][0]].names[by_key[key][1].qualname] = name
+        if key in absorbed:
+            plans[by_key[key][0]].absorbed.add(by_key[key][1].qualname)
 
     # Sites: rewrite where the enclosing function carries the value; otherwise say why not. An untyped
     # `x.session.list_roots()` that no MCP code reaches is no MCP call, unless its own package imports the SDK
@@ -423,6 +430,11 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         if any(v is None for v in plan.sites.values()) or plan.calls or plan.bound:
             plan.shim_import, plan.shim_path = _shim_place.location(summary, settings)
     return plans
+
+
+def kept(models: Mapping[str, ProgramModel]) -> Any:
+    """Is a function's reason for no argument that it is kept as a value and called later (model.KEPT)?"""
+    return lambda key: KEPT in models[key[0]].why_unreached(key[1])[1]
 
 
 def _nested(reason: tuple[str, str], fq: str, nested: str | None) -> tuple[str, str]:

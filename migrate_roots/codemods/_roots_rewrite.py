@@ -93,7 +93,12 @@ class _Rewriter:
                 # A helper's own `root` makes its parameter `root_path`; the client still passes the tool's name.
                 held = f"passed in as `{value}`: " if value != name else ""
                 note = f" ({held}`{param}` is already a name in `{func.qualname}`)" if clash else ""
-                if value == "None":
+                if value == "None" and func.qualname in plan.absorbed:
+                    note = (
+                        f" (passed in as `None`: the server's call handler takes its own `{name}` argument, and "
+                        "any failure of this read is absorbed where it is made, as before)"
+                    )
+                elif value == "None":
                     note = f" (passed in as `None`: this read runs only when the caller leaves `{name}` out)"
                 render = state.wrapper.module.code_for_node
                 taken = taken_receiver(call, state)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from migrate_roots.codemods import _bounds, _names, _sdk, _test_patches
+from migrate_roots.codemods import _bounds, _names, _roots_absorbed, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_handed_to import (
@@ -361,6 +361,7 @@ class SiteIndex:
                 site.nested = func_node.name.value if owner is not caller else None
                 caller = owner
             if site is not None:
+                site.absorbed = _roots_absorbed.absorbed(node, state)
                 if caller is not None and func_node is not None:
                     self._guard(node, site.pos, caller, state)
                 if caller is None:

@@ -25,8 +25,8 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _roots_keyed, _roots_untyped, _roots_wrappers
-from migrate_roots.codemods._roots_handed_to import _fq
+from migrate_roots.codemods import _roots_absorbed, _roots_keyed, _roots_untyped, _roots_wrappers
+from migrate_roots.codemods._roots_handed_to import _fq, _module_constant
 from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
 from migrate_roots.codemods._roots_plan import plan_package
 from migrate_roots.codemods._roots_refusals import _names_in, _returns_name
@@ -238,7 +238,17 @@ class RootsCall(SiteIndex, Rule):
             stored,
             wrappers,
             _roots_wrappers.clashes(state),
+            self._own_keys(state),
         )
+
+    def _own_keys(self, state: FileState) -> frozenset[str]:
+        """The keys this module's low-level call handlers take out of every call's arguments first."""
+        keys: set[str] = set()
+        for qualname, func in self.functions.items():
+            node = self.defs.get(qualname)
+            if node is not None and func.handler is not None and func.handler.endswith(".call_tool"):
+                keys |= _roots_absorbed.own_keys(node, state, lambda n: _module_constant(n, state))
+        return frozenset(keys)
 
     def _doubles(self) -> list[Double]:
         out = []

@@ -16,6 +16,8 @@ from migrate_roots.codemods.program.facts import ModuleFacts, Registration
 
 # `@wraps(fn)`, `@functools.wraps(fn)`, `@ft.wraps(fn)`: the wrapper is what the decorated function becomes.
 WRAPS = re.compile(r"@(?:\w+\.)*wraps\(")
+# `why_unreached` of a function kept as a value and called later (`_roots_absorbed` asks for it).
+KEPT = "returns and its caller keeps and calls later"
 
 
 @dataclass
@@ -257,9 +259,8 @@ class ProgramModel:
                 "" if values[0] == fq else f", reached from `{_last(values[0])}` ({_short(path)}:{line})"
             )
             return "MR103", (
-                f"roots read in `{short}`{through}, a function that `{_last(outer)}` returns and its caller "
-                "keeps and calls later: migrate-roots cannot see whether a tool call reaches it, or follow a "
-                "path argument there"
+                f"roots read in `{short}`{through}, a function that `{_last(outer)}` {KEPT}: migrate-roots "
+                "cannot see whether a tool call reaches it, or follow a path argument there"
             )
         if not chain:
             return "MR103", (
