@@ -398,17 +398,8 @@ def _guarding_param(call: cst.Call, state: FileState) -> tuple[str, bool] | None
     candidates = params & set(state.settings.path_params)
     if not candidates:
         return None
-    node: cst.CSTNode | None = state.parent(call)
-    while node is not None and node is not func:
-        test = getattr(node, "test", None)
-        if isinstance(node, (cst.If, cst.IfExp, cst.While)) and test is not None:
-            mentioned = {n.value for n in _names_in(test)} & candidates
-            if mentioned:
-                return sorted(mentioned)[0], not flow.none_test(test)
-        if isinstance(node, cst.BooleanOperation):
-            mentioned = {n.value for n in _names_in(node.left)} & candidates
-            if mentioned:
-                return sorted(mentioned)[0], not flow.none_test(node.left)
-        node = state.parent(node)
+    # Only a test of its emptiness (`if not repo_path:`, `repo_path is None`, `repo_path or ...`): a read under
+    # `if not os.path.isabs(path):` runs while the parameter holds a relative path, which the shim would refuse
+    # (session 15's sweep C, r01); the tool then gets an argument of its own.
     found = flow.guard_test(call, state, frozenset(candidates))
     return (found[0], not flow.none_test(found[1])) if found is not None else None
