@@ -121,6 +121,26 @@ def test_check_client_capability_with_early_return(tmp_path):
     )
 
 
+def test_a_generic_predicate_asked_about_roots_is_widened(tmp_path):
+    # Session 15's sweep C, r07: `client_supports(ctx, "roots")` was left as it was, and a client that passed
+    # `root` without declaring roots got the working directory.
+    check_transformed(
+        tmp_path,
+        _server("""\
+            if not ctx.supports("roots"):
+                return os.getcwd()
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+        """),
+        _migrated("""\
+            if root is None and not ctx.supports("roots"):
+                return os.getcwd()
+            result = await list_roots_compat(ctx, root, name="root")
+            return str(result.roots[0].uri)
+        """),
+    )
+
+
 def test_capabilities_roots_is_none_with_else_branch(tmp_path):
     check_transformed(
         tmp_path,

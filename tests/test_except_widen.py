@@ -263,3 +263,46 @@ def test_the_sdk_errors_handler_before_a_reraising_one_is_widened(tmp_path):
     assert (
         "    except (McpError, RootsArgumentError):\n        return '.'\n    except Exception:\n" in text
     ), text
+
+
+CAUGHT_OTHERWISE = """\
+import asyncio
+import contextlib
+import os
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+
+mcp = FastMCP("x")
+ROOTS_ERRORS = (McpError, TimeoutError)
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+{body}
+"""
+
+
+def test_the_sdk_error_caught_where_no_handler_can_be_widened_is_marked(tmp_path):
+    # Session 15's sweep C, r05: each used to lose the fallback for a client without roots (a tool error).
+    bodies = {
+        "suppressed by `contextlib.suppress(McpError)`": (
+            "    roots = []\n    with contextlib.suppress(McpError):\n"
+            "        roots = (await ctx.session.list_roots()).roots\n"
+            "    return str(roots[0].uri) if roots else os.getcwd()"
+        ),
+        "returned as a value by `asyncio.gather(..., return_exceptions=True)`": (
+            "    (found,) = await asyncio.gather(ctx.session.list_roots(), return_exceptions=True)\n"
+            "    return os.getcwd() if isinstance(found, McpError) else str(found.roots[0].uri)"
+        ),
+        "caught by `except ROOTS_ERRORS`, a tuple held in a module constant": (
+            "    try:\n        found = await ctx.session.list_roots()\n    except ROOTS_ERRORS:\n"
+            "        return os.getcwd()\n    return str(found.roots[0].uri)"
+        ),
+    }
+    for number, (said, body) in enumerate(bodies.items()):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        findings = helpers.check_noop(folder, CAUGHT_OTHERWISE.format(body=body), select=["MR1"], write=False)
+        assert codes(findings) == ["MR105"], (said, findings)
+        assert said in findings[0].message

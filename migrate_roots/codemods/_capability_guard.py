@@ -44,6 +44,8 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
             return True  # `_has_roots(ctx)`, `caps.has_roots(ctx)`: a predicate (`predicates`)
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
             return _mentions_roots(node)
+        if _generic_predicate(node):
+            return True  # `client_supports(ctx, "roots")` (session 15's sweep C, r07)
         if isinstance(func, cst.Name) and func.value == "hasattr" and len(node.args) == 2:
             return _getattr_name(node) == "list_roots"
         if _getattr_name(node) == "roots":  # `getattr(caps, "roots", None)`
@@ -52,6 +54,24 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
     if isinstance(node, cst.Attribute) and node.attr.value == "roots":
         return _is_capabilities(node.value, caps)
     return isinstance(node, cst.Name) and node.value in flags
+
+
+_ASKS = re.compile(r"support|capab|has_cap", re.IGNORECASE)
+
+
+def _generic_predicate(node: cst.Call) -> bool:
+    """A predicate named for capabilities or support, asked about `"roots"` by a literal argument."""
+    func = node.func
+    name = (
+        func.attr.value
+        if isinstance(func, cst.Attribute)
+        else func.value
+        if isinstance(func, cst.Name)
+        else ""
+    )
+    return bool(_ASKS.search(name)) and any(
+        isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "roots" for a in node.args
+    )
 
 
 def _is_capabilities(node: cst.CSTNode, caps: set[str]) -> bool:

@@ -56,6 +56,31 @@ def _caught(state: Any, handler: cst.ExceptHandler) -> set[str]:
     return set().union(*(_names(state, t) for t in _types(handler)))
 
 
+def _held_errors(state: Any, handler: cst.ExceptHandler) -> str | None:
+    """`except ROOTS_ERRORS:` where `ROOTS_ERRORS = (McpError, TimeoutError)` at module level holds an SDK error
+    and nothing the shim's error is: the constant's name. Widened, `(ROOTS_ERRORS, RootsArgumentError)` would be
+    a nested tuple, which `except` refuses at run time."""
+    for kind in _types(handler):
+        held = _held_tuple(state, kind)
+        names = set().union(*(_names(state, e.value) for e in held.elements)) if held is not None else set()
+        if _sdk_error(names) and not _covers(names):
+            return state.wrapper.module.code_for_node(kind)
+    return None
+
+
+def _held_tuple(state: Any, kind: cst.BaseExpression) -> cst.Tuple | None:
+    """The tuple a module-level name is bound to once (`ROOTS_ERRORS = (McpError, TimeoutError)`)."""
+    if not isinstance(kind, cst.Name):
+        return None
+    scope = state.scope(kind)
+    scope = scope.globals if scope is not None else None
+    bound = list(scope[kind.value]) if scope is not None and kind.value in scope else []
+    target = getattr(bound[0], "node", None) if len(bound) == 1 else None
+    assign = state.parent(state.parent(target)) if isinstance(target, cst.Name) else None
+    value = assign.value if isinstance(assign, cst.Assign) else None
+    return value if isinstance(value, cst.Tuple) else None
+
+
 def _covers(names: set[str]) -> bool:
     return any(n.rpartition(".")[2] in _COVERING for n in names)
 
@@ -103,12 +128,63 @@ def handler_for(call: cst.CSTNode, state: Any) -> tuple[cst.ExceptHandler | None
 
 
 def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
-    """MR105 when the handler that would have to be widened reads the SDK error's fields."""
+    """MR105 when the handler that would have to be widened reads the SDK error's fields, or the SDK's error is
+    caught in a way no handler shows: suppressed (`with contextlib.suppress(McpError):`), or returned as a value
+    (`asyncio.gather(..., return_exceptions=True)`), nearer than any `try` (session 15's sweep C, r05)."""
+    other = _caught_otherwise(call, state)
+    if other is not None:
+        return "MR105", (
+            f"the SDK's error from this call is {other}; with a path argument a missing one fails with "
+            "RootsArgumentError instead, which that does not catch: a client without roots would lose the "
+            "fallback written for it; decide by hand what it should catch"
+        )
     _, reads = handler_for(call, state)
     if reads is None:
         return None
     name, _, attr = reads.partition(".")
     return REFUSAL[0], REFUSAL[1].format(name=name, attr=attr)
+
+
+def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:
+    child: cst.CSTNode = call
+    node = state.parent(call)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        if isinstance(node, cst.Try) and child is node.body:
+            for handler in node.handlers:  # in Python's order, as `handler_for`
+                if handler.type is None or _covers(_caught(state, handler)):
+                    return None
+                constant = _held_errors(state, handler)
+                if constant is not None:
+                    return f"caught by `except {constant}`, a tuple held in a module constant"
+                if _sdk_error(_caught(state, handler)):
+                    return None  # `handler_for` widens it
+            return None
+        if isinstance(node, cst.With) and child is node.body:
+            for item in node.items:
+                held = item.item
+                if isinstance(held, cst.Call) and _callee(held) == "suppress":
+                    names = set().union(*(_names(state, a.value) for a in held.args))
+                    if _sdk_error(names) and not _covers(names):
+                        return f"suppressed by `{state.wrapper.module.code_for_node(held)}`"
+        if (
+            isinstance(node, cst.Call)
+            and _callee(node) == "gather"
+            and any(a.keyword is not None and a.keyword.value == "return_exceptions" for a in node.args)
+        ):
+            return "returned as a value by `asyncio.gather(..., return_exceptions=True)`"
+        child, node = node, state.parent(node)
+    return None
+
+
+def _callee(call: cst.Call) -> str:
+    func = call.func
+    return (
+        func.attr.value
+        if isinstance(func, cst.Attribute)
+        else func.value
+        if isinstance(func, cst.Name)
+        else ""
+    )
 
 
 def widen(node: cst.CSTNode) -> cst.CSTNode:
