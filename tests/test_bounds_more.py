@@ -41,6 +41,9 @@ NOT_BOUNDS = {
     # A test that names no roots on its bound side, and a `relative_to` whose ValueError picks another folder.
     "constant prefix": "    if p.startswith('/etc'):\n        return 'denied'\n    print(r.roots[0].uri)",
     "constant membership": "    if os.path.basename(p) in ('a', 'b'):\n        return 'denied'\n    print(r.roots[0].uri)",
+    # Session 15's sweep D, r02 (Myco's shape): a key looked up in data read from a root is no path.
+    "key in data": "    import json\n\n    raw = json.loads(open(r.roots[0].uri.path + '/app.json').read())\n"
+    "    for key in ('name', 'version'):\n        if key not in raw:\n            raise ValueError(key)",
 }
 
 KEPT = """

@@ -85,3 +85,44 @@ def test_a_once_flag_whose_guard_fills_other_state_stays(tmp_path):
     assert helpers.codes(findings) == ["MR211", "MR211"]
     assert any("its guard in `search` also changes `_INDEX`" in f.message for f in findings)
     assert "if not _DONE:" in text and "root: " not in text
+
+
+KEPT_ON = {
+    # Session 15's sweep C: r04 (on the SDK's session), c14 (by getattr/setattr), r08 (a per-session dict on
+    # the lifespan value), c37 (a service object's dict), r02 (fastmcp's per-session state).
+    "session attribute": (
+        "    session = ctx.session\n    if not hasattr(session, 'workspace_dir'):\n"
+        "        result = await session.list_roots()\n        session.workspace_dir = str(result.roots[0].uri)\n"
+        "    return session.workspace_dir",
+        "roots read once into `session.workspace_dir`",
+    ),
+    "getattr and setattr": (
+        "    cached = getattr(ctx.session, '_dir', None)\n    if cached is None:\n"
+        "        result = await ctx.session.list_roots()\n        cached = str(result.roots[0].uri)\n"
+        "        setattr(ctx.session, '_dir', cached)\n    return cached",
+        "roots read once into `ctx.session._dir`",
+    ),
+    "per-session dict on an object": (
+        "    app = ctx.request_context.lifespan_context\n    hit = app.workspaces.get(id(ctx.session))\n"
+        "    if hit is not None:\n        return hit\n    result = await ctx.session.list_roots()\n"
+        "    app.workspaces[id(ctx.session)] = str(result.roots[0].uri)\n    return str(result.roots[0].uri)",
+        "roots read behind `app.workspaces`, a cache kept on an object beyond this call",
+    ),
+    "fastmcp session state": (
+        "    path = await ctx.get_state('workspace')\n    if path is None:\n"
+        "        result = await ctx.session.list_roots()\n        path = str(result.roots[0].uri)\n"
+        "        await ctx.set_state('workspace', path)\n    return path",
+        "roots read once into the session's state (`set_state`)",
+    ),
+}
+
+
+def test_roots_kept_on_an_object_beyond_the_call_are_marked(tmp_path):
+    for number, (body, said) in enumerate(KEPT_ON.values()):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        source = HEAD + f"\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n{body}\n"
+        findings, text = _run(folder, source)
+        assert helpers.codes(findings) == ["MR211"], (said, findings)
+        assert said in findings[0].message
+        assert "root: " not in text

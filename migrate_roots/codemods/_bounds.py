@@ -416,7 +416,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                         checks.append(
                             ("a membership test of a resolved path", _names_in(node.left), pos(node))
                         )
-                    else:  # a bound only where the roots reach the collection; on the path, no check of it
+                    elif _pathish(node.left):  # a bound where the roots reach the collection; no check of it
                         signs.append(("a membership test of a path", _names_in(comparator)))
                 if (
                     isinstance(target.operator, (cst.In, cst.NotIn))
@@ -444,6 +444,25 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
 
 _VALUE_ERROR_CATCHERS = frozenset({"ValueError", "Exception", "BaseException"})
+
+# What makes an unresolved value a path (`os.path.dirname(p)`, `p.parent`, `target_dir`), as opposed to a key
+# looked up in data read from a root (`for key in ...: if key not in raw:`, session 15's sweep D, r02).
+_PATH_CALLS = frozenset(
+    {"dirname", "abspath", "realpath", "normpath", "Path", "PurePath", "join", "expanduser"}
+)
+_PATH_NAME = re.compile(r"(^p$|path|dir|folder|file|target|dest)", re.IGNORECASE)
+
+
+def _pathish(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Call):
+        return _callee(node) in _PATH_CALLS
+    if isinstance(node, cst.Attribute):
+        return (
+            node.attr.value in ("parent", "name")
+            and _pathish(node.value)
+            or bool(_PATH_NAME.search(node.attr.value))
+        )
+    return isinstance(node, cst.Name) and bool(_PATH_NAME.search(node.value))
 
 
 def _relpath_of(call: cst.Call) -> cst.BaseExpression | None:

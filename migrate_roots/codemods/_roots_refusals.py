@@ -135,7 +135,9 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     if cache is not None:
         return (
             "MR211",
-            f"roots read behind `{cache[0]}`, a module-level cache returned from before the read "
+            f"roots read behind `{cache[0]}`, a "
+            + ("module-level cache" if "." not in cache[0] else "cache kept on an object beyond this call")
+            + " returned from before the read "
             f"({os.path.basename(state.path)}:{cache[1]}), which MR211 does not remove: a path argument here would be ignored while the "
             "cache holds an entry; remove the cache (or key it by the argument) by hand, then run again",
         )
@@ -146,6 +148,17 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
         return (
             "MR211",
             f"roots read once into `{memo[0]}`, filled here when empty ({os.path.basename(state.path)}:{memo[1]}) "
+            "and kept beyond this call: a path argument would count on the first call only; read the roots (or "
+            "the argument) on every call, by hand, then run again",
+        )
+    # Filled when absent on an object that outlives the call (the session, the lifespan value), or in fastmcp's
+    # per-session state (`ctx.get_state`/`ctx.set_state`): the argument would count on the first call only.
+    memo = flow.attribute_memo(call, state)
+    kept = (f"`{memo[0]}`", memo[1]) if memo is not None else _session_state(func, state)
+    if kept is not None:
+        return (
+            "MR211",
+            f"roots read once into {kept[0]}, filled here when absent ({os.path.basename(state.path)}:{kept[1]}) "
             "and kept beyond this call: a path argument would count on the first call only; read the roots (or "
             "the argument) on every call, by hand, then run again",
         )
@@ -403,3 +416,16 @@ def _guarding_param(call: cst.Call, state: FileState) -> tuple[str, bool] | None
     # (session 15's sweep C, r01); the tool then gets an argument of its own.
     found = flow.guard_test(call, state, frozenset(candidates))
     return (found[0], not flow.none_test(found[1])) if found is not None else None
+
+
+def _session_state(func: cst.FunctionDef, state: FileState) -> tuple[str, int] | None:
+    """fastmcp's session state, read and written in the function (`await ctx.get_state("workspace")`, then
+    `await ctx.set_state("workspace", path)`): kept across the session's requests (session 15's sweep C, r02)."""
+    start, end = state.pos(func)[0], state.end_line(func)
+    lines = state.lines[start - 1 : end]
+    if not any(".get_state(" in line for line in lines):
+        return None
+    for offset, line in enumerate(lines):
+        if ".set_state(" in line:
+            return "the session's state (`set_state`)", start + offset
+    return None

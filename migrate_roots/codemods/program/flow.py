@@ -277,15 +277,17 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     """A module-level container the module fills (`_cache[key] = ...`, `_cache.setdefault(...)`) that an `if`
     before `node` (or around it) tests and returns from: `if (hit := _cache.get(key)): return hit`, a cache
     keyed by session or request that MR211 does not remove. (name, line of the `if`), or None."""
-    containers = _filled_containers(state)
+    func = state.function
+    # ... or an attribute's container this function fills (`app.workspaces[key] = path` on the lifespan value,
+    # `self._by_session[key] = path`): per session, and kept beyond the call (session 15's sweep C, r08).
+    containers = _filled_containers(state) | (_filled_attributes(func) if func is not None else frozenset())
     if not containers:
         return None
-    func = state.function
     child: cst.CSTNode = node
     current = state.parent(node)
     while current is not None and child is not func:
         if isinstance(current, cst.If) and child is not current.test:
-            names = {n.value for n in _names(current.test)} & containers
+            names = _mentions(current.test) & containers
             if names:
                 return sorted(names)[0], state.pos(current)[0]
         body = getattr(current, "body", None)
@@ -294,19 +296,19 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
             held = {name: name for name in containers}
             for stmt in body[: body.index(child)]:
                 if isinstance(stmt, cst.If) and _returns(stmt.body):
-                    tested = sorted(held[n.value] for n in _names(stmt.test) if n.value in held)
+                    tested = sorted(held[n] for n in _mentions(stmt.test) if n in held)
                     if tested:
                         return tested[0], state.pos(stmt)[0]
                 elif isinstance(stmt, cst.Try) and _returns(stmt.body):
                     # `try: return _cache[key]` / `except KeyError: pass`: the lookup returns on a hit.
-                    tested = sorted(held[n.value] for n in _names(stmt.body) if n.value in held)
+                    tested = sorted(held[n] for n in _mentions(stmt.body) if n in held)
                     if tested:
                         return tested[0], state.pos(stmt)[0]
                 elif isinstance(stmt, cst.SimpleStatementLine):
                     for small in stmt.body:
                         if not isinstance(small, cst.Assign):
                             continue
-                        source = sorted(held[n.value] for n in _names(small.value) if n.value in held)
+                        source = sorted(held[n] for n in _mentions(small.value) if n in held)
                         for t in small.targets:
                             if source and isinstance(t.target, cst.Name):
                                 held[t.target.value] = source[0]
@@ -331,6 +333,45 @@ def returns_in(block: cst.CSTNode) -> list[cst.Return]:
 
 def _returns(block: cst.CSTNode) -> bool:
     return bool(returns_in(block))
+
+
+def _mentions(node: cst.CSTNode) -> set[str]:
+    """The names `node` reads, and its attribute chains on names (`app.workspaces`, `self._by_session`)."""
+    found = {n.value for n in _names(node)}
+
+    class Chains(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            chain = dotted(attribute)
+            if chain is not None:
+                found.add(chain)
+
+    node.visit(Chains())
+    return found
+
+
+def _filled_attributes(func: cst.FunctionDef) -> frozenset[str]:
+    """The attribute chains `func` fills as containers (`app.workspaces[key] = ...`, `.setdefault(...)`)."""
+    filled: set[str] = set()
+
+    class Fills(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            target = node.target
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute):
+                chain = dotted(target.value)
+                filled.update([chain] if chain is not None else [])
+
+        def visit_Call(self, node: cst.Call) -> None:
+            call = node.func
+            if (
+                isinstance(call, cst.Attribute)
+                and isinstance(call.value, cst.Attribute)
+                and call.attr.value in _FILLS
+            ):
+                chain = dotted(call.value)
+                filled.update([chain] if chain is not None else [])
+
+    func.body.visit(Fills())
+    return frozenset(filled)
 
 
 def _filled_containers(state: FileState) -> frozenset[str]:
@@ -450,3 +491,87 @@ def _module_level(name: cst.Name, state: FileState) -> bool:
     scope = state.scope(name)
     bound = list(scope[name.value]) if scope is not None and name.value in scope else []
     return bool(bound) and all(isinstance(getattr(b, "scope", None), GlobalScope) for b in bound)
+
+
+def attribute_memo(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """An attribute of a session the function fills when absent, around `node` or returned before it: `if not
+    hasattr(session, "workspace_dir"): ...read...; session.workspace_dir = ...` (the SDK's session outlives the
+    request: session 15's sweep C, r04). (the attribute, line)."""
+    func = state.function
+    if func is None:
+        return None
+    filled = _assigned_attributes(func)
+    if not filled:
+        return None
+    # Locals given such an attribute's value first (`cached = getattr(ctx.session, "_dir", None)`).
+    held = {chain: chain for chain in filled}
+    for stmt in func.body.body if isinstance(func.body, cst.IndentedBlock) else ():
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+                source = (_mentions(small.value) | _asked_attributes(small.value)) & filled
+                if isinstance(target, cst.Name) and source:
+                    held[target.value] = sorted(source)[0]
+
+    def tested(test: cst.BaseExpression) -> list[str]:
+        return sorted(held[n] for n in _mentions(test) | _asked_attributes(test) if n in held)
+
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and child is not func:
+        if isinstance(current, cst.If) and child is not current.test and tested(current.test):
+            return tested(current.test)[0], state.pos(current)[0]
+        body = getattr(current, "body", None)
+        if isinstance(body, (list, tuple)) and child in body:
+            for stmt in body[: body.index(child)]:
+                if isinstance(stmt, cst.If) and _returns(stmt.body) and tested(stmt.test):
+                    return tested(stmt.test)[0], state.pos(stmt)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _assigned_attributes(func: cst.FunctionDef) -> frozenset[str]:
+    """`session.a = ...` and `setattr(ctx.session, "a", ...)` in `func`, as `session.a`: attributes set on a
+    session (classes, instances and the lifespan value are MR212's and MR211's, which name them otherwise)."""
+    found: set[str] = set()
+
+    def on_session(chain: str | None) -> bool:
+        return chain is not None and any(part.endswith("session") for part in chain.split(".")[:-1])
+
+    class Sets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            chain = dotted(node.target) if isinstance(node.target, cst.Attribute) else None
+            if chain is not None and on_session(chain):
+                found.add(chain)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            pair = _named_attribute(node, "setattr")
+            if pair is not None and on_session(pair):
+                found.add(pair)
+
+    func.body.visit(Sets())
+    return frozenset(found)
+
+
+def _asked_attributes(test: cst.BaseExpression) -> set[str]:
+    """`hasattr(x, "a")` / `getattr(x, "a", None)` in a test, as `x.a`."""
+    found: set[str] = set()
+
+    class Asks(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            for name in ("hasattr", "getattr"):
+                pair = _named_attribute(node, name)
+                if pair is not None:
+                    found.add(pair)
+
+    test.visit(Asks())
+    return found
+
+
+def _named_attribute(node: cst.Call, function: str) -> str | None:
+    if not (isinstance(node.func, cst.Name) and node.func.value == function and len(node.args) >= 2):
+        return None
+    holder, name = dotted(node.args[0].value), node.args[1].value
+    if holder is None or not isinstance(name, cst.SimpleString) or not isinstance(name.evaluated_value, str):
+        return None
+    return f"{holder}.{name.evaluated_value}"
