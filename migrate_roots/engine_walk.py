@@ -26,7 +26,27 @@ def _in_package(folder: Path) -> bool:
     must not put the real package `telegram_mcp` inside one named after the checkout, which no import can name."""
     if not (folder / "__init__.py").is_file() or not folder.name.isidentifier():
         return False
-    return not any(os.path.exists(folder / name) for name in PROJECT_MARKERS)
+    return not _project_root(folder)
+
+
+def _project_root(folder: Path) -> bool:
+    """A project marker in `folder`; a `setup.py` counts only as a packaging script (it names setuptools or
+    distutils): Orchard's `orchard/setup.py` is its `orchard setup` command, a module of the package, and
+    taking it for a root made the shim's import top-level, which no run of the server resolves."""
+    for name in PROJECT_MARKERS:
+        path = folder / name
+        if not os.path.exists(path):
+            continue
+        if name != "setup.py":
+            return True
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(65536)
+        except OSError:
+            return True
+        if b"setuptools" in head or b"distutils" in head:
+            return True
+    return False
 
 
 # The package facts of each folder (its dotted parts, its topmost package folder), asked by every file of the
@@ -43,7 +63,7 @@ def _namespace_portion(folder: Path) -> bool:
     holds it: `pkg/sub/ns.py` is `pkg.sub.ns` to `from .sub.ns import x` in `pkg/server.py`. Decided here by
     its name alone; `_folder_package` makes it a package only under one (a loose folder stays a `sys.path`
     entry)."""
-    return folder.name.isidentifier() and not any(os.path.exists(folder / name) for name in PROJECT_MARKERS)
+    return folder.name.isidentifier() and not _project_root(folder)
 
 
 def _folder_package(folder: Path) -> tuple[tuple[str, ...], Path]:

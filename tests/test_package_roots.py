@@ -27,6 +27,8 @@ def _repo(tmp_path: Path, name: str, marker: str | None) -> Path:
     (repo / "__init__.py").write_text("")
     if marker == ".git":
         (repo / ".git").mkdir()
+    elif marker == "setup.py":
+        (repo / marker).write_text("from setuptools import setup\n\nsetup(name='x')\n")
     elif marker is not None:
         (repo / marker).write_text("")
     (repo / "telegram_mcp" / "__init__.py").write_text("")
@@ -76,3 +78,16 @@ def test_the_shim_goes_into_the_real_package(tmp_path):
     ), text
     assert (repo / "telegram_mcp" / "_mcp_roots_compat.py").is_file()
     assert not (repo / "_mcp_roots_compat.py").exists()
+
+
+def test_a_setup_module_of_the_package_is_no_project_root(tmp_path):
+    # Orchard's `orchard/setup.py` is its `orchard setup` command (session 15's sweep D, r05): taking it for a
+    # root made the shim's import top-level, and the migrated server stopped importing.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "setup.py").write_text("import argparse\n\n\ndef main():\n    pass\n")
+    (tmp_path / "pkg" / "server.py").write_text(READ)
+    assert package_info(tmp_path / "pkg" / "server.py")[0] == "pkg.server"
+    helpers.run_engine(tmp_path)
+    text = (tmp_path / "pkg" / "server.py").read_text()
+    assert "from ._mcp_roots_compat import" in text or "from pkg._mcp_roots_compat import" in text, text
