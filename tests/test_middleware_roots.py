@@ -169,3 +169,26 @@ def test_roots_a_middleware_checks_calls_against_are_an_allow_list_in_every_mark
     assert "if the roots bound what the tools may touch, keep that bound in the server's" in by_code["MR103"]
     assert "roots kept on `self._prefixes`, an allow-list that outlives the request" in by_code["MR212"]
     assert "of a class that checks values against `self._prefixes`, an allow-list: keep it" in by_code["MR202"]
+
+
+def test_a_middleware_built_on_a_project_base_in_a_module_without_the_sdk_is_reported(tmp_path):
+    # Session 15's sweep D, r03 (wags' shape): silent before, the roots an allow-list around every tool call.
+    files = {
+        "base.py": (
+            "from fastmcp.server.middleware import Middleware\n\n\nclass ToolGuard(Middleware):\n"
+            "    async def on_call_tool(self, context, call_next):\n        return await call_next(context)\n"
+        ),
+        "guard.py": (
+            "from .base import ToolGuard\n\n\nclass RootsGuard(ToolGuard):\n"
+            "    async def on_call_tool(self, context, call_next):\n"
+            "        roots = await context.fastmcp_context.list_roots()\n"
+            "        path = (context.message.arguments or {}).get('path', '')\n"
+            "        if not any(path.startswith(str(r.uri)[7:]) for r in roots):\n"
+            "            raise PermissionError(path)\n        return await call_next(context)\n"
+        ),
+    }
+    server = "from fastmcp import FastMCP\n\nfrom .guard import RootsGuard\n\nmcp = FastMCP('x')\nmcp.add_middleware(RootsGuard())\n"
+    findings = helpers.check_noop(tmp_path, server, extra=files, write=False)
+    assert [(f.code, f.path, f.line) for f in findings] == [("MR103", "pkg/guard.py", 6)]
+    assert "a fastmcp middleware's context" in findings[0].message
+    assert "never in an argument the caller chooses" in findings[0].message

@@ -42,6 +42,15 @@ def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -
         holder = found
     if not _sdk.loosely_typed(state, holder):
         return None
+    if chain == ["fastmcp_context"]:
+        # `context.fastmcp_context.list_roots()`: fastmcp's middleware context (a subclass of a project base
+        # that is the `Middleware`, in a module that never imports the SDK: session 15's sweep D, r03).
+        site = Site(state.pos(call), "list", "list", maybe=True)
+        site.refusal = (
+            "MR103",
+            _MIDDLEWARE_READ.format(spelled=state.wrapper.module.code_for_node(receiver)),
+        )
+        return site
     if chain in (["session"], ["request_context", "session"]) or (
         not chain and "session" in holder.value.lower()
     ):
@@ -264,3 +273,11 @@ def sdk_tokens(summaries: Iterable[Summary]) -> set[bytes]:
         if any(f.strings for f in funcs) or any(site.maybe for f in funcs for site in f.sites):
             return set(_SDK_TOKENS)
     return set()
+
+
+_MIDDLEWARE_READ = (
+    "roots read through `{spelled}`, a fastmcp middleware's context: the hook runs around tool calls but takes "
+    "no argument of its own, so migrate-roots rewrites nothing here; if the roots bound what the tools may "
+    "touch, keep that bound in the server's configuration, never in an argument the caller chooses; else read "
+    "the tool's own path argument from `context.message.arguments`, by hand"
+)
