@@ -85,6 +85,16 @@ class Watch(Middleware):
             "MR103",
             8,
         ),
+        # mcp 2.x's era-portable roots, resolved into a tool parameter (session 15's sweep C, r03).
+        (
+            "from typing import Annotated\n\nfrom mcp.server.mcpserver import MCPServer\n"
+            "from mcp.server.mcpserver.resolve import ListRoots, Resolve\nfrom mcp.types import ListRootsResult\n\n"
+            "mcp = MCPServer('x')\n\n\ndef get_roots() -> ListRoots:\n    return ListRoots()\n\n\n@mcp.tool()\n"
+            "async def where(roots: Annotated[ListRootsResult, Resolve(get_roots)]) -> str:\n"
+            "    return str(roots.roots[0].uri)\n",
+            "MR101",
+            11,
+        ),
         # The method named by a module constant (`getattr(session, METHOD)`).
         (
             "from mcp.server.fastmcp import Context, FastMCP\n\nMETHOD = 'list_roots'\nmcp = FastMCP('x')\n\n\n"

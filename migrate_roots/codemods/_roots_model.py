@@ -11,7 +11,7 @@ from typing import Any
 from migrate_roots.codemods.program.facts import ModuleFacts
 
 # The method, also asked for by hand (`{"method": "roots/list"}`) or as a raw request (`ListRootsRequest()`).
-TOKENS = (b"list_roots", b"roots/list", b"ListRootsRequest")
+TOKENS = (b"list_roots", b"roots/list", b"ListRoots")  # `ListRoots` also mcp 2.x's `ListRoots()` resolver
 
 SHIM_FUNCTION = "list_roots_compat"
 # A read whose roots bound paths (MR110): no argument, the operator's bound on modern requests.

@@ -39,6 +39,7 @@ from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_untyped import unbound_site
 from migrate_roots.codemods._roots_uses import (
     REQUEST_BY_HAND,
+    RESOLVED_ROOTS,
     hand_request,
     held_method,
     is_roots_list,
@@ -330,6 +331,11 @@ class SiteIndex:
         if _names_roots_method(node, state):
             owner = caller or self.functions.setdefault("<module>", Func("<module>", (1, 1), ()))
             owner.strings.append(state.pos(node))
+        if any(q.startswith("mcp.") and q.endswith(".ListRoots") for q in _fq(state, node.func)):
+            self._raw_site(
+                caller, state.pos(node), RESOLVED_ROOTS
+            )  # mcp 2.x: `Resolve(fn)`, fn -> ListRoots()
+            return
         raw = raw_roots_request(node, state)
         if raw is not None:
             self._raw_site(

@@ -380,3 +380,11 @@ def spells(state: FileState, text: str) -> bool:
     if found is None:
         found = cache[text] = any(text in line for line in state.lines)
     return bool(found)
+
+
+RESOLVED_ROOTS = (
+    "mcp 2.x's era-portable roots request (`ListRoots()`, resolved into a tool parameter by `Resolve`): roots are "
+    "deprecated in every era by SEP-2577 (a 2026-07-28 client is asked through an input request, and one without "
+    "roots fails it with -32021); give the tool a path argument by hand, or move the directory to the server's "
+    "configuration"
+)
