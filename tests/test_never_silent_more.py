@@ -223,3 +223,18 @@ def test_a_helper_handed_to_a_library_runner_names_that_call(tmp_path):
     findings = check_noop(tmp_path, server, extra={"helpers.py": helper})
     assert [(f.code, f.path) for f in findings] == [("MR103", "pkg/helpers.py")]
     assert "handed as a value to `anyio.from_thread.run(first_root, ctx)` (pkg/server.py:12)" in findings[0].message
+
+
+def test_a_resource_calling_a_helper_the_tools_thread_is_marked_at_its_call(tmp_path):
+    # Session 15's sweep D, r06 (gitlab-mcp's resources): silent while a tool shared the helper.
+    server = (
+        "from fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+        "async def current_project(ctx: Context) -> str:\n    roots = await ctx.list_roots()\n"
+        "    return str(roots[0].uri)\n\n\n@mcp.tool()\nasync def project(ctx: Context) -> str:\n"
+        "    return await current_project(ctx)\n\n\n@mcp.resource('demo://projects/{name}/readme')\n"
+        "async def readme(name: str, ctx: Context) -> str:\n    return await current_project(ctx) + name\n"
+    )
+    findings = helpers.check_noop(tmp_path, server, write=False)
+    marked = [f for f in findings if f.code == "MR103"]
+    assert [(f.line) for f in marked] == [18]
+    assert "in the handler `readme` registered by `@mcp.resource`, passes none" in marked[0].message

@@ -133,7 +133,10 @@ def refused_callers(
     refusal) that calls a helper other tools now thread one through: its call passes none, so its 2026-07-28
     clients get the helper's error naming an argument they cannot send. Said at that call, with the reason."""
     for key, (path, func) in sorted(by_key.items()):
-        if func.tool is None or func.refusal is None or key in reach:
+        # ... and a handler (a resource, a prompt) calling a helper the tools now thread one through (session
+        # 15's sweep D, r06: gitlab-mcp's resources), which takes no argument of its own.
+        handler = func.tool is None and func.handler is not None
+        if key in reach or not (handler or (func.tool is not None and func.refusal is not None)):
             continue
         for callee, pos in calls[key]:
             cpath, cfunc = by_key[callee]
@@ -153,13 +156,23 @@ def refused_callers(
             index = cfunc.params.index(param) if param in cfunc.params else cfunc.positional
             if cfunc.params[:1] in (("self",), ("cls",)):
                 index -= 1
-            plans.setdefault(path, Plan()).notes[pos] = (
-                func.refusal[0],
-                f"`{cfunc.qualname.rpartition('.')[2]}` now takes `{param}`, which other tools pass; this call passes "
-                f"none, so a 2026-07-28 client of this tool gets its error: {func.refusal[1]}",
-                param,
-                index,
-            )
+            helper = cfunc.qualname.rpartition(".")[2]
+            if func.refusal is not None:
+                said = (
+                    func.refusal[0],
+                    f"`{helper}` now takes `{param}`, which other tools pass; this call passes none, so a "
+                    f"2026-07-28 client of this tool gets its error: {func.refusal[1]}",
+                )
+            else:
+                said = (
+                    "MR103",
+                    f"`{helper}` now takes `{param}`, which the tools pass; this call, in the handler "
+                    f"`{func.qualname.rpartition('.')[2]}` registered by `{func.handler}`, passes none, so a "
+                    "2026-07-28 client of it gets no roots there (the helper's error, or its own fallback): a "
+                    "handler takes no tool argument; put the path in its URI template (a resource) or in the "
+                    "server's configuration, by hand",
+                )
+            plans.setdefault(path, Plan()).notes[pos] = (*said, param, index)
             plans[path].callees[pos] = cfunc.qualname.rpartition(".")[2]
 
 
