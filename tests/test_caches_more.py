@@ -126,3 +126,23 @@ def test_roots_kept_on_an_object_beyond_the_call_are_marked(tmp_path):
         assert helpers.codes(findings) == ["MR211"], (said, findings)
         assert said in findings[0].message
         assert "root: " not in text
+
+
+def test_a_guard_that_fetches_through_a_helper_is_named_as_a_fetcher(tmp_path):
+    # Session 15's sweep D, r04 (djinnvim's shape): the flag's marker said `_ensure_roots` does not fetch.
+    source = HEAD + (
+        "\n\nclass State:\n    roots: list | None = None\n\n\nstate = State()\n_roots_stale = False\n\n\n"
+        "async def _on_roots_changed(_n: types.RootsListChangedNotification) -> None:\n"
+        "    global _roots_stale\n    _roots_stale = True\n\n\n"
+        "mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed\n\n\n"
+        "async def _client_roots(ctx: Context) -> list:\n    result = await ctx.session.list_roots()\n"
+        "    return list(result.roots)\n\n\nasync def _ensure_roots(ctx: Context) -> None:\n"
+        "    global _roots_stale\n    if state.roots is not None and not _roots_stale:\n        return\n"
+        "    state.roots = await _client_roots(ctx)\n    _roots_stale = False\n\n\n"
+        "@mcp.tool()\nasync def workspace(ctx: Context) -> str:\n    await _ensure_roots(ctx)\n"
+        "    return str(state.roots)\n"
+    )
+    findings, _ = _run(tmp_path, source)
+    flag = [f for f in findings if f.code == "MR211" and "`_roots_stale` keeps roots" in f.message]
+    assert flag and "read by `_ensure_roots`, which reads roots behind a guard" in flag[0].message
+    assert "does not fetch" not in flag[0].message

@@ -180,6 +180,16 @@ class _Caches(_PlumbingBase):
                 return root.value
         return None
 
+    def _fetches_through(self, func: cst.FunctionDef) -> bool:
+        """`func` calls a module-level function of the file that reads roots (`state.roots = await
+        _client_roots(ctx)`: session 15's sweep D, r04, which called it a function that does not fetch); asked
+        of a function that writes the cache (`global`), so a tool that only reads it after the call stays a
+        reader."""
+        return any(
+            name in self.top and self.top[name] in self.funcs and self.funcs[self.top[name]].sites
+            for name in self.funcs[func].calls
+        )
+
     def _mr105(self, func: cst.FunctionDef) -> bool:
         """Does MR101's plan refuse a roots read of `func` as MR105 (None versus empty)?"""
         plan = self.state.plan.get("MR101")
@@ -244,7 +254,10 @@ class _Caches(_PlumbingBase):
                     for c in self.funcs[func].sites
                 ):
                     keepers += [label] if label not in keepers else []  # `if uri != _last: _last = uri`
-                elif self.funcs[func].sites:  # it fetches, but not inside one `if <not cached>:` block
+                elif self.funcs[func].sites or (
+                    name in self.funcs[func].globals_declared and self._fetches_through(func)
+                ):
+                    # it fetches (itself, or through a helper of the module), not inside one `if` block
                     unwrapped += [label] if label not in unwrapped else []
                 else:
                     readers.setdefault(label, "a tool" if self.funcs[func].tool else "a function")
