@@ -76,6 +76,6 @@ def test_registered_from_a_sibling_top_level_package(tmp_path):
     files |= {"wsrv/__init__.py": "", "wsrv/main.py": server}
     findings, root = _run(tmp_path, files)
     assert ("MR101", "rewritten") in [f[:2] for f in findings], findings
-    dead = [f[2] for f in findings if f[0] == "MR216"]
-    assert all("wsrv/main.py` names it: kept" in m for m in dead), dead
+    # A tool is no unused helper (session 15's sweep D, r01: MR216 said so, citing a file that names it).
+    assert not [f for f in findings if f[0] == "MR216"], findings
     assert "root: RootPaths = None" in (root / "eng/tools/roots.py").read_text()

@@ -164,11 +164,14 @@ class _Fetches(_PlumbingBase):
     def _dead(self) -> None:
         state = self.state
         if "MR216" in self.enabled:
+            # A function the roots plan makes a tool (registered from another module, hiil's `list_roots`: session
+            # 15's sweep D, r01) is no unused helper.
+            tools = getattr(state.plan.get("MR101"), "tools", {})
             changed = True
             while changed:
                 changed = False
                 for name, func in self.top.items():
-                    if func in self.removed or name not in self.related or func.decorators:
+                    if func in self.removed or name not in self.related or func.decorators or name in tools:
                         continue
                     if (
                         not self.deletable_name(name) or name == "main" or name.startswith("test")
