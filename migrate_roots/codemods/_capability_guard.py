@@ -30,7 +30,7 @@ import libcst as cst
 from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program.flow import dotted, returns_in
+from migrate_roots.codemods.program.flow import dotted, last_name, returns_in
 from migrate_roots.model import Severity
 
 OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
@@ -61,14 +61,7 @@ _ASKS = re.compile(r"support|capab|has_cap", re.IGNORECASE)
 
 def _generic_predicate(node: cst.Call) -> bool:
     """A predicate named for capabilities or support, asked about `"roots"` by a literal argument."""
-    func = node.func
-    name = (
-        func.attr.value
-        if isinstance(func, cst.Attribute)
-        else func.value
-        if isinstance(func, cst.Name)
-        else ""
-    )
+    name = last_name(node.func)
     return bool(_ASKS.search(name)) and any(
         isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "roots" for a in node.args
     )

@@ -18,6 +18,8 @@ from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods.program.flow import last_name
+
 NAME = "RootsArgumentError"
 # Anything the shim's error already is: a handler of one of these catches it as it is.
 _COVERING = frozenset({"Exception", "BaseException", "ValueError", "ToolError", NAME})
@@ -162,29 +164,18 @@ def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:
         if isinstance(node, cst.With) and child is node.body:
             for item in node.items:
                 held = item.item
-                if isinstance(held, cst.Call) and _callee(held) == "suppress":
+                if isinstance(held, cst.Call) and last_name(held.func) == "suppress":
                     names = set().union(*(_names(state, a.value) for a in held.args))
                     if _sdk_error(names) and not _covers(names):
                         return f"suppressed by `{state.wrapper.module.code_for_node(held)}`"
         if (
             isinstance(node, cst.Call)
-            and _callee(node) == "gather"
+            and last_name(node.func) == "gather"
             and any(a.keyword is not None and a.keyword.value == "return_exceptions" for a in node.args)
         ):
             return "returned as a value by `asyncio.gather(..., return_exceptions=True)`"
         child, node = node, state.parent(node)
     return None
-
-
-def _callee(call: cst.Call) -> str:
-    func = call.func
-    return (
-        func.attr.value
-        if isinstance(func, cst.Attribute)
-        else func.value
-        if isinstance(func, cst.Name)
-        else ""
-    )
 
 
 def widen(node: cst.CSTNode) -> cst.CSTNode:

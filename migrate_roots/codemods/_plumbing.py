@@ -32,6 +32,7 @@ from migrate_roots.codemods._plumbing_state import (
     _state_write,
 )
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.flow import last_name
 
 _LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
 
@@ -294,7 +295,7 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             def visit_Call(self, n: cst.Call) -> None:
                 func = n.func
                 # `shutil.rmtree(INDEX_DIR)`: a module-level path handed to what changes the disk (B's r05).
-                callee = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+                callee = last_name(func)
                 if not found and callee in _FS_CHANGES:
                     held = [a.value.value for a in n.args if isinstance(a.value, cst.Name)]
                     named = [h for h in held if h in top_assigns]

@@ -11,6 +11,7 @@ from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._roots_model import SHIM_FUNCTION
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import recognise
+from migrate_roots.codemods.program.flow import last_name
 
 
 def _fq(state: FileState, node: cst.CSTNode) -> set[str]:
@@ -166,9 +167,7 @@ def handed_values(node: cst.Call, state: FileState) -> list[tuple[str, str, int]
     name, the call as written, its line), which the model's reasons name. A nested function's own hand-off is
     `Func.handed_to`."""
     named = [a.value for a in node.args if isinstance(a.value, cst.Name)]
-    func = node.func
-    callee = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-    if not named or callee in _LOOKS_AT:
+    if not named or last_name(node.func) in _LOOKS_AT:
         return []
     top = state.module.partition(".")[0]
     line = state.pos(node)[0]

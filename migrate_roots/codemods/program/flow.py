@@ -148,6 +148,17 @@ def _tested_names(test: cst.CSTNode) -> set[str]:
     return names
 
 
+def last_name(node: cst.BaseExpression) -> str:
+    """The name a call's function is spelled with last: `run` of `anyio.from_thread.run`, `f` of `f`."""
+    return (
+        node.attr.value
+        if isinstance(node, cst.Attribute)
+        else node.value
+        if isinstance(node, cst.Name)
+        else ""
+    )
+
+
 def dotted(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return node.value
