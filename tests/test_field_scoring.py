@@ -292,6 +292,16 @@ def test_scan_and_compare(tmp_path):
     assert result["new_pyflakes"] == [["ok.py", "UndefinedName", "undefined name 'root'"]]
 
 
+def test_a_pyflakes_name_whose_cited_line_moved_is_not_new(tmp_path):
+    # gdc-claude-plugin (session 15): an import added above moved "from line 194" to 195.
+    source = "import os\n\n\ndef f():\n    pass\n\n\ndef f():\n    pass\n"
+    (tmp_path / "a.py").write_text(source)
+    before = checks.scan(tmp_path, ["a.py"])
+    (tmp_path / "a.py").write_text("import sys\n" + source)
+    after = checks.scan(tmp_path, ["a.py"])
+    assert [n[-1] for n in checks.compare_scans(before, after)["new_pyflakes"]] == ["'sys' imported but unused"]
+
+
 # ------------------------------------------------------------------------------------------------------------
 # --compare and the verdicts
 # ------------------------------------------------------------------------------------------------------------
