@@ -42,6 +42,9 @@ NOT_BOUNDS = {
     "constant prefix": "    if p.startswith('/etc'):\n        return 'denied'\n    print(r.roots[0].uri)",
     "constant membership": "    if os.path.basename(p) in ('a', 'b'):\n        return 'denied'\n    print(r.roots[0].uri)",
     # Session 15's sweep D, r02 (Myco's shape): a key looked up in data read from a root is no path.
+    # ragconnect's project-context match: a prefix test whose body goes on refuses nothing.
+    "prefix match that picks": "    best = None\n    for root in [x.uri.path for x in r.roots]:\n"
+    "        if p.startswith(root + '/'):\n            best = root\n    print(best)",
     "key in data": "    import json\n\n    raw = json.loads(open(r.roots[0].uri.path + '/app.json').read())\n"
     "    for key in ('name', 'version'):\n        if key not in raw:\n            raise ValueError(key)",
 }

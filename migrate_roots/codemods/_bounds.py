@@ -271,6 +271,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.tested: list[frozenset[str]] = []  # every name each enclosing `if` mentions
             self.helpers: list[Pos | None] = []  # each enclosing `if`'s helper call (`_helper_test`)
             self.bare: set[int] = set()  # `target.relative_to(base)` as a statement: its ValueError refuses
+            self.refusing: set[int] = set()  # nodes of the tests of `if`s whose body ends in a `raise`
 
         def visit_Expr(self, node: cst.Expr) -> None:
             if isinstance(node.value, cst.Call) and _callee(node.value) == "relative_to":
@@ -287,6 +288,8 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.caught -= _catches_value_error(original_node, fallbacks=True)
 
         def visit_If(self, node: cst.If) -> None:
+            if _raises_at_end(node.body):  # the checks an unresolved path passes only inside such a test
+                self.refusing |= _node_ids(node.test)
             self.tests.append(_bound_side(node.test))
             self.tested.append(_names_in(node.test))
             helper = _helper_test(node.test)
@@ -374,10 +377,13 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             elif name in ("fnmatch", "fnmatchcase") and len(call.args) >= 2 and self.tested:
                 sign = f"`{name}` against a pattern"  # `fnmatch(abspath(p), root + "/*")`
                 mentioned = _names_in(call.args[1].value)
-            elif name == "startswith" and self.tested:
+            elif name == "startswith" and self.tested and id(call) in self.refusing:
                 # `if not any(path.startswith(a) for a in allowed): raise`: a bound where the roots reach the
-                # argument (`a`); `if path.startswith("/etc"): raise` names no roots there and bounds nothing.
+                # argument (`a`); `if path.startswith("/etc"): raise` names no roots there and bounds nothing;
+                # a test whose body goes on (ragconnect's project-context match) refuses nothing.
                 sign = "a prefix test"
+            elif name == "startswith" and self.tested:
+                checks.append(("a prefix test", _subject(call), pos(call)))
             if sign is not None:
                 signs.append((sign, mentioned))
                 checked = mentioned if name in ("commonpath", "commonprefix") else _subject(call)
@@ -416,7 +422,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                         checks.append(
                             ("a membership test of a resolved path", _names_in(node.left), pos(node))
                         )
-                    elif _pathish(node.left):  # a bound where the roots reach the collection; no check of it
+                    elif _pathish(node.left) and id(node) in self.refusing:  # a bound, not a check of it
                         signs.append(("a membership test of a path", _names_in(comparator)))
                 if (
                     isinstance(target.operator, (cst.In, cst.NotIn))
@@ -451,6 +457,31 @@ _PATH_CALLS = frozenset(
     {"dirname", "abspath", "realpath", "normpath", "Path", "PurePath", "join", "expanduser"}
 )
 _PATH_NAME = re.compile(r"(^p$|path|dir|folder|file|target|dest)", re.IGNORECASE)
+
+
+def _raises_at_end(body: cst.BaseSuite) -> bool:
+    """The block refuses: it ends in a `raise`, or returns a message or a false value (`return "denied"`)."""
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else body
+    smalls = getattr(last, "body", ())
+    end = smalls[-1] if isinstance(smalls, (list, tuple)) and smalls else None
+    if isinstance(end, cst.Return):
+        value = end.value
+        return isinstance(value, (cst.SimpleString, cst.FormattedString)) or (
+            isinstance(value, cst.Name) and value.value in ("False", "None")
+        )
+    return isinstance(end, cst.Raise)
+
+
+def _node_ids(node: cst.CSTNode) -> set[int]:
+    found: set[int] = set()
+
+    class All(cst.CSTVisitor):
+        def on_visit(self, child: cst.CSTNode) -> bool:
+            found.add(id(child))
+            return True
+
+    node.visit(All())
+    return found
 
 
 def _pathish(node: cst.BaseExpression) -> bool:
