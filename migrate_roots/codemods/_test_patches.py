@@ -8,6 +8,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.flow import last_name
 
 
 def _string(node: cst.BaseExpression | None) -> str | None:
@@ -22,14 +23,14 @@ def patch(
     `monkeypatch.setattr(obj, "name", fake)` (and builtin `setattr`), `monkeypatch.setattr("pkg.mod.name", fake)`,
     `[mock.|mocker.]patch("pkg.mod.name", fake | new=fake | side_effect=fake)`, `patch.object(obj, "name", ...)`."""
     func = call.func
-    called = _last_name(func)
+    called = last_name(func)
     if called not in ("setattr", "patch", "object"):
         return None
     args = [a.value for a in call.args if a.keyword is None and not a.star]
     keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     by_keyword = keywords.get("new") or keywords.get("side_effect")
     if called == "object":
-        if not (isinstance(func, cst.Attribute) and _last_name(func.value) == "patch"):
+        if not (isinstance(func, cst.Attribute) and last_name(func.value) == "patch"):
             return None
         called = "setattr"
     if called == "setattr" and len(args) >= 2 and _string(args[1]) is not None:
@@ -43,19 +44,9 @@ def patch(
     return dotted, value
 
 
-def _last_name(node: cst.BaseExpression) -> str:
-    return (
-        node.attr.value
-        if isinstance(node, cst.Attribute)
-        else node.value
-        if isinstance(node, cst.Name)
-        else ""
-    )
-
-
 def _owner(node: cst.BaseExpression, state: FileState, fq: Callable[[cst.CSTNode], set[str]]) -> str | None:
     """The dotted name of a module or class object (`sys.modules[__name__]` is this module)."""
-    if isinstance(node, cst.Subscript) and _last_name(node.value) == "modules":
+    if isinstance(node, cst.Subscript) and last_name(node.value) == "modules":
         index = node.slice[0].slice if len(node.slice) == 1 else None
         if (
             isinstance(index, cst.Index)
