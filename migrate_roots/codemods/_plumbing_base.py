@@ -138,10 +138,6 @@ class _PlumbingBase:
             out.append(node)
         return out
 
-    def _global_method_call(self, node: cst.CSTNode) -> str | None:
-        """A change of module state in `node` (`_Plumbing`'s; the cache step asks it of a fetch guard)."""
-        raise NotImplementedError
-
     def allowed(self, node: cst.CSTNode, code: str) -> bool:
         """Enabled, and not silenced by an ignore comment on the node's first line."""
         return code in self.enabled and not self.state.ignored(self.state.pos(node)[0], code)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._edits import drop_keyword
 from migrate_roots.codemods._plumbing_base import Registration, _PlumbingBase
 from migrate_roots.codemods._plumbing_edits import _keep_global, _prepend_body, _remove, _unwrap_if
@@ -22,8 +23,17 @@ from migrate_roots.codemods._plumbing_queries import (
     _names,
     _top_statements,
 )
-from migrate_roots.codemods._plumbing_state import _assigned_at_top, _is_literal, _sends_resource_changed
+from migrate_roots.codemods._plumbing_state import (
+    _LOG_METHODS,
+    _READ_ONLY_METHODS,
+    _assigned_at_top,
+    _first_party_import,
+    _is_literal,
+    _names_global,
+    _sends_resource_changed,
+)
 from migrate_roots.codemods.program import flow
+from migrate_roots.codemods.program.flow import last_name
 from migrate_roots.model import Action, Severity
 
 
@@ -179,6 +189,47 @@ class _Caches(_PlumbingBase):
             if root is not node and isinstance(root, cst.Name) and root.value in top:
                 return root.value
         return None
+
+    def _global_method_call(self, node: cst.CSTNode) -> str | None:
+        """`G.method(...)` on a module-level value (an Event, a list, a dict), other than a logger."""
+        state = self.state
+        found: list[str] = []
+        top_assigns = self.top_assigns
+
+        class Calls(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                func = n.func
+                # `shutil.rmtree(INDEX_DIR)`: a module-level path handed to what changes the disk (B's r05).
+                callee = last_name(func)
+                if not found and callee in _FS_CHANGES:
+                    held = [a.value.value for a in n.args if isinstance(a.value, cst.Name)]
+                    named = [h for h in held if h in top_assigns]
+                    if named:
+                        found.append(named[0])
+                        return
+                if found or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+                    return
+                name = func.value.value
+                scope = state.scope(func.value)
+                if scope is None or name not in scope or not _names_global(scope, name):
+                    return  # unknown, or a local of the same name
+                if name not in top_assigns and not _first_party_import(scope, name):
+                    return
+                if _sdk.expr_kind(state, func.value) in (_sdk.HL_SERVER, _sdk.LL_SERVER):
+                    return  # the server object itself (get_context(), ...)
+                if name in top_assigns:
+                    small = top_assigns[name][0].body[0]
+                    value = getattr(small, "value", None)
+                    if isinstance(value, cst.Call) and state.qnames(value.func) & _LOGGERS:
+                        return
+                if func.attr.value in _READ_ONLY_METHODS:
+                    return  # `_active_session.get()` reads
+                if func.attr.value in _LOG_METHODS and "log" in name.lower():
+                    return  # `logger = setup_logger()`, then `logger.warning(...)`
+                found.append(f"{name}.{func.attr.value}()")
+
+        node.visit(Calls())
+        return found[0] if found else None
 
     def _fetches_through(self, func: cst.FunctionDef) -> bool:
         """`func` calls a module-level function of the file that reads roots (`state.roots = await
@@ -428,3 +479,12 @@ def _assigned_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
 
     node.visit(Targets())
     return found
+
+
+_LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
+
+# Functions that change what a path names on disk, handed a module-level path (`_global_method_call`).
+_FS_CHANGES = frozenset(
+    {"rmtree", "remove", "unlink", "rmdir", "removedirs", "rename", "replace", "move", "copy", "copy2"}
+    | {"copyfile", "copytree", "truncate", "utime", "chmod"}
+)

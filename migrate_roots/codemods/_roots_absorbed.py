@@ -74,7 +74,9 @@ def _raises(handler: cst.ExceptHandler) -> bool:
     return found
 
 
-def own_keys(func: cst.FunctionDef, state: FileState, constant: object) -> frozenset[str]:
+def own_keys(
+    func: cst.FunctionDef, constant: Callable[[cst.Name], cst.BaseExpression | None]
+) -> frozenset[str]:
     """The literal keys a low-level call handler `func(name, arguments)` reads out of `arguments` in a
     statement of its own body (`root_arg = arguments.pop(WORKSPACE_ROOT_PARAM, None)`, `.get("root")`).
     `constant(name)` is the module constant's value (a `cst.SimpleString`) or None."""
@@ -95,9 +97,9 @@ def own_keys(func: cst.FunctionDef, state: FileState, constant: object) -> froze
                 and value.args
             ):
                 continue
-            key = value.args[0].value
+            key: cst.BaseExpression | None = value.args[0].value
             if isinstance(key, cst.Name):
-                key = constant(key)  # type: ignore[operator]
+                key = constant(key)
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
                 keys.add(key.evaluated_value)
     return frozenset(keys)

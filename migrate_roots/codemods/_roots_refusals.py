@@ -143,22 +143,15 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
         )
     # Filled when empty into a holder that outlives the call (the lifespan value, a default argument, a
     # variable of the enclosing function): the argument would count on the first call only.
-    memo = bindings.memo_holder(call, state)
-    if memo is not None:
-        return (
-            "MR211",
-            f"roots read once into `{memo[0]}`, filled here when empty ({os.path.basename(state.path)}:{memo[1]}) "
-            "and kept beyond this call: a path argument would count on the first call only; read the roots (or "
-            "the argument) on every call, by hand, then run again",
-        )
-    # Filled when absent on an object that outlives the call (the session, the lifespan value), or in fastmcp's
-    # per-session state (`ctx.get_state`/`ctx.set_state`): the argument would count on the first call only.
-    memo = flow.attribute_memo(call, state)
+    # ... or filled when absent on a session, or in fastmcp's per-session state (`ctx.get_state`/`set_state`).
+    memo, when = bindings.memo_holder(call, state), "empty"
+    if memo is None:
+        memo, when = flow.attribute_memo(call, state), "absent"
     kept = (f"`{memo[0]}`", memo[1]) if memo is not None else _session_state(func, state)
     if kept is not None:
         return (
             "MR211",
-            f"roots read once into {kept[0]}, filled here when absent ({os.path.basename(state.path)}:{kept[1]}) "
+            f"roots read once into {kept[0]}, filled here when {when} ({os.path.basename(state.path)}:{kept[1]}) "
             "and kept beyond this call: a path argument would count on the first call only; read the roots (or "
             "the argument) on every call, by hand, then run again",
         )

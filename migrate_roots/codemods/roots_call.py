@@ -247,7 +247,7 @@ class RootsCall(SiteIndex, Rule):
         for qualname, func in self.functions.items():
             node = self.defs.get(qualname)
             if node is not None and func.handler is not None and func.handler.endswith(".call_tool"):
-                keys |= _roots_absorbed.own_keys(node, state, lambda n: _module_constant(n, state))
+                keys |= _roots_absorbed.own_keys(node, lambda n: _module_constant(n, state))
         return frozenset(keys)
 
     def _doubles(self) -> list[Double]:
