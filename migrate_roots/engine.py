@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from migrate_roots.engine_output import render_shim, unified_diff, write_shim
     from migrate_roots.spill import Spill
 
+# Modules followed from a roots read's module (`Rule.follow_onward`): a bound checked three modules away is seen.
+ONWARD_DEPTH = 3
+
 # The per-file work, the plan, the output and the spill are imported once a file is to be parsed: a run over a
 # tree where none is (benchmark 1) never needs them. Their public names are re-exported from here on demand.
 _LATER = {
@@ -285,8 +288,10 @@ class Engine:
         reached = {name for entry in entries for name in entry.functions}
         indexed_modules = {entry.module for entry in entries}
         modules = {name for entry in entries for name in entry.modules} - indexed_modules
+        # How many modules away from a roots read each followed module is (`Rule.follow_onward`).
+        depth = dict.fromkeys(modules, 1)
         for entry in entries:
-            entry.follow = entry.functions = entry.modules = _NONE
+            entry.follow = entry.functions = entry.modules = entry.onward = _NONE
         seen = {str(p) for p in hits} | {f.path for f in failed}
         known = _Known(spill, entries)
         added: list[Entry] = []
@@ -306,10 +311,14 @@ class Engine:
             for entry in round_entries:
                 if entry.planned and entry.ref is not None:
                     new |= _follow_functions(spill.get(entry.ref), reached, self.options) - reached
-                modules |= (
-                    entry.modules
-                )  # a decorator's module, named by a tool that joined (_roots_wrappers)
-                entry.follow = entry.functions = entry.modules = _NONE
+                # A decorator's module, named by a tool that joined (_roots_wrappers) ...
+                modules |= entry.modules
+                # ... and the modules a followed one calls into (a bound checked one more module away).
+                level = depth.get(entry.module, ONWARD_DEPTH)
+                for name in entry.onward if level < ONWARD_DEPTH else ():
+                    modules.add(name)
+                    depth.setdefault(name, level + 1)
+                entry.follow = entry.functions = entry.modules = entry.onward = _NONE
             modules -= indexed_modules
             indexed_modules |= {entry.module for entry in round_entries}
             reached |= new

@@ -132,6 +132,7 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
     follow: set[bytes] = set()
     functions: set[str] = set()
     modules: set[str] = set()
+    onward: set[str] = set()
     for code, summary in indexed.summaries.items():
         rule = codemods.REGISTRY[code]
         links |= rule.links(summary)
@@ -139,6 +140,7 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
             follow |= rule.follow_tokens({str(path): summary})
             functions |= rule.follow_functions({str(path): summary}, set())
             modules |= rule.follow_modules({str(path): summary})
+            onward |= rule.follow_onward({str(path): summary})
     return Entry(
         path,
         blob=_pickled(indexed),
@@ -150,6 +152,7 @@ def _index_entry(item: tuple[Path, Mapping[str, Mapping[str, Any]] | None], opti
         follow=frozenset(follow),
         functions=frozenset(functions),
         modules=frozenset(modules),
+        onward=frozenset(onward),
     )
 
 

@@ -68,6 +68,9 @@ class Entry:
     follow: frozenset[bytes] = frozenset()  # its stage-two tokens (`Rule.follow_tokens`)
     functions: frozenset[str] = frozenset()  # whose importers join stage two (`Rule.follow_functions`)
     modules: frozenset[str] = frozenset()  # modules that join stage two themselves (`Rule.follow_modules`)
+    onward: frozenset[str] = (
+        frozenset()
+    )  # ... and those they join after it, a few deep (`Rule.follow_onward`)
     # After the plan: "keep" the index's result, take the confirmed guess ("ready"), or "dispatch" a rewrite
     # (under `plan_ref`, committing the guess when `commit`).
     kind: str = "keep"

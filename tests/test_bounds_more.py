@@ -101,3 +101,68 @@ def test_a_bound_kept_in_a_global_by_another_tool_is_the_operators(tmp_path, fil
 def test_noop_a_check_the_roots_do_not_reach_is_no_bound(tmp_path, check):
     findings, text = _codes(tmp_path, HEAD + READ.format(check=NOT_BOUNDS[check]))
     assert [f.code for f in findings] == ["MR101"], findings
+
+
+FAR_SERVER = """\
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+{spelling}
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+async def read_file(relpath: str, ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return read_inside(Path(result.roots[0].uri.path), relpath)
+"""
+
+GUARD = """\
+from pathlib import Path
+
+
+def ensure_within(target: Path, base: Path) -> None:
+    if not target.is_relative_to(base.resolve()):
+        raise PermissionError(f"{target} is outside {base}")
+"""
+
+# Session 15's sweep C, r09: the check one module further than the module the read hands its result to.
+FAR = {
+    "two modules": {
+        "files.py": "from pathlib import Path\n\nfrom .guard import ensure_within\n\n\n"
+        "def read_inside(base: Path, relpath: str) -> str:\n    target = (base / relpath).resolve()\n"
+        "    ensure_within(target, base)\n    return target.read_text()\n",
+        "guard.py": GUARD,
+    },
+    "three modules": {
+        "files.py": "from pathlib import Path\n\nfrom pkg.checks import within\n\n\n"
+        "def read_inside(base: Path, relpath: str) -> str:\n    target = (base / relpath).resolve()\n"
+        "    within(target, base)\n    return target.read_text()\n",
+        "checks.py": "from . import guard\n\n\ndef within(target, base):\n    guard.ensure_within(target, base)\n",
+        "guard.py": GUARD,
+    },
+    "re-exported by a subpackage": {
+        "files.py": "from pathlib import Path\n\nfrom .safety import ensure_within\n\n\n"
+        "def read_inside(base: Path, relpath: str) -> str:\n    target = (base / relpath).resolve()\n"
+        "    ensure_within(target, base)\n    return target.read_text()\n",
+        "safety/__init__.py": "from .guard import ensure_within\n\n__all__ = ['ensure_within']\n",
+        "safety/guard.py": GUARD,
+    },
+}
+
+
+@pytest.mark.parametrize("spelling", ["from .files import read_inside", "from pkg.files import read_inside"])
+@pytest.mark.parametrize("layout", sorted(FAR))
+def test_a_bound_checked_modules_away_is_the_operators(tmp_path, layout, spelling):
+    """Stage two follows the modules a followed module calls into (`Rule.follow_onward`), three deep: before,
+    the third module was not read and the roots became the caller's choice (`{"root": "/etc"}` read
+    /etc/hostname)."""
+    root = helpers._layout(tmp_path, FAR_SERVER.format(spelling=spelling), FAR[layout], True)
+    results = helpers.run_engine(root, select=["MR1"])
+    findings = [f for r in results for f in r.findings]
+    assert [f.code for f in findings] == ["MR110"], findings
+    assert "`ensure_within`" in findings[0].message
+    text = (root / "pkg" / "server.py").read_text()
+    assert "allowed_roots_compat(ctx.session)" in text and "root: " not in text

@@ -442,7 +442,13 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                     checks.append(("a `..` test", _names_in(comparator), pos(node)))
 
     _visit(func.body, Find())
-    if not (signs or results or feeds or checks):
+    # A function that only hands its parameters on (`within(t, b)`: `guard.ensure_within(t, b)`) is a step of
+    # the way to a bound a module further (`_bounds_refuse._bound_parameter_sign`).
+    given = {
+        p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+    }
+    forwards = any(names & given for _, handed in args for _, names in handed)
+    if not (signs or results or feeds or checks or forwards):
         return None
     return BoundFacts(
         tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds), tuple(checks), tuple(deferred)

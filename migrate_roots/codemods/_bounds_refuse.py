@@ -5,7 +5,7 @@ values to. `refuse` is what the roots-call plan asks (MR109, and MR110's sign).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import BoundFacts, Pos, taint
@@ -148,21 +148,24 @@ def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, st
 
 
 def refuse(
-    by_fq: Mapping[str, tuple[str, Any]], allowlist_env: str
+    by_fq: Mapping[str, tuple[str, Any]],
+    allowlist_env: str,
+    resolve: Callable[[str], str | None] = lambda fq: None,
 ) -> dict[tuple[str, Pos], tuple[tuple[str, str], str]]:
     """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
     the read's result in the function holding it, or the result of a call into the way in a function on the way
     up. `by_fq`: fully qualified name -> (path, _roots_model.Func); returns (function, site position) ->
     (refusal, the sign with its place), writing nothing (the plan is a pure function of the summaries). The plan
     hands the sign to the operator's-bound rewrite (MR110) where the site allows it. Run before the plan
-    computes its reach."""
+    computes its reach. `resolve`: the function a dotted name not in `by_fq` stands for (a package's
+    re-export: `pkg.safety.ensure_within` is `pkg.safety.guard.ensure_within`)."""
     out: dict[tuple[str, Pos], tuple[tuple[str, str], str]] = {}
     callers: dict[str, set[str]] = {}
     calls_of: dict[str, dict[Pos, list[str]]] = {}
     for caller in by_fq:
         for callee, position in by_fq[caller][1].calls:
             # `Roots().fetch` (a method of what a constructor returns, program/typed.py) is `Roots.fetch`.
-            callee = callee if callee in by_fq else callee.replace(RETURNED, ".")
+            callee = callee if callee in by_fq else resolve(callee) or callee.replace(RETURNED, ".")
             callers.setdefault(callee, set()).add(caller)
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
     for fq in sorted(by_fq):

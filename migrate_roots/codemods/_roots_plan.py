@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from migrate_roots.codemods import (
@@ -148,6 +149,11 @@ def _models(summaries: Mapping[str, Summary]) -> dict[str, ProgramModel]:
     return {root: ProgramModel.build(group) for root, group in by_root.items()}
 
 
+def _resolved_name(funcs: _Functions, root: str, fq: str) -> str | None:
+    key = funcs.resolve(root, fq)
+    return key[1] if key is not None else None
+
+
 def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
     """The package plan. A pure function of the summaries: it reads them and never writes to them (the engine
     plans the same summaries more than once: the local guess, then the group)."""
@@ -163,7 +169,8 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
     signs: dict[tuple[Key, Pos], str] = {}  # the sign of each bound, for the operator's-bound rewrite (MR110)
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
-        for (fq, pos), (why, sign) in _bounds_refuse.refuse(view, settings.allowlist_env).items():
+        resolve = partial(_resolved_name, funcs, root)
+        for (fq, pos), (why, sign) in _bounds_refuse.refuse(view, settings.allowlist_env, resolve).items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
             bounded.setdefault(key, {})[pos] = why
             signs[(key, pos)] = sign

@@ -113,6 +113,13 @@ class Rule:
         return set()
 
     @classmethod
+    def follow_onward(cls, summaries: Mapping[str, Any]) -> set[str]:
+        """Dotted names of the modules a file calls into, to follow from it when it joined through
+        `follow_modules` (a bound checked one module further: `files.read_inside` calls `guard.ensure_within`).
+        The engine follows them a few modules deep (`engine.ONWARD_DEPTH`)."""
+        return set()
+
+    @classmethod
     def links(cls, summary: Any) -> set[str]:
         """Dotted names of modules, other than its own, that a file's summary refers to.
 

@@ -312,19 +312,15 @@ class RootsCall(SiteIndex, Rule):
         # ... and the module of a project decorator around a function here (`_roots_wrappers`).
         out: set[str] = set()
         for summary in summaries.values():
-            facts = summary.facts
-            if facts is None:
-                continue
-            top = summary.module.split(".")[0]
             if any(f.sites for q, f in summary.functions.items() if q != "<module>"):
-                out |= {
-                    m
-                    for _, fq in facts.imports
-                    if fq.split(".")[0] == top
-                    for m in (fq, fq.rpartition(".")[0])
-                }
+                out |= _first_party_imports(summary)
             out |= _roots_wrappers.decorator_modules(summary)
         return out
+
+    @classmethod
+    def follow_onward(cls, summaries: Mapping[str, Any]) -> set[str]:
+        # `guard.ensure_within`, called by the `files.read_inside` the read hands its result to.
+        return {m for summary in summaries.values() for m in _first_party_imports(summary)}
 
     @classmethod
     def links(cls, summary: Any) -> set[str]:
@@ -518,3 +514,13 @@ def _unwrapped_refusal(func: Func, defs: Mapping[str, cst.FunctionDef]) -> tuple
 def _returned_functions(func: cst.FunctionDef) -> list[cst.FunctionDef]:
     """The functions `func` defines in its body and returns by name."""
     return [s for s in func.body.body if isinstance(s, cst.FunctionDef) and _returns_name(func, s.name.value)]
+
+
+def _first_party_imports(summary: Any) -> set[str]:
+    """The modules of the file's own top-level package it imports from (each name, and its parent: the name
+    may be a module or a function)."""
+    facts = summary.facts
+    if facts is None:
+        return set()
+    top = summary.module.split(".")[0]
+    return {m for _, fq in facts.imports if fq.split(".")[0] == top for m in (fq, fq.rpartition(".")[0])}
