@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 import sys
 from collections.abc import Mapping
@@ -47,6 +48,8 @@ def _check(name: str, value: object) -> str | None:
         return "Input should be a valid string"
     elif name in ("param_name", "shim_module") and not value.isidentifier():
         return f"{value!r} is not a Python identifier"
+    elif name in ("param_name", "shim_module") and keyword.iskeyword(value):
+        return f"{value!r} is a Python keyword"
     elif name == "target_version":
         parts = value.split(".")
         if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != "3":

@@ -5,11 +5,10 @@ itself (never over a read-only file, the shim first), and the compatibility modu
 from __future__ import annotations
 
 import contextlib
-import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from migrate_roots import sourcefile, writer
+from migrate_roots import guards, sourcefile, writer
 from migrate_roots.config import Settings
 from migrate_roots.engine_types import Options, _failure
 from migrate_roots.model import FileResult, Finding, Severity, Status
@@ -33,7 +32,7 @@ def _write(path: Path, new: bytes, old: bytes, result: FileResult, options: Opti
     between the two leaves a package that works, and the next run finds nothing left to do)."""
     if path.is_symlink():
         raise _Linked(str(path))
-    if not stat.S_IMODE(path.stat().st_mode) & 0o222:
+    if guards.read_only(path):
         raise _ReadOnly(str(path))
     if result.shim:
         shim = Path(result.shim)

@@ -89,6 +89,14 @@ def read_source(path: str | Path, limit: int | None = None) -> bytes:
 _BRACKETS = re.compile(r"[()\[\]{}]")
 
 
+def read_only(path: str | Path) -> bool:
+    """No write bit in the file's mode: left alone, whoever runs (root may write it all the same)."""
+    try:
+        return not stat.S_IMODE(os.stat(path).st_mode) & 0o222
+    except OSError:
+        return False
+
+
 def looks_deep(text: str) -> bool:
     """Cheap over-estimate: bracket depth (strings and comments included) or a very long line."""
     if len(text) < 2 * MAX_BRACKET_DEPTH:

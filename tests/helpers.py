@@ -84,8 +84,15 @@ def run_engine(
     jobs: int = 1,
 ) -> list[FileResult]:
     options = Options(
-        # `select` is also what the settings hold (as the CLI does): MR218 marks only when named there.
-        settings=Settings.from_mapping({**({"select": list(select)} if select else {}), **dict(settings or {})}),
+        # `select` and `ignore` are also what the settings hold (as the CLI does): MR218 marks only when named
+        # there, and the plan leaves a read whose code is not selected alone.
+        settings=Settings.from_mapping(
+            {
+                **({"select": list(select)} if select else {}),
+                **({"ignore": list(ignore)} if ignore else {}),
+                **dict(settings or {}),
+            }
+        ),
         enabled=codemods.select_codes(select, ignore),
         write=write,
         want_diff=True,
@@ -174,4 +181,3 @@ def package(tmp: Path, files: Mapping[str, str]) -> Path:
         (pkg / name).parent.mkdir(parents=True, exist_ok=True)
         (pkg / name).write_text(textwrap.dedent(text))
     return tmp / "proj"
-

@@ -223,7 +223,9 @@ def test_noop_roots_hashed_into_a_name_beside_an_unrelated_bound_are_not_a_bound
     ]
 
 
-@pytest.mark.parametrize("negated", ["not _is_relative_to(target, CLONES)", "_is_relative_to(target, CLONES) is False"])
+@pytest.mark.parametrize(
+    "negated", ["not _is_relative_to(target, CLONES)", "_is_relative_to(target, CLONES) is False"]
+)
 def test_noop_roots_hashed_into_a_name_checked_by_a_helper_are_not_a_bound(tmp_path, negated):
     """stealth-chrome-devtools-mcp: the folder named after the roots is checked by a helper of two arguments,
     `if not _is_relative_to(target, clone_root): raise ... outside ...`. The helper's own body says its second
@@ -603,7 +605,9 @@ def test_noop_relative_to_shown_under_a_try_that_cannot_catch_it_is_no_bound(tmp
     assert codes(_findings(tmp_path, DISPLAY.format(caught=caught))) == ["MR101"]
 
 
-@pytest.mark.parametrize("caught", ["ValueError", "(OSError, ValueError)", "Exception", "builtins.ValueError"])
+@pytest.mark.parametrize(
+    "caught", ["ValueError", "(OSError, ValueError)", "Exception", "builtins.ValueError"]
+)
 def test_relative_to_under_a_try_that_catches_its_error_is_a_bound(tmp_path, caught):
     # The handler leaves out the note that is not inside (`continue`): a refusal.
     source = DISPLAY.replace("shown.append(note.name)", "continue")

@@ -60,7 +60,9 @@ def _run(tmp_path, source):
 
 
 def test_a_flag_whose_guard_fills_only_the_cache_is_still_removed(tmp_path):
-    source = FLAG.replace("_INDEX.extend(str(r.uri) for r in result.roots)", "_INDEX = [str(r.uri) for r in result.roots]")
+    source = FLAG.replace(
+        "_INDEX.extend(str(r.uri) for r in result.roots)", "_INDEX = [str(r.uri) for r in result.roots]"
+    )
     source = source.replace("    global _DONE\n", "    global _DONE, _INDEX\n")
     findings, text = _run(tmp_path, HEAD + source)
     assert "MR101" in helpers.codes(findings) and "_DONE" not in text
@@ -69,7 +71,9 @@ def test_a_flag_whose_guard_fills_only_the_cache_is_still_removed(tmp_path):
 def test_roots_built_into_a_folder_served_while_it_exists_are_marked(tmp_path):
     findings, text = _run(tmp_path, HEAD + DISK)
     assert helpers.codes(findings) == ["MR211"]
-    assert "roots read only while `INDEX_DIR` is not on disk (the test at server.py:13)" in findings[0].message
+    assert (
+        "roots read only while `INDEX_DIR` is not on disk (the test at server.py:13)" in findings[0].message
+    )
     assert "root" not in text.replace("roots", "")
 
 

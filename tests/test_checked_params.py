@@ -19,7 +19,9 @@ check_transformed = partial(helpers.check_transformed, select=["MR1"])
 
 def _findings(tmp_path, files: dict[str, str]):
     results = helpers.run_engine(helpers.package(tmp_path, files), select=["MR1"], write=False)
-    return [(f.code, f.action.value, f.path.rsplit("/", 1)[-1], f.message) for r in results for f in r.findings]
+    return [
+        (f.code, f.action.value, f.path.rsplit("/", 1)[-1], f.message) for r in results for f in r.findings
+    ]
 
 
 READER = """\
@@ -275,7 +277,9 @@ def test_a_check_in_a_validator_the_tool_calls_is_marked(tmp_path):
         },
     )
     assert [f[:3] for f in findings] == [("MR109", "marked", "reader.py")]
-    assert "`export` checks its path argument `out_dir` with `is_relative_to` (server.py:12)" in findings[0][3]
+    assert (
+        "`export` checks its path argument `out_dir` with `is_relative_to` (server.py:12)" in findings[0][3]
+    )
 
 
 def test_a_plain_prefix_test_on_a_path_parameter_is_marked_and_laid_out(tmp_path):

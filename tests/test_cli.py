@@ -118,6 +118,33 @@ def test_select_and_ignore_prefixes(tmp_path):
     assert "MR10" not in ignored
 
 
+HELPED = {
+    "__init__.py": "",
+    "server.py": "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .where import first_root\n\n"
+    "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def ls(ctx: Context) -> str:\n"
+    "    return await first_root(ctx)\n",
+    "where.py": "from mcp.server.fastmcp import Context\n\n\nasync def first_root(ctx: Context) -> str:\n"
+    "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n",
+}
+
+
+def test_a_read_not_selected_is_left_as_it_is_and_nothing_is_threaded_to_it(tmp_path):
+    """Sweep H, r05: `--ignore MR101` gave the tool a `root` that nothing read, without a word."""
+    root = make_tree(tmp_path, {f"pkg/{name}": text for name, text in HELPED.items()})
+    before = snapshot(root)
+    result = invoke("apply", str(root), "--ignore", "MR101")
+    assert result.exit_code == 0 and snapshot(root) == before
+
+
+def test_a_helper_s_new_parameter_is_shown_with_the_read_it_serves(tmp_path):
+    """MR107 (and MR108) are edits of the read's rewrite: selected with MR101 or MR102, never alone."""
+    root = make_tree(tmp_path, {f"pkg/{name}": text for name, text in HELPED.items()})
+    shown = invoke("scan", str(root), "--select", "MR101").stdout
+    assert "MR101" in shown and "MR107" in shown
+    assert "MR107" in invoke("scan", str(root), "--ignore", "MR107").stdout
+    assert invoke("scan", str(root), "--select", "MR107").stdout.count("MR10") == 0
+
+
 def test_unknown_rule_code_is_usage_error(tmp_path):
     root = make_tree(tmp_path, {"a.py": ""})
     result = invoke("scan", str(root), "--select", "XYZ1")

@@ -55,7 +55,9 @@ def test_migrated_absorbed_read(tmp_path, workspace, transport):
     assert 'list_roots_compat(session, None, name="workspace_root")' in text
     assert "session.list_roots()" not in text
 
-    before = drive(python, original, "mcp1", transport, _calls(roots, None), "--lenient-warnings", attr="server")
+    before = drive(
+        python, original, "mcp1", transport, _calls(roots, None), "--lenient-warnings", attr="server"
+    )
     assert [r["text"] for r in before] == [str(client_dir)] * 2 + ["no workspace"] * 2, before
 
     after = drive(

@@ -23,7 +23,10 @@ LINES = ("mcp1", "mcp2")
 # The mcp 2.x server is the same one, on MCPServer.
 MCP2 = (
     ("mcp 1.x FastMCP", "mcp 2.x MCPServer"),
-    ("from mcp.server.fastmcp import Context, FastMCP", "from mcp.server.mcpserver import Context, MCPServer"),
+    (
+        "from mcp.server.fastmcp import Context, FastMCP",
+        "from mcp.server.mcpserver import Context, MCPServer",
+    ),
     ('mcp = FastMCP("e2e-mcp1-runtime")', 'mcp = MCPServer("e2e-mcp2-runtime")'),
 )
 
@@ -34,6 +37,8 @@ def _server(line: str) -> str:
         assert old in text
         text = text.replace(old, new)
     return text
+
+
 TOOLS = ("where", "where_all")
 
 
@@ -76,7 +81,9 @@ def test_migrated_runtime_tools(tmp_path, workspace, line, transport):
     assert [r["text"] for r in before[:2]] == [str(client_dir)] * 2
     assert all(r["text"] == "no project" for r in before[2:]), before
 
-    after = drive(python, migrated, line, transport, _calls(eras, roots, None) + _calls(eras, roots, str(arg_dir)))
+    after = drive(
+        python, migrated, line, transport, _calls(eras, roots, None) + _calls(eras, roots, str(arg_dir))
+    )
     schemas = {r["tool"]: r["input_schema"] for r in after}
     assert all("project_dir" in schemas[t]["properties"] for t in TOOLS), schemas
     assert all("root" not in schemas[t]["properties"] for t in TOOLS), schemas

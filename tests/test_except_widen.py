@@ -306,3 +306,21 @@ def test_the_sdk_error_caught_where_no_handler_can_be_widened_is_marked(tmp_path
         findings = helpers.check_noop(folder, CAUGHT_OTHERWISE.format(body=body), select=["MR1"], write=False)
         assert codes(findings) == ["MR105"], (said, findings)
         assert said in findings[0].message
+
+
+def test_an_except_star_handler_is_widened_too(tmp_path):
+    """Sweep F, r02: the read in a TaskGroup, whose errors arrive in a group (`except* McpError:`). Left as it
+    was, a client without roots lost the working-directory fallback ("unhandled errors in a TaskGroup")."""
+    source = (
+        "import asyncio\nimport os\n\nfrom mcp.server.fastmcp import Context, FastMCP\n"
+        "from mcp.shared.exceptions import McpError\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+        "async def workspace(ctx: Context) -> str:\n    try:\n        async with asyncio.TaskGroup() as tg:\n"
+        "            task = tg.create_task(ctx.session.list_roots())\n        return str(task.result().roots[0].uri)\n"
+        "    except* McpError:\n        return os.getcwd()\n"
+    )
+    (tmp_path / "server.py").write_text(source)
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    text = (tmp_path / "server.py").read_text()
+    assert codes(f for r in results for f in r.findings) == ["MR101"]
+    assert "    except* (McpError, RootsArgumentError):\n" in text
+    assert "tg.create_task(list_roots_compat(ctx, root" in text

@@ -299,7 +299,9 @@ def test_a_pyflakes_name_whose_cited_line_moved_is_not_new(tmp_path):
     before = checks.scan(tmp_path, ["a.py"])
     (tmp_path / "a.py").write_text("import sys\n" + source)
     after = checks.scan(tmp_path, ["a.py"])
-    assert [n[-1] for n in checks.compare_scans(before, after)["new_pyflakes"]] == ["'sys' imported but unused"]
+    assert [n[-1] for n in checks.compare_scans(before, after)["new_pyflakes"]] == [
+        "'sys' imported but unused"
+    ]
 
 
 # ------------------------------------------------------------------------------------------------------------

@@ -58,7 +58,10 @@ def test_does_not_join(tmp_path, name, text):
         ("app.py", "from pkg import (\n    other,\n    project_dir,\n)\n"),  # re-exported by pkg/__init__
         ("app.py", "from pkg import other, \\\n    project_dir\n"),
         ("app.py", "def where():\n    from pkg.workspace import project_dir\n"),
-        ("tests/test_x.py", 'def test(monkeypatch):\n    monkeypatch.setattr("pkg.workspace.project_dir", f)\n'),
+        (
+            "tests/test_x.py",
+            'def test(monkeypatch):\n    monkeypatch.setattr("pkg.workspace.project_dir", f)\n',
+        ),
     ],
 )
 def test_joins(tmp_path, name, text):

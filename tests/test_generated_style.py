@@ -179,7 +179,6 @@ def test_a_signature_grown_too_long_is_laid_out_as_ruff_format_would(tmp_path):
     assert not [r for r in helpers.run_engine(proj, select=["MR1"]) if r.status.value == "changed"]
 
 
-
 def test_a_rerun_types_the_helper_from_the_tools_own_alias(tmp_path):
     """An interrupted run left the tool with `root: RootPath = None` and the helper untouched: the rerun
     types the helper `str | None`, as the first run would have, not the broad union for unknown types."""
@@ -237,5 +236,7 @@ def test_a_comment_at_the_end_of_the_last_parameter_stays_on_its_line(tmp_path):
     root = helpers._layout(tmp_path, before, None, True)
     helpers.run_engine(root, select=["MR1"])
     text = (root / "pkg" / "server.py").read_text()
-    assert text.count("    ctx: Context = None,  # type: ignore[assignment]\n    root: RootPath = None") == 2, text
+    assert (
+        text.count("    ctx: Context = None,  # type: ignore[assignment]\n    root: RootPath = None") == 2
+    ), text
     assert "root: RootPath = None,  #" not in text and "root: RootPath = None  #" not in text

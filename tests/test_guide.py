@@ -103,8 +103,6 @@ def test_guide_template_has_every_section():
     assert SERVER  # the fixture shared with the report tests
 
 
-
-
 def test_guide_names_the_tools_whose_bound_is_the_variable(tmp_path):
     """MR110's reads take no argument: the guide says the variable is their bound on 2026-07-28 requests."""
     text = guide(make_project(tmp_path, helpers.BOUND_SERVER)).stdout

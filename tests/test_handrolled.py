@@ -9,7 +9,7 @@ import pytest
 
 from tests import helpers
 
-SERVER = '''\
+SERVER = """\
 import json
 
 
@@ -26,9 +26,9 @@ class Rpc:
         if msg.get("method") == "notifications/roots/list_changed":
             self.asked = False
             self.ask_roots()
-'''
+"""
 
-CLIENT = '''\
+CLIENT = """\
 import json
 
 
@@ -36,7 +36,7 @@ def answer(msg: dict) -> str:
     if msg.get("method") == "roots/list":
         return json.dumps({"id": msg["id"], "result": {"roots": [{"uri": "file:///srv"}]}})
     return ""
-'''
+"""
 
 
 def _findings(tmp_path, source: str):
@@ -145,7 +145,9 @@ def test_the_method_name_where_nothing_sends_a_request_is_reported_with_a_hedge(
     assert "the roots/list method name, here in a call of `authorize`" in found[0][2]
     assert "here in a dict with no other JSON-RPC field" in found[1][2]
     assert all("roots asked for by hand" not in text for _, _, text in found)
-    assert all("code that checks, answers or labels an incoming roots/list needs no change" in t for *_, t in found)
+    assert all(
+        "code that checks, answers or labels an incoming roots/list needs no change" in t for *_, t in found
+    )
 
 
 def test_the_list_changed_name_in_a_constant_or_a_list_is_no_handler_to_remove(tmp_path):
@@ -241,9 +243,12 @@ def test_a_relay_marks_its_roots_branch_only(tmp_path):
 @pytest.mark.parametrize(
     ("source", "said"),
     [
-        ('client.set_request_handler("roots/list", answer)', "here in a call of `client.set_request_handler`"),
+        (
+            'client.set_request_handler("roots/list", answer)',
+            "here in a call of `client.set_request_handler`",
+        ),
         ('ROOTS_LIST = "roots/list".encode()', "held in `ROOTS_LIST`"),
-        ("REQ = b'{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"roots/list\"}'", "roots asked for by hand"),
+        ('REQ = b\'{"jsonrpc": "2.0", "id": 1, "method": "roots/list"}\'', "roots asked for by hand"),
         ('KNOWN = frozenset({"roots/list", "tools/list"})', "listed in `KNOWN`"),
     ],
     ids=["a-handler-registration", "encoded", "json-bytes", "frozenset"],

@@ -449,6 +449,19 @@ S: dict[str, str] = {
             return next(str(r.uri) for r in result.roots if r.name == "main")
         """
     ),
+    "by_name_handed": fast(
+        """\
+        def pick(roots) -> str:
+            for r in roots:
+                if r.name == "main":
+                    return str(r.uri)
+            raise ValueError("no root named main")
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return pick(result.roots)
+        """
+    ),
     "by_host": fast(
         """\
         @mcp.tool()
@@ -641,6 +654,7 @@ MR212 | attribute | leftovers | marked | | roots kept on `self.roots` outlive th
 MR212 | kept-read | kept_attribute | marked | result = await | keeps the roots it reads on `State.roots` | serve one caller's value to later calls
 MR212 | kept-write | kept_attribute | marked | State.roots = result | roots kept on `State.roots` outlive the request | a `root` argument the tool passes down
 MR101 | by-name | by_name | marked | | reads the roots' names, `r.name` | have no name
+MR101 | by-name-handed | by_name_handed | marked | | hands the roots to `pick`, which reads their names | have no name
 MR101 | by-host | by_host | marked | | tells roots apart by their URI's host, `r.uri.host` | `file://` URIs with no host
 MR101 | raw-request | raw_request | marked | | roots asked for as a raw request | `list_roots_compat` here by hand
 MR103 | held-session | held_session | marked | | roots read through `state.host_session`, a session held on an object

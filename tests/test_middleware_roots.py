@@ -168,7 +168,9 @@ def test_roots_a_middleware_checks_calls_against_are_an_allow_list_in_every_mark
     assert "reached from `on_call_tool`, a hook of the fastmcp middleware `PrefixGuard`" in by_code["MR103"]
     assert "if the roots bound what the tools may touch, keep that bound in the server's" in by_code["MR103"]
     assert "roots kept on `self._prefixes`, an allow-list that outlives the request" in by_code["MR212"]
-    assert "of a class that checks values against `self._prefixes`, an allow-list: keep it" in by_code["MR202"]
+    assert (
+        "of a class that checks values against `self._prefixes`, an allow-list: keep it" in by_code["MR202"]
+    )
 
 
 def test_a_middleware_built_on_a_project_base_in_a_module_without_the_sdk_is_reported(tmp_path):
@@ -192,3 +194,43 @@ def test_a_middleware_built_on_a_project_base_in_a_module_without_the_sdk_is_rep
     assert [(f.code, f.path, f.line) for f in findings] == [("MR103", "pkg/guard.py", 6)]
     assert "a fastmcp middleware's context" in findings[0].message
     assert "never in an argument the caller chooses" in findings[0].message
+
+
+@pytest.mark.parametrize("reader", ["check", "_load"])
+def test_code_a_project_middleware_base_runs_says_so(tmp_path, reader):
+    """Session 15's sweep D, r07 (wags): `check(self, context: MiddlewareContext)`, run by the project base's
+    `on_call_tool`, reads the roots (itself, or through `_load`): the marker said "none of them a tool or called
+    from one" and advised a path argument for what is an allow-list."""
+    load = "        roots = await context.fastmcp_context.list_roots()\n        self._roots = [str(r.uri)[7:] for r in roots]\n"
+    body = load if reader == "check" else "        await self._load(context)\n"
+    loader = (
+        ""
+        if reader == "check"
+        else f"    async def _load(self, context: MiddlewareContext) -> None:\n{load}\n"
+    )
+    files = {
+        "base.py": (
+            "from fastmcp.server.middleware import Middleware\n\n\nclass ToolGuard(Middleware):\n"
+            "    async def on_call_tool(self, context, call_next):\n        await self.check(context)\n"
+            "        return await call_next(context)\n\n    async def check(self, context) -> None:\n"
+            "        return None\n"
+        ),
+        "guard.py": (
+            "from fastmcp.server.middleware import MiddlewareContext\n\nfrom .base import ToolGuard\n\n\n"
+            f"class RootsGuard(ToolGuard):\n    _roots: list = []\n\n{loader}"
+            f"    async def check(self, context: MiddlewareContext) -> None:\n{body}"
+            "        path = (context.message.arguments or {}).get('path', '')\n"
+            "        if not any(path.startswith(a) for a in self._roots):\n"
+            "            raise PermissionError(path)\n"
+        ),
+    }
+    server = "from fastmcp import FastMCP\n\nfrom .guard import RootsGuard\n\nmcp = FastMCP('x')\nmcp.add_middleware(RootsGuard())\n"
+    findings = helpers.check_noop(tmp_path, server, extra=files, write=False)
+    by_code = {f.code: f.message for f in findings}
+    assert sorted(by_code) == ["MR103", "MR212"], findings
+    assert (
+        f"roots read in `{reader}`, code of the fastmcp middleware `RootsGuard` (it takes a `MiddlewareContext`"
+        in (by_code["MR103"])
+    )
+    assert "never in an argument the caller chooses" in by_code["MR103"]
+    assert "none of them a tool" not in by_code["MR103"]

@@ -57,7 +57,9 @@ def test_noop_a_loose_module_whose_imports_resolve_beside_it_imports_the_shim_ba
     [("utils/text.py", "utils.text"), ("utils.py", "utils")],
     ids=["package-beside", "module-beside"],
 )
-def test_a_loose_module_imported_through_its_folder_imports_the_shim_by_that_name(tmp_path, helper_at, helper_module):
+def test_a_loose_module_imported_through_its_folder_imports_the_shim_by_that_name(
+    tmp_path, helper_at, helper_module
+):
     if helper_at.startswith("utils/"):
         (tmp_path / "proj" / "utils").mkdir(parents=True)
         (tmp_path / "proj" / "utils" / "__init__.py").write_text("")

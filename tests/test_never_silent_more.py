@@ -222,7 +222,10 @@ def test_a_helper_handed_to_a_library_runner_names_that_call(tmp_path):
     )
     findings = check_noop(tmp_path, server, extra={"helpers.py": helper})
     assert [(f.code, f.path) for f in findings] == [("MR103", "pkg/helpers.py")]
-    assert "handed as a value to `anyio.from_thread.run(first_root, ctx)` (pkg/server.py:12)" in findings[0].message
+    assert (
+        "handed as a value to `anyio.from_thread.run(first_root, ctx)` (pkg/server.py:12)"
+        in findings[0].message
+    )
 
 
 def test_a_resource_calling_a_helper_the_tools_thread_is_marked_at_its_call(tmp_path):

@@ -165,7 +165,10 @@ def test_helper_with_a_local_root_gets_a_free_name_and_the_call_passes_it(tmp_pa
     )
     # The client passes `root` (the tool's name); the finding says so and why the helper holds it otherwise.
     read = next(f for f in findings if f.code == "MR101")
-    assert "reads the `root` argument (passed in as `root_path`: `root` is already a name in `first`)" in read.message
+    assert (
+        "reads the `root` argument (passed in as `root_path`: `root` is already a name in `first`)"
+        in read.message
+    )
 
 
 def test_existing_root_with_a_value_of_its_own_is_not_the_argument(tmp_path):

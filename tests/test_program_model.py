@@ -1087,9 +1087,17 @@ async def where(ctx: Context) -> str:
     ("read", "line", "words"),
     [
         # the flag in front of the call into the read (code-atlas: _maybe_update_root -> _try_list_roots)
-        ("app.root = await _first_root(ctx)", 15, "called by `_update` (pkg/server.py:23) once, behind the flag"),
+        (
+            "app.root = await _first_root(ctx)",
+            15,
+            "called by `_update` (pkg/server.py:23) once, behind the flag",
+        ),
         # the flag in front of the read itself
-        ("app.root = str((await ctx.session.list_roots()).roots[0].uri)", 23, "roots read once, behind the flag"),
+        (
+            "app.root = str((await ctx.session.list_roots()).roots[0].uri)",
+            23,
+            "roots read once, behind the flag",
+        ),
     ],
 )
 def test_once_behind_a_flag_kept_on_an_object(tmp_path, read, line, words):
@@ -1106,7 +1114,7 @@ def test_once_behind_a_flag_kept_on_an_object(tmp_path, read, line, words):
 def test_a_long_unknown_decorator_is_quoted_short_in_the_marker(tmp_path):
     """code-indexing-mcp: a decorator with a nine-line `description=` was copied whole into a twelve-line
     marker. A decorator whose arguments span lines or run long is quoted as `@f(...)`."""
-    source = '''\
+    source = """\
 from mcp.server.fastmcp import Context
 
 from .registry import command
@@ -1124,10 +1132,12 @@ async def first_root(ctx: Context) -> str:
 )
 async def init_project(ctx: Context) -> str:
     return await first_root(ctx)
-'''
+"""
     from tests import helpers as h
 
-    root = h._layout(tmp_path, source, {"registry.py": "def command(**kw):\n    return lambda fn: fn\n"}, True)
+    root = h._layout(
+        tmp_path, source, {"registry.py": "def command(**kw):\n    return lambda fn: fn\n"}, True
+    )
     results = h.run_engine(root, select=["MR1"], write=False)
     messages = [f.message for r in results for f in r.findings if f.code == "MR103"]
     assert len(messages) == 1 and "decorated by `@command(...)`, which migrate-roots" in messages[0], messages

@@ -57,7 +57,9 @@ def test_odd_inputs_each_give_one_finding_and_the_run_goes_on(tmp_path):
     (pkg / "nul.py").write_bytes(b"# mcp list_roots\nx = 1\x00\n")
     (pkg / "latin.py").write_bytes(b"# mcp list_roots\nname = '\xe9t\xe9'\n")
     (pkg / "deep.py").write_text("# mcp list_roots\nx = " + "(" * 6000 + "1" + ")" * 6000 + "\n")
-    (pkg / "deep_ok.py").write_text("# mcp list_roots\nx = " + "[" * 150 + "]" * 150 + "\n")  # deep, but parses
+    (pkg / "deep_ok.py").write_text(
+        "# mcp list_roots\nx = " + "[" * 150 + "]" * 150 + "\n"
+    )  # deep, but parses
     (pkg / "big.py").write_bytes(b"# mcp list_roots\n" + b"x = 1\n" * 2_000_000)
     (pkg / "badsyntax.py").write_text("# mcp list_roots\ndef f(:\n")
     untouched = {p.name: p.read_bytes() for p in pkg.iterdir() if p.is_file() and not p.is_symlink()}
@@ -82,6 +84,28 @@ def test_odd_inputs_each_give_one_finding_and_the_run_goes_on(tmp_path):
             assert (pkg / name).read_bytes() == data, name
     assert (pkg / "ok.py").read_bytes() != untouched["ok.py"]
     assert (pkg / "_mcp_roots_compat.py").is_file()
+
+
+def test_a_read_only_helper_leaves_its_callers_alone(tmp_path):
+    """Sweep H, r04: the read-only helper was left alone, but the tool calling it was rewritten to pass
+    `root=`, which the helper never took: every call failed. The helper is now out of the plan."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    helper = "from mcp.server.fastmcp import Context\n\n\nasync def project_dir(ctx: Context) -> str:\n"
+    helper += "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    (pkg / "workspace.py").write_text(helper)
+    (pkg / "workspace.py").chmod(0o444)
+    server = "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .workspace import project_dir\n\n"
+    server += "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+    server += "    return await project_dir(ctx)\n"
+    (pkg / "server.py").write_text(server)
+    results = run_engine(tmp_path)
+    assert _codes(results) == {"workspace.py": ["MR901"]}
+    assert (pkg / "server.py").read_text() == server and (pkg / "workspace.py").read_text() == helper
+    # Read-only matters to `apply` only: a scan of a read-only checkout still reports the read.
+    scanned = _codes(run_engine(tmp_path, write=False))
+    assert scanned["workspace.py"] == ["MR101", "MR107"] and "server.py" in scanned
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")

@@ -354,5 +354,8 @@ def test_json_report_of_a_bound_says_to_set_the_variable(tmp_path):
     doc = load_report(invoke(make_project(tmp_path, helpers.BOUND_SERVER), "--format", "json").stdout)
     (bound,) = [f for f in doc["findings"] if f["code"] == "MR110"]
     assert bound["action"] == "rewritten" and bound["tool"] == "view"
-    assert "MCP_ROOTS_ALLOWED_PATHS" in bound["message"] and "set the variable the message names" in bound["todo"]
+    assert (
+        "MCP_ROOTS_ALLOWED_PATHS" in bound["message"]
+        and "set the variable the message names" in bound["todo"]
+    )
     assert doc["tools"] == []

@@ -1395,4 +1395,6 @@ def test_wording_quotes_what_the_text_says_of_roots(tmp_path):
         """,
     )
     assert codes(findings) == ["MR218"]
-    assert findings[0].message.startswith('this text speaks of MCP roots ("no roots"), deprecated in MCP 2026-07-28')
+    assert findings[0].message.startswith(
+        'this text speaks of MCP roots ("no roots"), deprecated in MCP 2026-07-28'
+    )

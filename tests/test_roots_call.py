@@ -280,7 +280,7 @@ def test_existing_path_param_returned_early_is_reused(tmp_path, guard, given):
     argument is unset, so it is the argument; an empty string passes a truthiness test and the shim refuses
     '', so the read gets `repo_path or None`. A guard that does not always leave is no such test."""
     before = (
-        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP(\"x\")\n\n\n@mcp.tool()\n"
+        'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\n'
         "async def where(ctx: Context, repo_path: str | None = None) -> str:\n"
         f"{guard}    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
     )
@@ -301,8 +301,8 @@ def test_existing_path_param_returned_early_is_reused(tmp_path, guard, given):
 def test_existing_path_param_tested_for_truth_passes_none_for_an_empty_string(tmp_path):
     """`if not repo_path:` lets `''` reach the read, which asked the client before; the shim refuses ''."""
     before = (
-        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP(\"x\")\n\n\n@mcp.tool()\n"
-        "async def where(ctx: Context, repo_path: str = \"\") -> str:\n    if not repo_path:\n"
+        'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("x")\n\n\n@mcp.tool()\n'
+        'async def where(ctx: Context, repo_path: str = "") -> str:\n    if not repo_path:\n'
         "        result = await ctx.session.list_roots()\n        repo_path = str(result.roots[0].uri)\n"
         "    return repo_path\n"
     )
@@ -997,7 +997,11 @@ def test_roots_matched_by_name_carry_values_not_directories(tmp_path, subject):
 
 @pytest.mark.parametrize(
     "test",
-    ['root.uri.host == "workspace"', '"workspace" == root.uri.host', 'root.uri.host in ("workspace", "repo")'],
+    [
+        'root.uri.host == "workspace"',
+        '"workspace" == root.uri.host',
+        'root.uri.host in ("workspace", "repo")',
+    ],
 )
 def test_roots_told_apart_by_their_uri_host_are_marked(tmp_path, test):
     """semanticworkbench's filesystem-edit server: a root whose URI host is `workspace` switches the server to
@@ -1063,7 +1067,10 @@ def test_a_raw_roots_request_is_marked_never_silent(tmp_path):
     root, found = _run(tmp_path, server, write=True)
     assert [(f.line, f.code, f.action.value) for f in found] == [(9, "MR101", "marked")]
     assert "raw request" in found[0].message
-    assert "move it to the server's configuration instead: a tool argument is shown to the model" in found[0].message
+    assert (
+        "move it to the server's configuration instead: a tool argument is shown to the model"
+        in found[0].message
+    )
     assert "root: " not in (root / "pkg" / "server.py").read_text()
 
 

@@ -16,7 +16,9 @@ from tests import helpers
 
 def _findings(tmp_path, files: dict[str, str]):
     results = helpers.run_engine(helpers.package(tmp_path, files), select=["MR1"], write=False)
-    return [(f.code, f.action.value, f.path.rsplit("/", 1)[-1], f.message) for r in results for f in r.findings]
+    return [
+        (f.code, f.action.value, f.path.rsplit("/", 1)[-1], f.message) for r in results for f in r.findings
+    ]
 
 
 def _tool(body: str, imports: str = "") -> dict[str, str]:
@@ -160,7 +162,10 @@ def test_handed_out_in_the_function_holding_the_read(tmp_path):
             """,
     }
     message = _marked(_findings(tmp_path, files))
-    assert "`read_file` hands the roots, with its path argument `path`, to `ensure_inside` of `scopes`" in message
+    assert (
+        "`read_file` hands the roots, with its path argument `path`, to `ensure_inside` of `scopes`"
+        in message
+    )
 
 
 def test_handed_out_by_a_helper_on_the_way(tmp_path):
@@ -189,7 +194,10 @@ def test_handed_out_by_a_helper_on_the_way(tmp_path):
             """,
     }
     message = _marked(_findings(tmp_path, files))
-    assert "`resolve` hands the roots, with its path argument `project_dir`, to `choose` of `dep_paths`" in message
+    assert (
+        "`resolve` hands the roots, with its path argument `project_dir`, to `choose` of `dep_paths`"
+        in message
+    )
 
 
 def test_a_second_run_adds_nothing_when_the_call_is_below_the_marker(tmp_path):
@@ -216,7 +224,9 @@ def test_a_second_run_adds_nothing_when_the_call_is_below_the_marker(tmp_path):
     )
     first = helpers.run_engine(tmp_path / "proj", select=["MR1"])
     text = (pkg / "server.py").read_text()
-    assert "# migrate-roots: MR109:" in text and [r.status.value for r in first if r.status.value == "changed"]
+    assert "# migrate-roots: MR109:" in text and [
+        r.status.value for r in first if r.status.value == "changed"
+    ]
     again = helpers.run_engine(tmp_path / "proj", select=["MR1"])
     assert (pkg / "server.py").read_text() == text
     assert not [r for r in again if r.status.value == "changed"]

@@ -36,7 +36,9 @@ def build() -> {server}:
 def _run(tmp_path, files: dict[str, str]):
     root = helpers.package(tmp_path, files)
     results = helpers.run_engine(root)
-    return [(f.code, f.action.value) for r in results for f in r.findings], (root / "pkg" / "server.py").read_text()
+    return [(f.code, f.action.value) for r in results for f in r.findings], (
+        root / "pkg" / "server.py"
+    ).read_text()
 
 
 SDK2 = "from mcp.server import MCPServer\nfrom mcp.server.mcpserver.context import Context\n"
@@ -50,7 +52,9 @@ def test_noop_a_project_class_of_the_same_name_is_not_the_sdks(tmp_path):
         tmp_path,
         {
             "_sdk.py": sdk,
-            "server.py": SERVER.format(imports="from ._sdk import Context, FastMCP", ctx="Context", server="FastMCP"),
+            "server.py": SERVER.format(
+                imports="from ._sdk import Context, FastMCP", ctx="Context", server="FastMCP"
+            ),
         },
     )
     assert findings == [] and "list_roots_compat" not in text
@@ -61,7 +65,13 @@ def test_noop_a_project_class_of_the_same_name_is_not_the_sdks(tmp_path):
     [
         ("_sdk.py", SDK2, "from ._sdk import Context, MCPServer", "Context", "MCPServer"),
         ("_sdk.py", SDK1, "from pkg._sdk import Context, FastMCP", "Context", "FastMCP"),
-        ("compat.py", SDK1.replace("Context, FastMCP", "Context as Ctx, FastMCP as App"), "from .compat import App, Ctx", "Ctx", "App"),
+        (
+            "compat.py",
+            SDK1.replace("Context, FastMCP", "Context as Ctx, FastMCP as App"),
+            "from .compat import App, Ctx",
+            "Ctx",
+            "App",
+        ),
         ("sdk/__init__.py", SDK2, "from .sdk import Context, MCPServer", "Context", "MCPServer"),
         ("sdk/__init__.py", SDK2, "from . import sdk", "sdk.Context", "sdk.MCPServer"),
     ],
@@ -72,7 +82,7 @@ def test_the_read_under_a_reexported_context_is_rewritten(tmp_path, sdk_file, sd
         tmp_path, {sdk_file: sdk, "server.py": SERVER.format(imports=imports, ctx=ctx, server=server)}
     )
     assert ("MR101", "rewritten") in findings, findings
-    assert "result = await list_roots_compat(ctx, root, name=\"root\")" in text, text
+    assert 'result = await list_roots_compat(ctx, root, name="root")' in text, text
     assert "async def status(ctx: " + ctx + ", root: RootPath = None) -> str:" in text, text
     assert not helpers.flakes(text), helpers.flakes(text)
 
@@ -119,11 +129,19 @@ def build() -> {cls}:
     [
         ("from mcp.server.fastmcp import Context, FastMCP", "FastMCP", MODULE_LEVEL),
         ("from mcp.server.fastmcp import Context, FastMCP", "FastMCP", FACTORY),
-        ("from mcp.server.fastmcp import Context, FastMCP\n\n\nclass Mixin:\n    pass", "Mixin, FastMCP", FACTORY),
+        (
+            "from mcp.server.fastmcp import Context, FastMCP\n\n\nclass Mixin:\n    pass",
+            "Mixin, FastMCP",
+            FACTORY,
+        ),
         ("from mcp.server.mcpserver import Context, MCPServer", "MCPServer", MODULE_LEVEL),
         ("from fastmcp import Context, FastMCP", "FastMCP", FACTORY),
         # Syntax newer than the interpreter that runs migrate-roots (PEP 695, 3.12): read with libcst.
-        ("from mcp.server.fastmcp import Context, FastMCP\n\n\ndef same[T](x: T) -> T:\n    return x", "FastMCP", FACTORY),
+        (
+            "from mcp.server.fastmcp import Context, FastMCP\n\n\ndef same[T](x: T) -> T:\n    return x",
+            "FastMCP",
+            FACTORY,
+        ),
     ],
     ids=["mcp1-module", "mcp1-factory", "mixin-first", "mcp2", "fastmcp", "pep695"],
 )
@@ -141,7 +159,7 @@ def test_a_tool_on_an_instance_of_a_subclass_is_rewritten(tmp_path, imports, bas
 def test_a_subclass_from_another_module_of_the_project(tmp_path):
     base = "from mcp.server.fastmcp import Context, FastMCP\n\n\nclass App(FastMCP):\n    pass\n"
     server = SUBCLASS.split("\n\nclass")[0].format(imports="from .base import App, Context") + (
-        '\n\nasync def first_root(ctx: Context) -> str:\n    result = await ctx.session.list_roots()\n'
+        "\n\nasync def first_root(ctx: Context) -> str:\n    result = await ctx.session.list_roots()\n"
         "    return str(result.roots[0].uri)\n\n\n" + MODULE_LEVEL.format(cls="App")
     )
     findings, text = _run(tmp_path, {"base.py": base, "server.py": server})

@@ -132,7 +132,9 @@ def test_ls(monkeypatch):
 
     monkeypatch.setattr(workspace, "project_dir", fake_dir)
 """
-    findings = migrated(tmp_path, tests, tests.replace("fake_dir(ctx)", "fake_dir(ctx, root: str | None = None)"))
+    findings = migrated(
+        tmp_path, tests, tests.replace("fake_dir(ctx)", "fake_dir(ctx, root: str | None = None)")
+    )
     assert codes(findings).count("MR108") == 1
 
 

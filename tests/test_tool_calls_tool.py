@@ -148,7 +148,9 @@ def test_noop_a_guard_on_a_parameter_that_is_no_path(tmp_path):
             return prompt
         """,
     )
-    assert "async def ask(ctx: Context, prompt: str | None = None, root: RootPath = None) -> str:" in text, text
+    assert "async def ask(ctx: Context, prompt: str | None = None, root: RootPath = None) -> str:" in text, (
+        text
+    )
 
 
 @pytest.mark.parametrize("annotation", ["int | None", "Optional[int]", "uuid.UUID | None", "bool"])

@@ -144,7 +144,9 @@ async def probe(prompt: str, ctx: Context, root: RootPath = None) -> str:
 )
 
 
-@pytest.mark.parametrize("spelling", [CHAINED, LOCAL, PARAM], ids=["getter-call", "getter-local", "annotated"])
+@pytest.mark.parametrize(
+    "spelling", [CHAINED, LOCAL, PARAM], ids=["getter-call", "getter-local", "annotated"]
+)
 def test_a_tool_reaches_roots_through_a_method_of_a_typed_value(tmp_path, spelling):
     before, after = spelling
     findings = check_transformed(
@@ -180,12 +182,17 @@ def test_a_getter_beside_its_class_leads_the_files_two_imports_away_in(tmp_path)
         "from pkg.service import get_service\n\n\n"
         "async def run(prompt, ctx):\n    return await get_service().enrich(prompt, mcp_ctx=ctx)\n"
     )
-    server = HEAD.replace("from pkg.deps import get_service\nfrom pkg.service import Service\n", "from pkg.mid import run\n")
+    server = HEAD.replace(
+        "from pkg.deps import get_service\nfrom pkg.service import Service\n", "from pkg.mid import run\n"
+    )
     server += "\n\n@mcp.tool()\nasync def optimize(prompt: str, ctx: Context) -> str:\n    return await run(prompt, ctx)\n"
     root = helpers._layout(tmp_path, server, {"service.py": service, "mid.py": mid}, True)
     found = [f for r in helpers.run_engine(root) for f in r.findings]
     assert "MR101" in codes(found) and "MR103" not in codes(found), found
-    assert "async def optimize(prompt: str, ctx: Context, root: RootPath = None)" in (root / "pkg/server.py").read_text()
+    assert (
+        "async def optimize(prompt: str, ctx: Context, root: RootPath = None)"
+        in (root / "pkg/server.py").read_text()
+    )
 
 
 # --- a module-level instance of a package class: `workspace = Workspace()`, then `workspace.load(ctx)` -------
@@ -236,9 +243,10 @@ def test_a_tool_reaches_roots_through_a_module_level_instance(tmp_path, imports,
     assert codes(found) == ["MR101", "MR107"], found
     assert "async def where(ctx: Context, root: RootPaths = None) -> str:" in text
     assert "return str(await workspace.load(ctx, root=root))" in text
-    assert "async def load(self, ctx: Context, root: list[str] | None = None)" in (
-        root / "pkg" / "workspace.py"
-    ).read_text()
+    assert (
+        "async def load(self, ctx: Context, root: list[str] | None = None)"
+        in (root / "pkg" / "workspace.py").read_text()
+    )
 
 
 @pytest.mark.parametrize(
@@ -248,7 +256,8 @@ def test_a_tool_reaches_roots_through_a_module_level_instance(tmp_path, imports,
 )
 def test_noop_an_instance_bound_twice_or_by_a_function_is_not_followed(tmp_path, binding):
     server = _INSTANCE_TOOL.format(
-        imports="\nfrom .workspace import Workspace\n", instance="\n\ndef make():\n    return Workspace()\n\n\n" + binding
+        imports="\nfrom .workspace import Workspace\n",
+        instance="\n\ndef make():\n    return Workspace()\n\n\n" + binding,
     )
     root = helpers._layout(tmp_path, server, {"workspace.py": _INSTANCE_CLASS}, True)
     found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]

@@ -424,6 +424,10 @@ def widen(value: str, how: str, wrap: bool = False, room: int | None = None) -> 
     condition has on its own line, beyond which a call in it is split inside its brackets (as ruff's
     formatter does)."""
 
+    # `save_path or None` (an existing path parameter read as the argument) binds looser than `is`.
+    parsed = cst.parse_expression(value)
+    if not isinstance(parsed, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not parsed.lpar:
+        value = f"({value})"
     given_text = f"{value} is not None" if how == OR else f"{value} is None"
 
     def change(node: cst.CSTNode) -> cst.CSTNode:

@@ -21,6 +21,8 @@ import libcst as cst
 from migrate_roots.codemods.program.flow import last_name
 
 NAME = "RootsArgumentError"
+# `except McpError:`, and `except* McpError:` (the read in a TaskGroup, whose errors come in a group).
+Handler = cst.ExceptHandler | cst.ExceptStarHandler
 # Anything the shim's error already is: a handler of one of these catches it as it is.
 _COVERING = frozenset({"Exception", "BaseException", "ValueError", "ToolError", NAME})
 _SDK_TOPS = frozenset({"mcp", "fastmcp", "mcp_types"})
@@ -34,7 +36,7 @@ REFUSAL = (
 )
 
 
-def _types(handler: cst.ExceptHandler) -> list[cst.BaseExpression]:
+def _types(handler: Handler) -> list[cst.BaseExpression]:
     kind = handler.type
     if kind is None:
         return []
@@ -53,12 +55,12 @@ def _names(state: Any, expr: cst.BaseExpression) -> set[str]:
     return found
 
 
-def _caught(state: Any, handler: cst.ExceptHandler) -> set[str]:
+def _caught(state: Any, handler: Handler) -> set[str]:
     """Every name the types a handler catches may have."""
     return set().union(*(_names(state, t) for t in _types(handler)))
 
 
-def _held_errors(state: Any, handler: cst.ExceptHandler) -> str | None:
+def _held_errors(state: Any, handler: Handler) -> str | None:
     """`except ROOTS_ERRORS:` where `ROOTS_ERRORS = (McpError, TimeoutError)` at module level holds an SDK error
     and nothing the shim's error is: the constant's name. Widened, `(ROOTS_ERRORS, RootsArgumentError)` would be
     a nested tuple, which `except` refuses at run time."""
@@ -91,7 +93,7 @@ def _sdk_error(names: set[str]) -> bool:
     return any(n.split(".")[0] in _SDK_TOPS or n.rpartition(".")[2] in _SDK_ERRORS for n in names)
 
 
-def _reads_error(handler: cst.ExceptHandler, state: Any) -> str | None:
+def _reads_error(handler: Handler, state: Any) -> str | None:
     """`name.attr` when the handler's body reads `attr` of the error it binds to `name` (a field the shim's
     error lacks)."""
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
@@ -108,12 +110,12 @@ def _reads_error(handler: cst.ExceptHandler, state: Any) -> str | None:
     return f"{bound}.{found[0]}" if found else None
 
 
-def handler_for(call: cst.CSTNode, state: Any) -> tuple[cst.ExceptHandler | None, str | None]:
+def handler_for(call: cst.CSTNode, state: Any) -> tuple[Handler | None, str | None]:
     """(the handler to widen, or None; `name.attr` when the one that would be widened reads the error)."""
     child: cst.CSTNode = call
     node = state.parent(call)
     while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
-        if isinstance(node, cst.Try) and child is node.body:
+        if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
             # In order, as Python tries them: a handler that already catches the shim's error first (`except
             # Exception`) handles both errors alike; an SDK error's handler first is the one the old failure met
             # (`except McpError: return None` before `except Exception: raise`, bees): widened.
@@ -151,7 +153,7 @@ def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:
     child: cst.CSTNode = call
     node = state.parent(call)
     while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
-        if isinstance(node, cst.Try) and child is node.body:
+        if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
             for handler in node.handlers:  # in Python's order, as `handler_for`
                 if handler.type is None or _covers(_caught(state, handler)):
                     return None
@@ -180,7 +182,7 @@ def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:
 
 def widen(node: cst.CSTNode) -> cst.CSTNode:
     """The handler with `RootsArgumentError` added to what it catches (once)."""
-    assert isinstance(node, cst.ExceptHandler) and node.type is not None
+    assert isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and node.type is not None
     kind = node.type
     spelled = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
     if any(isinstance(e, cst.Name) and e.value == NAME for e in spelled):

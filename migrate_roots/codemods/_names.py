@@ -38,6 +38,7 @@ def taken_and_returned(
     nested functions: a fallback value the plan reuses), in one walk of the body (the index runs both per function)."""
     found: set[str] = set()
     returned: list[str] = []
+    combined: set[str] = set()  # mentioned in another returned value: `join(roots[0].uri.path, save_path)`
     visit = walk or (lambda node, visitor: node.visit(visitor))
 
     class Names(cst.CSTVisitor):
@@ -53,6 +54,8 @@ def taken_and_returned(
             value = node.value
             if not self.depth and isinstance(value, cst.Name) and value.value in params - set(returned):
                 returned.append(value.value)
+            elif not self.depth and value is not None and not isinstance(value, cst.Name):
+                combined.update(_mentioned(value, params))
 
         def visit_Attribute(self, node: cst.Attribute) -> bool:
             visit(node.value, self)  # `x.root` binds or reads no `root`
@@ -67,7 +70,21 @@ def taken_and_returned(
                 found.add(node.value)
 
     visit(func.body, Names())
-    return frozenset(found), tuple(returned)
+    # A parameter the roots' value is built from is no alternative to it (a relative `save_path` joined to
+    # the first root, E's r02: reused, a relative path became the directory).
+    return frozenset(found), tuple(r for r in returned if r not in combined)
+
+
+def _mentioned(node: cst.CSTNode, params: frozenset[str]) -> set[str]:
+    out: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            if name.value in params:
+                out.add(name.value)
+
+    node.visit(Names())
+    return out
 
 
 def choose(param: str, used: Collection[str], params: Collection[str]) -> str:

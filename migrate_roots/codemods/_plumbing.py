@@ -13,7 +13,6 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._plumbing_base import ANALYSIS, CANDIDATES, Registration
 from migrate_roots.codemods._plumbing_caches import _Caches
 from migrate_roots.codemods._plumbing_collect import _Collector
@@ -36,10 +35,9 @@ def analyse(state: FileState) -> None:
     if ANALYSIS in state.extra:
         return
     state.extra[ANALYSIS] = None
-    # A server speaking MCP by hand (JSON-RPC without the SDK) spells the notification's method itself.
-    if not state.extra.get("imports_sdk") and not any(
-        _sdk.ROOTS_LIST_CHANGED_METHOD in line for line in state.lines
-    ):
+    # A server speaking MCP by hand (JSON-RPC without the SDK) spells the notification's method itself (or
+    # misspells it: `misspelt_method`).
+    if not state.extra.get("imports_sdk") and not any("roots/list" in line for line in state.lines):
         return
     state.extra[ANALYSIS] = plumbing = _Plumbing(state)  # `kept_caches` reads it
     plumbing.run()

@@ -86,6 +86,8 @@ class _PlumbingBase:
         self.init_handlers: list[cst.FunctionDef] = []
         self.type_refs: list[cst.CSTNode] = []  # RootsListChangedNotification references
         self.method_strings: list[cst.BaseExpression] = []
+        # `"notifications/roots/listChanged"`: a name no client sends (`misspelt_method`).
+        self.misspelt: list[cst.SimpleString] = []
         self.wording: list[cst.CSTNode] = []
         self.tasks: list[tuple[cst.Call, str]] = []  # create_task / start_soon of a function, by name
         self.attr_writes: list[tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign, cst.Attribute]] = []

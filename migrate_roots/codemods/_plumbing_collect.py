@@ -241,6 +241,8 @@ class _Collector(cst.CSTVisitor):
             value.endswith("roots/list_changed") and _sdk.ROOTS_LIST_CHANGED_METHOD.endswith(value)
         ):
             self.o.method_strings.append(node)
+        elif misspelt_method(value):
+            self.o.misspelt.append(node)
         elif value == "on_roots_list_changed" and isinstance(self.state.parent(node), cst.DictElement):
             self.o.method_strings.append(node)  # `Server("x", **{"on_roots_list_changed": h})` (mcp 2.x)
         elif (
@@ -325,3 +327,12 @@ def _constant(state: FileState, node: cst.BaseExpression) -> str | None:
     value = _sdk._assigned_value(state, target)
     found = value.evaluated_value if isinstance(value, cst.SimpleString) else None
     return found if isinstance(found, str) else None
+
+
+def misspelt_method(value: str) -> bool:
+    """The notification's name spelt otherwise (`notifications/roots/listChanged`, `.../list-changed`,
+    `roots/list_changed` without its prefix): a handler keyed by it never runs, and is still roots wiring."""
+    if value == _sdk.ROOTS_LIST_CHANGED_METHOD or _sdk.ROOTS_LIST_CHANGED_METHOD.endswith(value):
+        return False
+    squashed = value.lower().replace("_", "").replace("-", "").replace(".", "/")
+    return squashed in ("notifications/roots/listchanged", "roots/listchanged")

@@ -37,6 +37,19 @@ class _Leftovers(_PlumbingBase):
         # "notifications/roots/list_changed"` names it twice, and is one constant (conduit-mcp).
         nodes = sorted([*self.type_refs, *self.method_strings], key=lambda n: _named_where(n, state) is None)
         done: set[cst.CSTNode] = set()
+        for string in self.misspelt:
+            statement = state.statement_of(string)
+            if self.inside_removed(string) or statement in done:
+                continue
+            done.add(statement)
+            state.mark(
+                string,
+                "MR202",
+                f"`{string.evaluated_value!s}` is no MCP method: no client sends it (the roots notification is "
+                f"`{_sdk.ROOTS_LIST_CHANGED_METHOD}`, which MCP 2026-07-28 removes), so a handler registered or "
+                "matched by it never runs; remove it by hand",
+                Severity.DEPRECATED,
+            )
         for node in nodes:
             if self.inside_removed(node) or any(_contains(h, node, state) for h in owned):
                 continue  # a handler that goes takes its own annotation with it

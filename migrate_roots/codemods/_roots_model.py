@@ -120,6 +120,9 @@ class Func:
     hashes: bool = False
     param_calls: frozenset[Pos] = frozenset()
     uri_calls: frozenset[Pos] = frozenset()
+    # Reads the names (or URI hosts) of the items of a parameter, to choose among them: roots handed to it
+    # carry values, not directories (`_roots_by_name`). (spelling, line, "name" / "host" / "host-value")
+    names_read: tuple[str, int, str] | None = None
     # A tool built at run time: the parameters its synthesized `__signature__` surely declares.
     declared: frozenset[str] = frozenset()
 

@@ -18,6 +18,7 @@ from migrate_roots.codemods import (
     _kept_on_way,
     _names,
     _roots_absorbed,
+    _roots_by_name,
     _roots_handed_out,
     _roots_keyed,
     _roots_plan_doubles,
@@ -154,14 +155,21 @@ def _resolved_name(funcs: _Functions, root: str, fq: str) -> str | None:
     return key[1] if key is not None else None
 
 
-def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, Plan]:
+def plan_package(
+    summaries: Mapping[str, Summary], settings: Any, deselected: frozenset[tuple[str, Pos]] = frozenset()
+) -> dict[str, Plan]:
     """The package plan. A pure function of the summaries: it reads them and never writes to them (the engine
-    plans the same summaries more than once: the local guess, then the group)."""
+    plans the same summaries more than once: the local guess, then the group). `deselected`: (path, position)
+    of the reads left as they are (`_roots_select`)."""
     models = _models(summaries)
     funcs = _Functions(summaries, models)
     by_key, calls = funcs.by_key, funcs.calls
     refused: dict[Key, tuple[str, str]] = {}  # refusals decided here (the summaries' own stay as they are)
     param = settings.param_name
+    for key, (path, func) in by_key.items() if deselected else ():
+        off = {s.pos: ("MR101", "not selected") for s in func.sites if (path, s.pos) in deselected}
+        if off:
+            funcs.refuse_sites(key, off)
 
     # Roots that bound what a tool may touch must not become the caller's choice: marked (MR109). _bounds_refuse reads
     # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
@@ -178,6 +186,9 @@ def plan_package(summaries: Mapping[str, Summary], settings: Any) -> dict[str, P
         funcs.refuse_sites(key, refusals)
     # Roots whose URI goes, here or in another module, to a function that hashes it into a key (_roots_keyed).
     for key, refusals in _roots_keyed.hashed_refusals(by_key, calls).items():
+        funcs.refuse_sites(key, refusals)
+    # ... or to a function that chooses among them by name (_roots_by_name).
+    for key, refusals in _roots_by_name.named_refusals(by_key, calls).items():
         funcs.refuse_sites(key, refusals)
 
     def good_sites(func: Func) -> bool:

@@ -51,7 +51,7 @@ from migrate_roots.codemods._roots_uses import (
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
-from migrate_roots.codemods.program.model import MIDDLEWARE
+from migrate_roots.codemods.program.model import MIDDLEWARE, MIDDLEWARE_CODE
 
 
 class SiteIndex:
@@ -247,12 +247,14 @@ class SiteIndex:
         outer = state.parent(node)
         while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
             outer = state.parent(outer)
-        if (
-            isinstance(outer, cst.ClassDef)
-            and node.name.value.startswith("on_")
-            and is_middleware(outer, state)
-        ):
-            func.handler = func.handler or f"{MIDDLEWARE}{outer.name.value}"
+        middleware = isinstance(outer, cst.ClassDef) and is_middleware(outer, state)
+        if middleware and node.name.value.startswith("on_"):
+            func.handler = func.handler or f"{MIDDLEWARE}{outer.name.value}"  # type: ignore[union-attr]
+        elif func.handler is None and _takes_middleware_context(node, state):
+            # `check(self, context: MiddlewareContext)` of a class whose Middleware base is the project's
+            # (`RootsGuard(ToolGuard)`): code the base's hook runs (session 15's sweep D, r07).
+            owner = outer.name.value if isinstance(outer, cst.ClassDef) else node.name.value
+            func.handler = f"{MIDDLEWARE_CODE}{owner}"
         if isinstance(outer, cst.FunctionDef):
             func.handed_to = _handed_to(outer, node.name.value, state)
             func.made_tool = _handed_to(outer, node.name.value, state, sdk_tool=True)
@@ -503,3 +505,13 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
+
+
+def _takes_middleware_context(node: cst.FunctionDef, state: FileState) -> bool:
+    """A parameter annotated with fastmcp's `MiddlewareContext`."""
+    params = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+    return any(
+        p.annotation is not None
+        and _sdk.annotation_kind(state, p.annotation.annotation) == _sdk.MIDDLEWARE_CONTEXT
+        for p in params
+    )

@@ -232,18 +232,28 @@ def _bindings(name: cst.Name, state: FileState) -> list[Any]:
     return list(scope[name.value]) if scope is not None and name.value in scope else []
 
 
-def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int, str] | None:
+def root_names_read(
+    func: cst.FunctionDef, state: FileState, params: bool = False
+) -> tuple[str, int, str] | None:
     """`r.name` where `r` runs over roots (`for r in result.roots`, a comprehension) or `….roots[0].name`, or
     `r.uri.host` matched against a host (`== "workspace"`) or used as a value (`f".files/{r.uri.host}"`): roots
     that carry values, not directories. The spelling and line of the first, and what it reads ("name", "host":
-    a host test, "host-value"), once per function."""
-    cache: dict[cst.FunctionDef, tuple[str, int, str] | None] = state.extra.setdefault("root-names", {})
-    if func in cache:
-        return cache[func]
+    a host test, "host-value"), once per function. `params`: where `r` runs over a parameter of `func` instead
+    (`pick_cache_root(roots)`, which the plan finds handed the roots: `_roots_by_name`)."""
+    cache: dict[tuple[cst.FunctionDef, bool], tuple[str, int, str] | None] = state.extra.setdefault(
+        "root-names", {}
+    )
+    if (func, params) in cache:
+        return cache[(func, params)]
     loops: set[str] = set()
     found: list[tuple[cst.Attribute, cst.BaseExpression]] = []  # (the `.name` / `.uri.host`, the root)
+    own = {
+        p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+    }
 
     def over_roots(node: cst.BaseExpression) -> bool:
+        if params:
+            return isinstance(node, cst.Name) and node.value in own
         return (isinstance(node, cst.Attribute) and node.attr.value == "roots") or (
             isinstance(node, cst.Name) and "roots" in node.value
         )
@@ -281,13 +291,13 @@ def root_names_read(func: cst.FunctionDef, state: FileState) -> tuple[str, int, 
         and (n.attr.value != "name" or _chooses(n, state))
     ]
     if not hits:
-        cache[func] = None
+        cache[(func, params)] = None
     else:
         kind = (
             "name" if hits[0].attr.value == "name" else "host" if _compared(hits[0], state) else "host-value"
         )
-        cache[func] = (code(hits[0]), state.pos(hits[0])[0], kind)
-    return cache[func]
+        cache[(func, params)] = (code(hits[0]), state.pos(hits[0])[0], kind)
+    return cache[(func, params)]
 
 
 def _compared(node: cst.Attribute, state: FileState) -> bool:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 import libcst as cst
 
+from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods._roots_model import Func, Summary, import_root
 from migrate_roots.codemods.base import FileState
 
@@ -118,7 +120,8 @@ def clashes(state: FileState) -> dict[str, int]:
     """The names of `_IMPORTED` the module binds otherwise (`from .schema import Field`, `from dataclasses
     import field as Field`, `from pydantic.v1 import Field`, a class or an assignment), with the line: a new
     `from pydantic import Field` would replace the module's own, or be replaced by it."""
-    if not any(name in line for line in state.lines for name in _IMPORTED):
+    stars = any("import *" in line for line in state.lines)
+    if not stars and not any(name in line for line in state.lines for name in _IMPORTED):
         return {}
     scope = state.scope(state.wrapper.module)
     out: dict[str, int] = {}
@@ -130,7 +133,68 @@ def clashes(state: FileState) -> dict[str, int]:
             if isinstance(node, cst.CSTNode):
                 out[name] = state.pos(node)[0]
                 break
+    for statement in state.wrapper.module.body if stars else ():
+        # `from .models import *` of a module whose own `Field` (a table's column class) it would bind over the
+        # rewrite's import, which sorts above it (sweep F, r04: the migrated server stopped importing).
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                for name in _star_bound(small, state) - set(out):
+                    out[name] = state.pos(small)[0]
     return out
+
+
+def _star_bound(node: cst.ImportFrom, state: FileState) -> frozenset[str]:
+    """The names of `_IMPORTED` that a star import of a first-party module binds to something of its own."""
+    dotted = "." * len(node.relative) + (
+        state.wrapper.module.code_for_node(node.module) if node.module else ""
+    )
+    if not state.module:
+        return frozenset()
+    absolute = state._absolute(dotted, sdk=False)
+    root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+    path = _sdk_alias.first_party(root, absolute)
+    return _own_names(path) if path is not None else frozenset()
+
+
+@lru_cache(maxsize=256)
+def _own_names(path: str) -> frozenset[str]:
+    """Names of `_IMPORTED` a module binds at its top level other than to the library's own (a class, a
+    function, an assignment, another import), and exports (`__all__`, when it has one, lists them)."""
+    try:
+        with open(path, "rb") as handle:
+            tree = cst.parse_module(handle.read())
+    except (OSError, cst.ParserSyntaxError, RecursionError):
+        return frozenset()
+    found: set[str] = set()
+    listed: set[str] | None = None
+    for statement in tree.body:
+        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
+            found.add(statement.name.value)
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    if isinstance(target.target, cst.Name) and target.target.value == "__all__":
+                        listed = _strings(small.value)
+                    elif isinstance(target.target, cst.Name):
+                        found.add(target.target.value)
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                module = tree.code_for_node(small.module) if small.module and not small.relative else ""
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    name = tree.code_for_node(bound)
+                    if name in _IMPORTED and module not in _IMPORTED[name]:
+                        found.add(name)
+    names = found & set(_IMPORTED)
+    return frozenset(names & listed if listed is not None else names)
+
+
+def _strings(value: cst.BaseExpression) -> set[str]:
+    elements = value.elements if isinstance(value, (cst.List, cst.Tuple)) else []
+    return {
+        e.value.evaluated_value
+        for e in elements
+        if isinstance(e.value, cst.SimpleString) and isinstance(e.value.evaluated_value, str)
+    }
 
 
 def _imports_itself(node: object, name: str, modules: tuple[str, ...], state: FileState) -> bool:

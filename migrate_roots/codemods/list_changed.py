@@ -34,7 +34,15 @@ from migrate_roots.codemods._plumbing_refs import PackageRefs, Refs
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Severity
 
-TOKENS = (b"RootsListChanged", b"roots_list_changed", b"roots/list_changed")
+# ... and the name misspelt (`_plumbing_collect.misspelt_method`): a handler keyed by it is wiring too.
+TOKENS = (
+    b"RootsListChanged",
+    b"roots_list_changed",
+    b"roots/list_changed",
+    b"roots/listChanged",
+    b"roots/list-changed",
+    b"roots/listchanged",
+)
 CACHE_TOKENS = (b"list_roots", b"roots", b"Roots")
 
 __all__ = [

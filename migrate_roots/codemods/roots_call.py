@@ -25,14 +25,20 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _roots_absorbed, _roots_keyed, _roots_untyped, _roots_wrappers
+from migrate_roots.codemods import (
+    _roots_absorbed,
+    _roots_keyed,
+    _roots_select,
+    _roots_untyped,
+    _roots_wrappers,
+)
 from migrate_roots.codemods._roots_handed_to import _fq, _module_constant
 from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
 from migrate_roots.codemods._roots_plan import plan_package
 from migrate_roots.codemods._roots_refusals import _names_in, _returns_name
 from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
-from migrate_roots.codemods._roots_uses import spells
+from migrate_roots.codemods._roots_uses import root_names_read, spells
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, run_time, typed
@@ -120,11 +126,14 @@ class RootsCall(SiteIndex, Rule):
                     "inputSchema is not its code, so migrate-roots cannot add a path argument; check that the "
                     "signature declares one (add it by hand if not) and that its value reaches this read",
                 )
+        named = spells(state, ".name") or spells(state, ".uri.host") or spells(state, ".uri.netloc")
         for qualname, func in self.functions.items() if state.phase == "index" else ():  # facts for the plan
             node = self.defs.get(qualname)
             if node is None:
                 continue
             func.hashes, func.param_calls = _roots_keyed.hash_facts(node, state)
+            if named and node.params.params:
+                func.names_read = root_names_read(node, state, params=True)
             if func.sites:
                 func.uri_calls = _roots_keyed.uri_calls(node, state)
         if state.phase == "rewrite":
@@ -211,6 +220,7 @@ class RootsCall(SiteIndex, Rule):
             or f.tool
             or f.strings
             or f.gives
+            or f.names_read
             or (f.bound_sign and (f.bound_sign.signs or f.bound_sign.checks))
         }
         doubles = self._doubles()
@@ -333,7 +343,7 @@ class RootsCall(SiteIndex, Rule):
 
     @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
-        return plan_package(summaries, settings)
+        return _roots_select.plan(summaries, settings)
 
 
 def _calls_into(callee: str, reached: set[str]) -> bool:

@@ -292,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
         "--roots", nargs="*", default=[], help="file:// URIs the client answers roots/list with"
     )
     parser.add_argument("--batch", help="JSON list of {era, tool, args, roots} calls")
-    parser.add_argument("--lenient-warnings", action="store_true", help="do not turn MCPDeprecationWarning into errors")
+    parser.add_argument(
+        "--lenient-warnings", action="store_true", help="do not turn MCPDeprecationWarning into errors"
+    )
     opts = parser.parse_args(argv)
 
     if opts.batch:

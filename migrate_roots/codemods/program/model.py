@@ -140,6 +140,7 @@ class ProgramModel:
         seen, todo = {fq}, [fq]
         chain: list[tuple[str, str, int]] = []
         handler: tuple[str, str] | None = None
+        context_code: tuple[str, str] | None = None  # a function taking a MiddlewareContext on the way
         while todo:
             current = todo.pop(0)
             if current in self.refused:
@@ -158,23 +159,23 @@ class ProgramModel:
                 # Kept until the walk ends: a tool found later on another way (a low-level `call_tool` after a
                 # `get_prompt` handler in the file) is the truer reason, whatever the order in the file.
                 spelling, path, line = self.handlers[current]
-                if spelling.startswith(MIDDLEWARE):
+                if spelling.startswith(MIDDLEWARE_CODE):
+                    # A hook further up (the base's `on_call_tool` calling `self.check`) is the nearer place.
+                    what = f"code of the fastmcp middleware `{spelling[len(MIDDLEWARE_CODE) :]}` (it takes a "
+                    context_code = context_code or _middleware(
+                        fq, current, f"{what}`MiddlewareContext`, ", path, line
+                    )
+                elif spelling.startswith(MIDDLEWARE):
+                    what = f"a hook of the fastmcp middleware `{spelling[len(MIDDLEWARE) :]}` ("
+                    handler = handler or _middleware(fq, current, what, path, line)
+                    continue
+                else:
                     handler = handler or (
                         "MR103",
-                        f"roots read {_via(fq, current)}`{current.rpartition('.')[2]}`, a hook of the fastmcp "
-                        f"middleware `{spelling[len(MIDDLEWARE) :]}` ({_short(path)}:{line}): it runs around tool "
-                        "calls but takes no argument of its own, so migrate-roots rewrites nothing here; if the "
-                        "roots bound what the tools may touch, keep that bound in the server's configuration, "
-                        "never in an argument the caller chooses; else read the tool's own path argument from "
-                        "`context.message.arguments`, by hand",
+                        f"roots read {_via(fq, current)}the handler `{current.rpartition('.')[2]}` registered by "
+                        f"`{spelling}` ({_short(path)}:{line}), outside any tool call: {_handler_advice(spelling)}",
                     )
                     continue
-                handler = handler or (
-                    "MR103",
-                    f"roots read {_via(fq, current)}the handler `{current.rpartition('.')[2]}` registered by "
-                    f"`{spelling}` ({_short(path)}:{line}), outside any tool call: {_handler_advice(spelling)}",
-                )
-                continue
             for caller, path, line in self.callers.get(current, ()):
                 flag = self.once.get((caller, line))
                 if flag is not None:
@@ -198,8 +199,8 @@ class ProgramModel:
                     seen.add(caller)
                     todo.append(caller)
                     chain.append((caller, path, line))
-        if handler is not None:
-            return handler
+        if handler is not None or context_code is not None:
+            return handler or context_code  # type: ignore[return-value]
         short = fq.rpartition(".")[2]
         wrapped = [(c, self.decorated[c]) for c in [fq, *(c for c, _, _ in chain)] if c in self.decorated]
         wrapped = [(c, d) for c, d in wrapped if "test" not in c]
@@ -297,6 +298,8 @@ def _last(fq: str) -> str:
 
 
 MIDDLEWARE = "middleware:"  # `Func.handler` of a fastmcp Middleware's hook: "middleware:<its class>"
+# ... of a function that takes a fastmcp MiddlewareContext: "middleware-code:<its class, or itself>"
+MIDDLEWARE_CODE = "middleware-code:"
 
 
 def _via(fq: str, handler: str) -> str:
@@ -321,3 +324,15 @@ def _handler_advice(spelling: str) -> str:
             "a resource read carries no arguments beyond its URI: put the path in its URI template, by hand"
         )
     return "nothing can pass a path argument here"
+
+
+def _middleware(fq: str, current: str, what: str, path: str, line: int) -> tuple[str, str]:
+    """MR103 for roots read in fastmcp middleware: `what` names it, up to the place `(path:line)`."""
+    return (
+        "MR103",
+        f"roots read {_via(fq, current)}`{current.rpartition('.')[2]}`, {what}{_short(path)}:{line}): it runs "
+        "around tool calls but takes no argument of its own, so migrate-roots rewrites nothing here; if the "
+        "roots bound what the tools may touch, keep that bound in the server's configuration, never in an "
+        "argument the caller chooses; else read the tool's own path argument from `context.message.arguments`, "
+        "by hand",
+    )

@@ -1,0 +1,59 @@
+"""Roots handed to a function that chooses among them by name (sweep E, r01: a research server's
+`pick_cache_root(result.roots)`, which returns the root whose `.name` is `notes-cache`).
+
+Roots made from a path argument have no name (nor a URI host), so that function never matches them: the
+argument could never work, for any client. The read is marked as when the names are read beside it
+(`_roots_receiver`). One call deep: the function the read's value is handed to, in any module of the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from migrate_roots.codemods._bounds import BoundFacts, taint
+
+_WHAT = {
+    "name": "reads their names, `{spelled}` ({where}): roots made from a path argument have no name, so that "
+    "code would never match them; choose the folder by an argument or by configuration instead of by name",
+    "host": "tells them apart by their URI's host, `{spelled}` ({where}): roots made from a path argument are "
+    "`file://` URIs with no host, so that code would never match them; carry that value by an argument or by "
+    "configuration instead",
+    "host-value": "uses their URI host as a value, `{spelled}` ({where}): it carries an id or a key, not a "
+    "directory, and roots made from a path argument have no host; carry that value by an argument or by "
+    "configuration instead",
+}
+
+
+def named_refusals(
+    by_key: Mapping[Any, tuple[str, Any]], calls: Mapping[Any, list[tuple[Any, Any]]]
+) -> dict[Any, dict[Any, tuple[str, str]]]:
+    """Function identity -> {site position: refusal} for the reads whose value goes to such a function."""
+    out: dict[Any, dict[Any, tuple[str, str]]] = {}
+    for key, (_, func) in by_key.items():
+        facts: BoundFacts | None = func.bound_sign
+        sites = [s for s in func.sites if s.refusal is None]
+        if facts is None or not sites:
+            continue
+        results = dict(facts.results)
+        positions = {s.pos for s in sites}
+        tainted = taint(facts, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
+        fed = {outer for inner, outer in facts.feeds if inner in positions}
+        handed = {
+            pos for pos, arguments in facts.args if pos in fed or any(n & tainted for _, n in arguments)
+        }
+        choosing = (c for c, pos in calls.get(key, ()) if pos in handed and c in by_key)
+        to = next((c for c in choosing if by_key[c][1].names_read is not None), None)
+        if to is None:
+            continue
+        target = by_key[to][1]
+        spelled, line, kind = target.names_read
+        where = f"{os.path.basename(by_key[to][0])}:{line}"
+        why = (
+            f"this function hands the roots to `{to[1].rpartition('.')[2]}`, which "
+            + _WHAT[kind].format(spelled=spelled, where=where)
+            + ", by hand, then run again"
+        )
+        out[key] = {s.pos: ("MR101" if s.shape == "result" else "MR102", why) for s in sites}
+    return out

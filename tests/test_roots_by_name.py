@@ -1,0 +1,68 @@
+"""Roots handed to a function that chooses among them by name or URI host (sweep E, r01: a research server's
+`select_cache_root(result.roots)`, which wants the root named `secure-research-cache`): roots made from a path
+argument have neither, so the argument could never work. Marked (MR101), as when the names are read beside
+the read (tests/test_roots_call.py); noop cases first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+SERVER = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+{imports}mcp = FastMCP("notes")
+{helper}
+
+@mcp.tool()
+async def research(query: str, ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return f"{{query}}: {{pick(result.roots)}}"
+"""
+
+CHOOSERS = {
+    "name test": "def pick(roots) -> str:\n    for r in roots:\n        if r.name == 'notes-cache':\n"
+    "            return str(r.uri)\n    raise ValueError('no root named notes-cache')\n",
+    "name in a comprehension": "def pick(roots) -> str:\n"
+    "    return next(str(r.uri) for r in roots if r.name and r.name.startswith('notes'))\n",
+    "host test": "def pick(items) -> str:\n    for r in items:\n        if r.uri.host == 'cache':\n"
+    "            return str(r.uri)\n    return ''\n",
+}
+
+LISTERS = {
+    "names listed back": "def pick(roots) -> str:\n    return ', '.join(str(r.name) for r in roots)\n",
+    "first uri": "def pick(roots) -> str:\n    return str(roots[0].uri)\n",
+}
+
+
+def _findings(tmp_path, helper, where):
+    if where == "same module":
+        files = {"server.py": SERVER.format(imports="", helper="\n\n" + helper)}
+    else:
+        files = {
+            "server.py": SERVER.format(imports="from .choose import pick\n\n", helper=""),
+            "choose.py": helper,
+        }
+    root = helpers.package(tmp_path, files)
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    return [f for r in results for f in r.findings]
+
+
+@pytest.mark.parametrize("where", ["same module", "another module"])
+@pytest.mark.parametrize("helper", sorted(LISTERS))
+def test_noop_a_function_that_does_not_choose_by_name_leaves_the_read_rewritable(tmp_path, helper, where):
+    findings = _findings(tmp_path, LISTERS[helper], where)
+    assert [(f.code, f.action.value) for f in findings] == [("MR101", "rewritten")], findings
+
+
+@pytest.mark.parametrize("where", ["same module", "another module"])
+@pytest.mark.parametrize("helper", sorted(CHOOSERS))
+def test_roots_handed_to_a_function_that_chooses_by_name_are_marked(tmp_path, helper, where):
+    findings = _findings(tmp_path, CHOOSERS[helper], where)
+    assert [(f.code, f.action.value) for f in findings] == [("MR101", "marked")], findings
+    message = findings[0].message
+    assert message.startswith("this function hands the roots to `pick`, which "), message
+    file = "server.py" if where == "same module" else "choose.py"
+    assert f"({file}:" in message
+    assert ("have no name" if "name" in helper else "with no host") in message
