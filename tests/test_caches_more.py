@@ -150,3 +150,32 @@ def test_a_guard_that_fetches_through_a_helper_is_named_as_a_fetcher(tmp_path):
     flag = [f for f in findings if f.code == "MR211" and "`_roots_stale` keeps roots" in f.message]
     assert flag and "read by `_ensure_roots`, which reads roots behind a guard" in flag[0].message
     assert "does not fetch" not in flag[0].message
+
+
+CLOSURE = """
+def register(server: FastMCP) -> None:
+    workspace: str | None = None
+
+    @server.tool()
+    async def where(ctx: Context) -> str:
+        nonlocal workspace
+        if {test}:
+            result = await ctx.session.list_roots()
+            workspace = str(result.roots[0].uri)
+        return workspace
+
+
+register(mcp)
+"""
+
+
+def test_roots_kept_in_a_variable_of_the_enclosing_function_are_marked(tmp_path):
+    """Sweep G, r04: `nonlocal workspace` in a `register(mcp)` factory; rewritten, one call's root answered every
+    later call (and legacy calls without it)."""
+    for test in ("workspace is None", "not workspace"):
+        findings, text = _run(tmp_path, HEAD + CLOSURE.format(test=test))
+        assert helpers.codes(findings) == ["MR211"], findings
+        assert "roots read behind `workspace`, a variable of the enclosing function kept across calls" in (
+            findings[0].message
+        )
+        assert "root:" not in text

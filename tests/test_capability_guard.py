@@ -574,3 +574,42 @@ def test_predicate_named_for_the_roots_capability_is_widened(tmp_path, name):
     }
     spelling = f"from pkg.caps import {name}"
     _imported_guard(tmp_path, spelling, name, (COMPAT.strip(), spelling), extra)
+
+
+@pytest.mark.parametrize(
+    ("test", "widened"),
+    [
+        ('ctx.protocol_version >= "2026-07-28"', 'root is None and ctx.protocol_version >= "2026-07-28"'),
+        (
+            'params is None or params.protocolVersion < "2025-06-18"',
+            'root is None and (params is None or params.protocolVersion < "2025-06-18")',
+        ),
+    ],
+)
+def test_a_test_of_the_client_era_in_front_of_the_read_is_widened(tmp_path, test, widened):
+    """Sweep G, r07 (mcp 2.x): modern requests took a configured folder before the read, and the new argument
+    was ignored on exactly the requests it was added for."""
+    body = (
+        "    params = ctx.session.client_params\n"
+        f"    if {test}:\n        return os.environ.get('WORKSPACE', '/srv')\n"
+        "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    )
+    source = "import os\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+    source += "@mcp.tool()\nasync def where(ctx: Context) -> str:\n" + body
+    (tmp_path / "server.py").write_text(source)
+    helpers.run_engine(tmp_path, select=["MR1"])
+    text = (tmp_path / "server.py").read_text()
+    assert f"    if {widened}:\n" in text
+    assert 'list_roots_compat(ctx, root, name="root")' in text
+
+
+def test_noop_the_era_named_elsewhere_is_no_check(tmp_path):
+    body = (
+        "    print('era', ctx.session.client_params.protocolVersion)\n"
+        "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    )
+    source = "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+    source += "@mcp.tool()\nasync def where(ctx: Context) -> str:\n" + body
+    (tmp_path / "server.py").write_text(source)
+    findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"]) for f in r.findings]
+    assert codes(findings) == ["MR101"] and findings[0].action.value == "rewritten"

@@ -125,3 +125,42 @@ def test_a_closed_dict_the_tool_alone_uses_gains_the_property(tmp_path):
     )
     assert "MR152" not in helpers.codes(findings) and "MR151" in helpers.codes(findings)
     assert '"root": ROOT_PROPERTY' in text
+
+
+OWN_ROOT = """\
+import os
+
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("files")
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [types.Tool(name="ls", inputSchema={{"type": "object", "properties": {{"root": {{"type": "string"}}}}}})]
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    result = await server.request_context.session.list_roots()
+    folder = os.path.join(result.roots[0].uri.path, {read})
+    return [types.TextContent(type="text", text=",".join(os.listdir(folder)))]
+"""
+
+
+def test_noop_an_existing_root_property_the_handler_does_not_read_is_reused(tmp_path):
+    findings, text = _findings(tmp_path, OWN_ROOT.format(read="'.'"))
+    assert [f.code for f in findings] == ["MR151", "MR151"]
+    assert 'arguments.get("root")' in text
+
+
+@pytest.mark.parametrize("read", ["arguments.get('root', '.')", 'arguments["root"]'])
+def test_an_existing_root_property_the_handler_reads_for_itself_is_marked(tmp_path, read):
+    """Sweep G, r08: `root` meant a folder relative to the workspace; taken for the directory, every legacy
+    call that passed it failed."""
+    findings = check_noop(tmp_path, OWN_ROOT.format(read=read))
+    assert helpers.codes(findings) == ["MR152"], findings
+    assert (
+        "already has a `root` property, which the handler reads for itself (line 17)" in findings[0].message
+    )

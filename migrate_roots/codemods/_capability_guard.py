@@ -37,7 +37,25 @@ OR = "or"  # the read is in the branch taken when the test holds: `value is not 
 AND = "and"  # the read is reached when the test fails: `value is None and (test)`
 
 
+_ERA_ATTRIBUTES = frozenset({"protocol_version", "protocolVersion"})
+
+
+def _era_test(node: cst.Comparison) -> bool:
+    """`ctx.protocol_version >= "2026-07-28"`, `params.protocolVersion < "2025-06-18"`: a test of the client's
+    era in front of a read decides for the roots as a capability check does (sweep G, r07: the argument was
+    ignored on exactly the requests it was added for)."""
+    sides = [node.left, *(t.comparator for t in node.comparisons)]
+    era = any(isinstance(s, cst.Attribute) and s.attr.value in _ERA_ATTRIBUTES for s in sides)
+    dated = any(
+        isinstance(s, cst.SimpleString) and re.fullmatch(r"['\"]20\d\d-\d\d-\d\d['\"]", s.value)
+        for s in sides
+    )
+    return era and dated
+
+
 def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
+    if isinstance(node, cst.Comparison):
+        return _era_test(node)
     if isinstance(node, cst.Call):
         func = node.func
         if isinstance(func, (cst.Name, cst.Attribute)) and f"{dotted(func)}()" in flags:
@@ -139,7 +157,7 @@ def _checkish(node: cst.BaseExpression, caps: set[str], flags: set[str]) -> bool
         return True
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
         return _checkish(node.expression, caps, flags)
-    if isinstance(node, cst.Comparison):
+    if isinstance(node, cst.Comparison):  # `caps.roots is not None`
         return _checkish(node.left, caps, flags)
     if isinstance(node, cst.BooleanOperation):
         return _checkish(node.left, caps, flags) or _checkish(node.right, caps, flags)

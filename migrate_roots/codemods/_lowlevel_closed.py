@@ -150,3 +150,27 @@ def refuse_closed(
 
 def _named(constants: Mapping[str, cst.BaseExpression], node: cst.CSTNode) -> str:
     return next((name for name, value in constants.items() if value is node), "its schema")
+
+
+def refuse_own_key(state: FileState, index: Index) -> None:
+    """A tool whose schema already declares the parameter's property while a handler reads that key for itself
+    (`arguments.get("root", ".")`, a folder relative to the workspace: sweep G, r08): whether it is the
+    directory the roots gave cannot be told, and taking it for one broke every legacy call that passed it."""
+    param = state.settings.param_name
+    spelled = {
+        f"{name}{tail}"
+        for handler in index.handlers
+        for name in handler.args
+        for tail in (f'.get("{param}"', f".get('{param}'", f'["{param}"]', f"['{param}']")
+    }
+    line = next((n for n, text in enumerate(state.lines, 1) if any(s in text for s in spelled)), None)
+    if line is None:
+        return
+    for decl in index.tools.values():
+        if decl.refusal is None and decl.schema is not None and decl.schema.has_param:
+            decl.refusal = (
+                DYNAMIC,
+                f"tool `{decl.display}`: its inputSchema already has a `{param}` property, which the handler "
+                f"reads for itself (line {line}): whether it is the directory the roots gave cannot be told; "
+                "set param-name to give the new argument another name, or migrate by hand",
+            )

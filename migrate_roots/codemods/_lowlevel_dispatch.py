@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._lowlevel_closed import refuse_closed
+from migrate_roots.codemods._lowlevel_closed import refuse_closed, refuse_own_key
 from migrate_roots.codemods._lowlevel_model import Handler, Index, _code
 from migrate_roots.codemods._lowlevel_schemas import _statements, _ToolIndexer
 from migrate_roots.codemods.base import FileState
@@ -54,6 +54,7 @@ class _Indexer(_ToolIndexer):
         self._tools()
         refuse_closed(self.state, self.index, self.calls, self.classes, self.constants)
         self._handlers()
+        refuse_own_key(self.state, self.index)
         return self.index
 
     # --- handlers --------------------------------------------------------------------------------------

@@ -216,7 +216,11 @@ class _Collector(cst.CSTVisitor):
                 target = node.args[0].value
                 if isinstance(target, cst.Call):
                     target = target.func
-                if isinstance(target, cst.Name) and target.value in self.o.top:
+                if (
+                    isinstance(target, cst.Name)
+                    and target.value in self.o.top
+                    and not _awaited(node, self.state)
+                ):
                     self.o.tasks.append((node, target.value))
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -336,3 +340,59 @@ def misspelt_method(value: str) -> bool:
         return False
     squashed = value.lower().replace("_", "").replace("-", "").replace(".", "/")
     return squashed in ("notifications/roots/listchanged", "roots/listchanged")
+
+
+_WAITERS = frozenset({"wait_for", "gather", "wait", "shield", "as_completed"})
+
+
+def _awaited(call: cst.Call, state: FileState) -> bool:
+    """A task the request itself waits for (sweep G, r11: `task = create_task(...)`, then `wait_for(task, 5)`),
+    no background refresh: awaited at once, made by a task group of an enclosing `async with` (it ends with
+    the block), or kept in a name the function awaits or hands to `wait_for` / `gather` / `wait`."""
+    parent = state.parent(call)
+    if isinstance(parent, cst.Await):
+        return True
+    func = call.func
+    owner = func.value if isinstance(func, cst.Attribute) else None
+    node: cst.CSTNode | None = parent
+    kept: str | None = None
+    if (
+        isinstance(parent, cst.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0].target, cst.Name)
+    ):
+        kept = parent.targets[0].target.value
+    while node is not None and not isinstance(node, cst.FunctionDef):
+        if isinstance(node, cst.With) and node.asynchronous is not None and isinstance(owner, cst.Name):
+            bound = [i.asname.name for i in node.items if i.asname is not None]
+            if any(isinstance(b, cst.Name) and b.value == owner.value for b in bound):
+                return True
+        node = state.parent(node)
+    if kept is None or node is None:
+        return False
+    found = False
+
+    class Waits(cst.CSTVisitor):
+        def visit_Await(self, n: cst.Await) -> None:
+            nonlocal found
+            found = found or (isinstance(n.expression, cst.Name) and n.expression.value == kept)
+
+        def visit_Call(self, n: cst.Call) -> None:
+            nonlocal found
+            name = n.func.attr.value if isinstance(n.func, cst.Attribute) else getattr(n.func, "value", "")
+            if name in _WAITERS:
+                found = found or any(kept in _names(a.value) for a in n.args)
+
+    node.visit(Waits())
+    return found
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    out: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            out.add(n.value)
+
+    node.visit(Names())
+    return out

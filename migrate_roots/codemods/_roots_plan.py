@@ -6,6 +6,7 @@ follow.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
@@ -150,6 +151,27 @@ def _models(summaries: Mapping[str, Summary]) -> dict[str, ProgramModel]:
     return {root: ProgramModel.build(group) for root, group in by_root.items()}
 
 
+def _overridden(summaries: Mapping[str, Summary], funcs: _Functions, first: set[Key]) -> dict[Key, str]:
+    """Methods a subclass of the project overrides with one that would not take the path argument (sweep G,
+    r05: `FixedWorkspace.get` beside `Workspace.get`, called through a value typed as the base: every call
+    failed once the subclass was configured): why each is refused."""
+    out: dict[Key, str] = {}
+    for path, summary in summaries.items():
+        root = import_root(summary)
+        for override, base, line in summary.facts.overrides if summary.facts is not None else ():
+            key = funcs.resolve(root, base)
+            mine = funcs.resolve(root, override)
+            if key is None or key not in first or (mine is not None and mine in first):
+                continue
+            out.setdefault(
+                key,
+                f"`{funcs.by_key[key][1].qualname}` is overridden by `{'.'.join(override.split('.')[-2:])}` "
+                f"({os.path.basename(path)}:{line}), which a path argument passed down would reach without taking "
+                "it: give both the parameter by hand",
+            )
+    return out
+
+
 def _resolved_name(funcs: _Functions, root: str, fq: str) -> str | None:
     key = funcs.resolve(root, fq)
     return key[1] if key is not None else None
@@ -223,6 +245,7 @@ def plan_package(
             by_key[key] = (path, replace(func, refusal=why))
     first = reaching(refused)
     stored = {name: where for s in summaries.values() for name, where in s.stored}
+    overridden = _overridden(summaries, funcs, first)
     guarded = reuse.guarded_helpers(by_key, calls, first, path_like)
     for key in sorted(first):
         func = by_key[key][1]
@@ -230,6 +253,8 @@ def plan_package(
         name = _names.choose(param, *reusable(func)) if helper else param
         if helper and name in func.params and not _threaded_before(key, funcs, first):
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
+        elif helper and key in overridden:
+            refused[key] = ("MR103", overridden[key])
         elif helper and key[1] in stored:
             refused[key] = (
                 "MR103",

@@ -6,6 +6,7 @@ another tool as a function (`tool_to_tool`), and a tool that would take an argum
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -136,7 +137,10 @@ def refused_callers(
         # ... and a handler (a resource, a prompt) calling a helper the tools now thread one through (session
         # 15's sweep D, r06: gitlab-mcp's resources), which takes no argument of its own.
         handler = func.tool is None and func.handler is not None
-        if key in reach or not (handler or (func.tool is not None and func.refusal is not None)):
+        # ... and a nested function its tool hands as a value (`tg.start_soon(fill)`: sweep G, r10), which no
+        # call the plan follows reaches: alone, its read would be marked; beside a threaded helper it was silent.
+        handed = func.tool is None and func.handed_to is not None
+        if key in reach or not (handler or handed or (func.tool is not None and func.refusal is not None)):
             continue
         for callee, pos in calls[key]:
             cpath, cfunc = by_key[callee]
@@ -157,7 +161,16 @@ def refused_callers(
             if cfunc.params[:1] in (("self",), ("cls",)):
                 index -= 1
             helper = cfunc.qualname.rpartition(".")[2]
-            if func.refusal is not None:
+            if handed and func.handed_to is not None:
+                outer, spelled, line = func.handed_to
+                said = (
+                    "MR103",
+                    f"`{helper}` now takes `{param}`, which the tools pass; this call, in "
+                    f"`{func.qualname.rpartition('.')[2]}`, a function `{outer}` hands as a value to `{spelled}` "
+                    f"({os.path.basename(path)}:{line}), passes none, so a 2026-07-28 client gets the helper's "
+                    f"error there: give `{outer}` the argument and pass it on here, by hand",
+                )
+            elif func.refusal is not None:
                 said = (
                     func.refusal[0],
                     f"`{helper}` now takes `{param}`, which other tools pass; this call passes none, so a "

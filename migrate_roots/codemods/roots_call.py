@@ -182,9 +182,20 @@ class RootsCall(SiteIndex, Rule):
 
         kept = kept_caches(state)
         own = "MR211" in state.enabled  # else the cache rule is not selected: the site's own code says it
+        scope = state.scope(state.wrapper.module)
         for site in sites:
             names = sorted(set(site.cached) & kept)
-            if names and own:
+            # A variable of an enclosing function (`nonlocal workspace` in a `register(mcp)` factory): no module
+            # cache the plumbing removes, so it stays (sweep G, r04: one call's root answered every later call).
+            closed = sorted(n for n in site.cached if scope is None or n not in scope)
+            if closed and not names:
+                site.refusal = (
+                    "MR211" if own else "MR101" if site.shape == "result" else "MR102",
+                    f"roots read behind `{closed[0]}`, a variable of the enclosing function kept across calls "
+                    "(`nonlocal`): a path argument here would be read when it is filled and ignored while it "
+                    "holds; remove that cache by hand, then run again",
+                )
+            elif names and own:
                 site.refusal = (
                     "MR211",
                     f"roots read behind `{names[0]}`, a cache that stays (see its MR211 marker): a path "

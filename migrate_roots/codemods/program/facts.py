@@ -49,6 +49,9 @@ class ModuleFacts:
     # resolve=project_root)`): (fully qualified name, the call as written, line). Whoever calls them there is
     # not followed.
     handed: tuple[tuple[str, str, int], ...] = ()
+    # Methods of this module's classes that override a method of a project class: (the override, the method
+    # it overrides, line). A path argument threaded to the overridden one would reach the override too.
+    overrides: tuple[tuple[str, str, int], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -58,4 +61,5 @@ class ModuleFacts:
             or self.registrations
             or self.opaque
             or self.handed
+            or self.overrides
         )

@@ -274,6 +274,21 @@ def _dotted(node: cst.ImportFrom) -> str:
     return dots + cst.Module(body=()).code_for_node(node.module)
 
 
+def _overrides(state: FileState, cls: cst.ClassDef, bases: set[str]) -> list[tuple[str, str, int]]:
+    """(`pkg.mod.Fixed.get`, `pkg.base.Workspace.get`, line) for each method of `cls` a project base defines
+    too (as far as the name goes: whether it does is the plan's to see)."""
+    top = state.module.partition(".")[0]
+    owners = [n if "." in n else f"{state.module}.{n}" for n in bases]
+    owners = [n for n in owners if n.partition(".")[0] == top]
+    methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)] if owners else []
+    return [
+        (f"{state.module}.{cls.name.value}.{m.name.value}", f"{owner}.{m.name.value}", state.pos(m)[0])
+        for m in methods
+        if not m.name.value.startswith("__")
+        for owner in owners
+    ]
+
+
 def module_facts(
     state: FileState,
     registrations: list[Registration],
@@ -286,6 +301,7 @@ def module_facts(
     classes: set[str] = set()
     instances: list[tuple[str, str]] = []
     imports: list[tuple[str, str]] = []
+    overrides: list[tuple[str, str, int]] = []
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):
             for base in statement.bases:
@@ -293,6 +309,7 @@ def module_facts(
                 local = {n.rpartition(".")[2] for n in names}
                 if names & _sdk.HIGH_LEVEL_SERVERS or local & classes:
                     classes.add(statement.name.value)
+                overrides += _overrides(state, statement, names)
             continue
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
@@ -328,6 +345,7 @@ def module_facts(
         registrations=tuple(registrations),
         opaque=opaque,
         handed=handed,
+        overrides=tuple(overrides),
     )
 
 
