@@ -35,6 +35,30 @@ CHECKS = {
     "    Path(p).resolve().relative_to(Path(r.roots[0].uri.path).resolve())",
     "unresolved prefix": "    allowed = [x.uri.path for x in r.roots]\n"
     "    if not any(p.startswith(a) for a in allowed):\n        raise PermissionError(p)",
+    # Session 16's sweep G: r03 (a walk up the parents, refused by a message), r12 (`parts` and `..` spellings).
+    "parent walk": "    from pathlib import Path\n\n    allowed = {Path(x.uri.path) for x in r.roots}\n"
+    "    target = Path(p).resolve()\n    probe = target\n    while probe not in allowed:\n        if probe == probe.parent:\n"
+    "            return 'Access denied'\n        probe = probe.parent",
+    "parent walk that raises": "    allowed = {x.uri.path for x in r.roots}\n    target = os.path.realpath(p)\n"
+    "    probe = target\n    while True:\n        if probe in allowed:\n            break\n        if probe == os.path.dirname(probe):\n"
+    "            raise PermissionError(p)\n        probe = os.path.dirname(probe)",
+    "parent walk, looked up after": "    from pathlib import Path\n\n    allowed = {Path(x.uri.path) for x in r.roots}\n"
+    "    target = Path(p).resolve()\n    probe = target\n"
+    "    while probe not in allowed and probe != probe.parent:\n"
+    "        probe = probe.parent\n    if probe not in allowed:\n        return 'Access denied'",
+    "leading parts": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = (base / p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return 'Access denied'",
+    "leading parts, else refuses": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    if base.parts == Path(p).resolve().parts[: len(base.parts)]:\n        print(p)\n"
+    "    else:\n        raise PermissionError(p)",
+    "relpath first part": "    base = os.path.realpath(r.roots[0].uri.path)\n"
+    "    target = os.path.realpath(os.path.join(base, p))\n"
+    "    if os.path.relpath(target, base).split(os.sep)[0] == os.pardir:\n        return 'Access denied'",
+    "relpath first part, dots": "    base = r.roots[0].uri.path\n"
+    "    if not os.path.relpath(p, base).split('/')[0] != '..':\n        return False",
+    "relpath starts with pardir": "    base = r.roots[0].uri.path\n"
+    "    if os.path.relpath(os.path.realpath(p), base).startswith(os.pardir):\n        return 'denied'",
 }
 
 NOT_BOUNDS = {
@@ -47,6 +71,27 @@ NOT_BOUNDS = {
     "        if p.startswith(root + '/'):\n            best = root\n    print(best)",
     "key in data": "    import json\n\n    raw = json.loads(open(r.roots[0].uri.path + '/app.json').read())\n"
     "    for key in ('name', 'version'):\n        if key not in raw:\n            raise ValueError(key)",
+    # Session 16's sweep G near-misses: a parts comparison or a `..` test whose body goes on refuses nothing; a
+    # walk up from the root to a marker file finds a folder; a walk that stops at a root refuses nothing; the
+    # leading parts compared with a constant tuple, or with a root's name, name no bound.
+    "leading parts that go on": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = Path(p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        print('outside', target)",
+    "relpath outside, inside refused": "    base = r.roots[0].uri.path\n"
+    "    if os.path.relpath(p, base).split(os.sep)[0] == os.pardir:\n        print(p)\n"
+    "    else:\n        p = os.path.join(base, p)",
+    "relpath inside, refused": "    base = r.roots[0].uri.path\n"
+    "    if os.path.relpath(p, base).split(os.sep)[0] != os.pardir:\n        return 'inside'",
+    "marker walk": "    from pathlib import Path\n\n    probe = Path(r.roots[0].uri.path).resolve()\n"
+    "    while not (probe / 'pyproject.toml').exists():\n        if probe == probe.parent:\n"
+    "            return 'no project'\n        probe = probe.parent\n    print(probe)",
+    "walk to a root": "    from pathlib import Path\n\n    allowed = {Path(x.uri.path) for x in r.roots}\n"
+    "    probe = Path(p).resolve()\n    while probe not in allowed and probe != probe.parent:\n"
+    "        probe = probe.parent\n    print(probe)",
+    "leading parts against a constant": "    from pathlib import Path\n\n    print(r.roots[0].uri)\n"
+    "    if Path(p).parts[:2] != ('/', 'srv'):\n        return 'denied'",
+    "root name against parts": "    from pathlib import Path\n\n    name = Path(r.roots[0].uri.path).name\n"
+    "    if Path(p).parts[0] != name:\n        return 'denied'",
 }
 
 KEPT = """

@@ -19,6 +19,8 @@ marked (MR109) rather than rewritten.
 - a resolved path looked up in a collection under an `if` (`if abspath(p) not in allowed:`), the collection
   being the bound; `fnmatch(abspath(p), root + "/*")` under an `if`; `relpath(real, base).startswith("..")`
   (the bound is `base`); `uri.startswith(str(root.uri))`;
+- `target.parts[:len(base.parts)] != base.parts`, `relpath(t, base).split(os.sep)[0] == os.pardir`, and a
+  `while` walk up a path's parents looked up in a collection, each where it refuses (`_bounds_spellings`);
 - a `raise`, or a `return` under an `if`, whose message says the path is outside / not within / not inside /
   not under / escapes (the names the `if` checks against are its bound side; when it tests a helper the plan
   can see, `if not _is_relative_to(target, root)`, the helper's own signs say which argument is the bound).
@@ -39,6 +41,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
+
+from migrate_roots.codemods import _bounds_spellings as spell
+from migrate_roots.codemods._bounds_spellings import _callee, _raises_at_end, _relpath_of
 
 Pos = tuple[int, int]
 
@@ -70,13 +75,6 @@ _PATHISH = re.compile(
 
 def _says_outside(text: str) -> bool:
     return bool(_OUTSIDE.search(text)) and bool(_PATHISH.search(text))
-
-
-def _callee(call: cst.Call) -> str | None:
-    func = call.func
-    if isinstance(func, cst.Attribute):
-        return func.attr.value
-    return func.value if isinstance(func, cst.Name) else None
 
 
 class _ResolvesFinder(cst.CSTVisitor):
@@ -272,6 +270,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.helpers: list[Pos | None] = []  # each enclosing `if`'s helper call (`_helper_test`)
             self.bare: set[int] = set()  # `target.relative_to(base)` as a statement: its ValueError refuses
             self.refusing: set[int] = set()  # nodes of the tests of `if`s whose body ends in a `raise`
+            self.walked: set[str] = set()  # names a `while` steps to their parent: paths
 
         def visit_Expr(self, node: cst.Expr) -> None:
             if isinstance(node.value, cst.Call) and _callee(node.value) == "relative_to":
@@ -290,10 +289,21 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
         def visit_If(self, node: cst.If) -> None:
             if _raises_at_end(node.body):  # the checks an unresolved path passes only inside such a test
                 self.refusing |= _node_ids(node.test)
+            # `if target.parts[: len(base.parts)] != base.parts: return "denied"`, `relpath(t, base)...[0] == ".."`
+            for sign, bound, checked in spell.refused_outside(node):
+                signs.append((sign, _names_in(bound)))
+                checks.append((sign, _names_in(checked), pos(node)))
             self.tests.append(_bound_side(node.test))
             self.tested.append(_names_in(node.test))
             helper = _helper_test(node.test)
             self.helpers.append(pos(helper) if helper is not None else None)
+
+        def visit_While(self, node: cst.While) -> None:
+            # `while probe not in allowed: ... return "denied" ... probe = probe.parent`: the collection bounds.
+            self.walked |= spell.stepped(node)
+            for collection, walked in spell.parent_walk(node):
+                signs.append((spell.WALK, _names_in(collection)))
+                checks.append((spell.WALK, _names_in(walked), pos(node)))
 
         def leave_If(self, original_node: cst.If) -> None:
             self.tests.pop()
@@ -422,7 +432,10 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                         checks.append(
                             ("a membership test of a resolved path", _names_in(node.left), pos(node))
                         )
-                    elif _pathish(node.left) and id(node) in self.refusing:  # a bound, not a check of it
+                    elif (
+                        _pathish(node.left)
+                        or (isinstance(node.left, cst.Name) and node.left.value in self.walked)
+                    ) and id(node) in self.refusing:  # a bound, not a check of it
                         signs.append(("a membership test of a path", _names_in(comparator)))
                 if (
                     isinstance(target.operator, (cst.In, cst.NotIn))
@@ -465,19 +478,6 @@ _PATH_CALLS = frozenset(
 _PATH_NAME = re.compile(r"(^p$|path|dir|folder|file|target|dest)", re.IGNORECASE)
 
 
-def _raises_at_end(body: cst.BaseSuite) -> bool:
-    """The block refuses: it ends in a `raise`, or returns a message or a false value (`return "denied"`)."""
-    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else body
-    smalls = getattr(last, "body", ())
-    end = smalls[-1] if isinstance(smalls, (list, tuple)) and smalls else None
-    if isinstance(end, cst.Return):
-        value = end.value
-        return isinstance(value, (cst.SimpleString, cst.FormattedString)) or (
-            isinstance(value, cst.Name) and value.value in ("False", "None")
-        )
-    return isinstance(end, cst.Raise)
-
-
 def _node_ids(node: cst.CSTNode) -> set[int]:
     found: set[int] = set()
 
@@ -500,16 +500,6 @@ def _pathish(node: cst.BaseExpression) -> bool:
             or bool(_PATH_NAME.search(node.attr.value))
         )
     return isinstance(node, cst.Name) and bool(_PATH_NAME.search(node.value))
-
-
-def _relpath_of(call: cst.Call) -> cst.BaseExpression | None:
-    """The base of `os.path.relpath(x, base).startswith("..")`, or None."""
-    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
-    if not (isinstance(receiver, cst.Call) and _callee(receiver) == "relpath" and len(receiver.args) >= 2):
-        return None
-    if not (call.args and isinstance(call.args[0].value, cst.SimpleString)):
-        return None
-    return receiver.args[1].value if call.args[0].value.evaluated_value == ".." else None
 
 
 def _code_of(node: cst.CSTNode) -> str:
