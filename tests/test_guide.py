@@ -116,3 +116,46 @@ def test_guide_without_bounds_has_no_bound_paragraph(tmp_path):
     text = guide(make_project(tmp_path)).stdout
     assert "`allowed_roots_compat`" not in text
     assert "\n\n\n" not in text
+
+
+KEPT_HANDLER = """\
+from mcp import types
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("demo")
+
+_seen: list[str] = []
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+
+
+@mcp.tool()
+async def history() -> list[str]:
+    return _seen
+
+
+async def on_roots_changed(notification: types.RootsListChangedNotification) -> None:
+    _seen.append("changed")
+
+
+mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = on_roots_changed
+"""
+
+
+def test_markers_apply_leaves_are_left_for_a_person_whatever_their_severity(tmp_path):
+    """Sweep H, r06: kept list_changed handlers (MR202, deprecated) were "sampling or logging" that still
+    works, and the guide said nothing was left, while `apply` left two markers."""
+    root = make_project(tmp_path, KEPT_HANDLER)
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        text = CliRunner().invoke(app, ["guide", ".", "--no-progress"]).stdout
+    finally:
+        os.chdir(old)
+    assert "2 places need a person (listed below), and 0 uses of deprecated sampling or logging" in text
+    section = text.split("## What remains for a person", 1)[1].split("\n## ", 1)[0]
+    assert section.count("`MR202`") == 2 and "Nothing in the roots migration" not in section

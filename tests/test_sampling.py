@@ -169,3 +169,51 @@ def test_select_one_code_and_ignore_comment(tmp_path):
     """
     assert codes(check_noop(tmp_path / "a", src)) == ["MR402", "MR403"]
     assert codes(check_noop(tmp_path / "b", src, select=["MR403"])) == ["MR403"]
+
+
+def test_noop_a_sample_class_of_ones_own(tmp_path):
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+        class Sample:
+            def __init__(self, rows):
+                self.rows = rows
+
+        @mcp.tool()
+        def first(rows: list[int]) -> int:
+            return Sample(rows).rows[0]
+        """,
+    )
+    assert findings == []
+
+
+def test_mcp2_sample_resolver_is_reported(tmp_path):
+    """Sweep F, r03: `Resolve(summarize)` where `summarize` returns `Sample(...)` sends sampling in both eras;
+    silent before, while its roots twin `ListRoots()` was reported."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from typing import Annotated
+
+        from mcp.server.mcpserver import MCPServer, Resolve, Sample
+        from mcp.types import CreateMessageResult, SamplingMessage, TextContent
+
+        mcp = MCPServer("x")
+
+
+        def summarize(text: str) -> Sample:
+            return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=text))], max_tokens=5)
+
+
+        @mcp.tool()
+        async def summary(text: str, result: Annotated[CreateMessageResult, Resolve(summarize)]) -> str:
+            return result.content.text
+        """,
+        write=False,
+    )
+    assert codes(findings) == ["MR401"]
+    assert findings[0].message.startswith("mcp 2.x's `Sample(...)` asks the client's model")

@@ -167,17 +167,27 @@ def handed_values(node: cst.Call, state: FileState) -> list[tuple[str, str, int]
     name, the call as written, its line), which the model's reasons name. A nested function's own hand-off is
     `Func.handed_to`."""
     functions = _module_functions(state)
-    named = [a.value for a in node.args if isinstance(a.value, cst.Name) and a.value.value in functions]
+    named = [a for a in node.args if isinstance(a.value, cst.Name) and a.value.value in functions]
     if not named or last_name(node.func) in _LOOKS_AT:
         return []
     top = state.module.partition(".")[0]
     line = state.pos(node)[0]
+    spelled = _short_code(state, node)
     return [
-        (fq, _short_code(state, node), line)
-        for value in named
-        for fq in _fq(state, value)
+        (fq, _keyword_kept(spelled, arg, state), line)
+        for arg in named
+        for fq in _fq(state, arg.value)
         if fq.partition(".")[0] == top
     ]
+
+
+def _keyword_kept(spelled: str, arg: cst.Arg, state: FileState) -> str:
+    """A long call shortened to `f(...)` keeps the keyword the function goes by (`Server(on_read_resource=
+    read_resource, ...)`): which handler it is, for the marker (sweep F, r01)."""
+    if not spelled.endswith("(...)") or arg.keyword is None:
+        return spelled
+    code = state.wrapper.module.code_for_node
+    return f"{spelled[:-4]}{arg.keyword.value}={code(arg.value)}, ...)"
 
 
 def _module_functions(state: FileState) -> frozenset[str]:

@@ -18,7 +18,8 @@ from migrate_roots.codemods import _sdk
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Severity
 
-TOKENS = (b"create_message", b".sample(", b"sampling_callback", b"sampling_handler")
+# `Sample(`: mcp 2.x's era-portable sampling request, resolved into a tool parameter by `Resolve(fn)`.
+TOKENS = (b"create_message", b".sample(", b"sampling_callback", b"sampling_handler", b"Sample(")
 
 MIGRATION = (
     "call a model provider's API from the server (with its own credentials), or return the material in "
@@ -48,6 +49,18 @@ class SamplingCall(Rule):
             return
         assert isinstance(node, cst.Call)
         func = node.func
+        if any(q.startswith("mcp.") and q.endswith(".Sample") for q in state.qnames(func)):
+            # Sweep F, r03: silent before, though its roots twin (`ListRoots()`) was reported.
+            state.report(
+                node,
+                "MR401",
+                "mcp 2.x's `Sample(...)` asks the client's model (sampling/createMessage on legacy requests, an "
+                "input request on 2026-07-28 ones) when `Resolve` fills a tool parameter: sampling is deprecated "
+                f"by SEP-2577 in every era: {MIGRATION}",
+                Severity.BROKEN,
+                tool=_tool(state),
+            )
+            return
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             if method in _sdk.SESSION_SAMPLING_METHODS:

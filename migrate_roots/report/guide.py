@@ -19,22 +19,46 @@ def _project_name(paths: list[str]) -> str:
     return f"`{folder.name or folder}`"
 
 
+def _needs_person(f: ReportFinding) -> bool:
+    """A marker `apply` leaves in the code (whatever its severity: a kept list_changed handler, a roots cache),
+    or a broken site it does not rewrite (sweep H, r06: the guide said "nothing" while markers remained)."""
+    return f.action.value == "marked" or (
+        f.action.value != "rewritten" and f.severity.value in ("broken", "error")
+    )
+
+
+def _still_working(report: MigrationReport) -> list[ReportFinding]:
+    return [
+        f
+        for f in report.findings
+        if f.action.value != "rewritten"
+        and f.severity.value in ("deprecated", "info")
+        and not _needs_person(f)
+    ]
+
+
+# What each family of codes is about, for the line that counts what still works.
+_FAMILIES = {"MR2": "roots wiring", "MR3": "client-side roots", "MR4": "sampling", "MR5": "logging"}
+
+
+def _families(found: list[ReportFinding]) -> str:
+    names = sorted({_FAMILIES.get(f.code[:3], "other") for f in found}, key=list(_FAMILIES.values()).index)
+    return " or ".join(names) if names else "sampling or logging"
+
+
 def _summary(report: MigrationReport) -> str:
     t = report.totals
     rewritten = t.by_action.get("rewritten", 0)
-    left = sum(
-        1
-        for f in report.findings
-        if f.action.value != "rewritten" and f.severity.value in ("broken", "error")
-    )
-    deprecated = sum(1 for f in report.findings if f.severity.value == "deprecated")
+    left = sum(1 for f in report.findings if _needs_person(f))
+    still = _still_working(report)
+    deprecated = len(still)
     parts = [
         f"For this project, `migrate-roots apply` rewrites {rewritten} {'site' if rewritten == 1 else 'sites'} "
         f"and changes {t.files_changed} {'file' if t.files_changed == 1 else 'files'} (counting the small "
         f"compatibility module it adds), and {t.tools_changed} "
         f"{'tool takes' if t.tools_changed == 1 else 'tools take'} a new argument.",
         f"{left} {'place needs' if left == 1 else 'places need'} a person (listed below), and "
-        f"{deprecated} {'use' if deprecated == 1 else 'uses'} of deprecated sampling or logging still "
+        f"{deprecated} {'use' if deprecated == 1 else 'uses'} of deprecated {_families(still)} still "
         f"{'works' if deprecated == 1 else 'work'} for now.",
     ]
     if t.files_failed:
@@ -93,11 +117,7 @@ def _clients(report: MigrationReport, settings: Any) -> str:
 
 
 def _manual(report: MigrationReport) -> str:
-    items = [
-        f
-        for f in report.findings
-        if f.action.value != "rewritten" and f.severity.value in ("broken", "error")
-    ]
+    items = [f for f in report.findings if _needs_person(f)]
     if not items:
         return "Nothing in the roots migration: every roots site is rewritten by `migrate-roots apply`."
     out = [
@@ -139,11 +159,7 @@ def _bounded(report: MigrationReport, settings: Any) -> str:
 
 
 def _deprecated(report: MigrationReport) -> str:
-    items = [
-        f
-        for f in report.findings
-        if f.action.value != "rewritten" and f.severity.value in ("deprecated", "info")
-    ]
+    items = _still_working(report)
     if not items:
         return "No use of deprecated sampling or logging was found."
     by_code: dict[str, list[ReportFinding]] = defaultdict(list)

@@ -248,6 +248,13 @@ class ProgramModel:
         if handed:
             outer, spelling, path, line = self.handed[handed[0]]
             through = "" if handed[0] == fq else f", reached from `{_last(handed[0])}`"
+            kind = _HANDLER_CALL.search(spelling)
+            if kind is not None:  # `mcp.resource("cfg://x")(fn)`, `Server(on_get_prompt=fn)` (sweep F, r01)
+                what = next(k for k in ("resource", "prompt", "completion") if k in kind[0].lower())
+                return "MR103", (
+                    f"roots read in `{short}`{through}, the {what} handler registered by `{spelling}` "
+                    f"({_short(path)}:{line}), outside any tool call: {_handler_advice(what)}"
+                )
             who = f"a function that `{_last(outer)}` hands" if outer else "a function handed"
             return "MR103", (
                 f"roots read in `{short}`{through}, {who} as a value to `{spelling}` ({_short(path)}:{line}): "
@@ -310,6 +317,13 @@ def _short(path: str) -> str:
     """The file's folder and name (`tools/__init__.py`): enough to find it, short enough for a comment."""
     head, name = os.path.split(path)
     return f"{os.path.basename(head)}/{name}" if os.path.basename(head) else name
+
+
+# A call that registers a function as a resource, prompt or completion handler, as written.
+_HANDLER_CALL = re.compile(
+    r"\.(resource|prompt|completion)\(|\bon_(read_resource|get_prompt|completion)\s*="
+    r"|\b(Prompt|Resource|FunctionResource|ResourceTemplate)\.from_function\(|\.add_(prompt|resource)\("
+)
 
 
 def _handler_advice(spelling: str) -> str:
