@@ -161,6 +161,9 @@ class Summary:
     # Keys a low-level call handler takes out of every call's arguments first (`arguments.pop("workspace_root",
     # None)`): the server's own path argument, when one is path-like (_roots_absorbed).
     own_keys: frozenset[str] = frozenset()
+    # Tools handed to fastmcp's `Tool.from_tool(..., transform_fn=fn)`, `fn` without `**kwargs` (_fastmcp_forms):
+    # (the tool's dotted names, the call as written, its line).
+    transformed: tuple[tuple[tuple[str, ...], str, int], ...] = ()
 
 
 @dataclass

@@ -16,6 +16,7 @@ from typing import Any
 from migrate_roots.codemods import (
     _bounds_refuse,
     _checked_params,
+    _fastmcp_forms,
     _kept_on_way,
     _names,
     _roots_absorbed,
@@ -94,6 +95,14 @@ class _Functions:
         return found
 
     def resolve(self, root: str, fq: str, depth: int = 0) -> Key | None:
+        found = self._resolve(root, fq, depth)
+        if found is None and fq.endswith(".fn"):
+            # fastmcp 2's `await where.fn(ctx)`: the tool object's own function, called as any function is.
+            tool = self._resolve(root, fq[:-3], depth + 1)
+            found = tool if tool is not None and self.by_key[tool][1].tool is not None else None
+        return found
+
+    def _resolve(self, root: str, fq: str, depth: int) -> Key | None:
         if depth > 8:  # a cycle of re-exports
             return None
         if typed.RETURNED in fq:  # `pkg.mod.get_service().enrich`: the method of the class the getter gives
@@ -239,6 +248,7 @@ def plan_package(
     # Functions behind a project decorator whose wrapper would not carry the argument through (_roots_wrappers):
     # refused as a whole, as a tool's own refusal is (a refused tool's call of a threaded helper is said).
     wrapped = _roots_wrappers.refusals(by_key, summaries, set(by_key), funcs.resolve)
+    wrapped.update(_fastmcp_forms.refusals(by_key, summaries, funcs.resolve))  # `from_tool`'s transform_fn
     for key, why in {**_roots_wrappers.clash_refusals(by_key, summaries, settings.target), **wrapped}.items():
         path, func = by_key[key]
         if func.refusal is None:
@@ -350,7 +360,12 @@ def plan_package(
             plan.tools[func.qualname] = (param, shape_of(key, set()), False)
             plan.values[func.qualname] = func.value
         elif func.tool is not None:
-            existing = {s.existing for s in func.sites if s.refusal is None and s.existing}
+            # Not one no caller can give (`exclude_args`) or no path can be: the tool then takes its own.
+            existing = {
+                s.existing
+                for s in func.sites
+                if s.refusal is None and s.existing and s.existing not in func.not_paths
+            }
             calls_reach = any(c in reach for c, _ in calls[key])
             # An existing path parameter the tool passes to a helper that reads roots only when it is unset:
             # it is already the argument (codemods/program/reuse.py).

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from migrate_roots.codemods import _bounds, _names, _roots_absorbed, _sdk, _test_patches
+from migrate_roots.codemods import _bounds, _fastmcp_forms, _names, _roots_absorbed, _sdk, _test_patches
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_handed_to import (
@@ -75,6 +75,8 @@ class SiteIndex:
         # and calls whose result a local name holds: (caller, call position, function, the names).
         self.writes: dict[cst.FunctionDef, list[tuple[str, frozenset[str], Pos]]] = {}
         self.pending: list[tuple[Func, Pos, cst.FunctionDef, frozenset[str]]] = []
+        self.transforms: list[_fastmcp_forms.Transform] = []  # `Tool.from_tool(tool, transform_fn=fn)` calls
+        self.registered_at: dict[Pos, cst.Call] = {}  # registration calls, for their `exclude_args`
 
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
@@ -269,6 +271,7 @@ class SiteIndex:
             runners = state.extra["runners"] = module_runners(state.wrapper.module, state.walk)
         func.runners = runners
         func.not_paths, func.fixed = unfit_params(params, state.walk)
+        _fastmcp_forms.schema_names(func, node, state)  # aliased and hidden (`exclude_args`) parameters
         shape_of_alias = {alias: shape for shape, alias in ALIASES.items()}
         for p in (*params.posonly_params, *params.params, *params.kwonly_params):
             note = p.annotation.annotation if p.annotation is not None else None
@@ -379,9 +382,11 @@ class SiteIndex:
                     caller.sites.append(site)
                 return
             # Not the SDK's read: maybe the project's own `list_roots` (a method of a Context subclass): a call.
+        _fastmcp_forms.note_transform(self.transforms, node, state, func_node)
         registered = recognise.call(state, node, state.pos(node))
         if registered is not None:
             qualname, found = registered
+            self.registered_at[state.pos(node)] = node
             if found.pending is None:
                 scope = state.qualname(func_node) if func_node is not None else ""
                 code = state.wrapper.module.code_for_node
@@ -406,6 +411,8 @@ class SiteIndex:
             names = _self_method(state, target) or typed.method_call(state, target, lambda n: _fq(state, n))
             for name in names or _fq(state, target) or _starred(state, target):
                 caller.calls.append((name, position))
+            for name in _fastmcp_forms.registered_fn(target, state, lambda n: _fq(state, n)):
+                caller.calls.append((name, position))  # `where.fn(ctx)` after `where = mcp.tool(tools.where)`
             if caller.star and func_node is not None and state.phase == "index":
                 slots = keyed.forwarded(node, state, func_node)
                 if slots:

@@ -26,6 +26,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import (
+    _fastmcp_forms,
     _roots_absorbed,
     _roots_keyed,
     _roots_select,
@@ -97,6 +98,8 @@ class RootsCall(SiteIndex, Rule):
                 opaque.append((spelling, pos[0]))
             else:
                 func.tool = tool_name or func.qualname.rpartition(".")[2]
+                hidden = _fastmcp_forms.hidden(self.registered_at[pos], func.params)  # `exclude_args`
+                func.not_paths, func.fixed = func.not_paths | hidden, func.fixed | hidden
                 registered.setdefault(func.qualname, (pos, spelling))
         self.opaque = tuple(opaque)
         self._decorated_signatures(state)
@@ -241,7 +244,8 @@ class RootsCall(SiteIndex, Rule):
         targets = [target for _, target in facts.imports] + list(facts.stars)
         reexports = any(target.split(".")[0] == top for target in targets)
         wrappers = _roots_wrappers.opaque(state.wrapper.module) if spells(state, "def ") else {}
-        if not (wanted or doubles or facts or reexports or wrappers):
+        transformed = _fastmcp_forms.transformed(self.transforms, self.defs, state.module)
+        if not (wanted or doubles or facts or reexports or wrappers or transformed):
             return None
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
@@ -260,6 +264,7 @@ class RootsCall(SiteIndex, Rule):
             wrappers,
             _roots_wrappers.clashes(state),
             self._own_keys(state),
+            transformed,
         )
 
     def _own_keys(self, state: FileState) -> frozenset[str]:
