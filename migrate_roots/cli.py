@@ -86,6 +86,21 @@ def _settings(paths: list[Path], **overrides: Any) -> Settings:
         raise _fail(str(exc)) from None
 
 
+def _dirty(paths: list[Path], exclude: list[str] | None) -> list[Path]:
+    """The files with uncommitted changes that the run could write: Python files it discovers (not under
+    `.venv`, `build` or `node_modules`, not excluded), of which any may be a caller it threads the argument
+    through (sweep H, r08: untracked copies it never reads stopped the run)."""
+    from migrate_roots import guards
+    from migrate_roots.discovery import discover
+
+    dirty = [p for p in guards.dirty_files(paths) if p.suffix == ".py"]
+    if not dirty:
+        return []
+    settings = _settings(paths, exclude=exclude)
+    found = {Path(f).resolve() for f in discover(paths, settings.exclude)}
+    return [p for p in dirty if p in found]
+
+
 @contextlib.contextmanager
 def _running(
     paths: list[Path],
@@ -205,7 +220,7 @@ def apply(
         if write:  # one apply at a time per work tree; then refuse to mix our edits with the user's
             wait = lambda lock: typer.echo(f"migrate-roots: waiting for another run ({lock})", err=True)  # noqa: E731
             held.enter_context(guards.run_lock(paths, on_wait=wait))
-            dirty = [] if allow_dirty else [p for p in guards.dirty_files(paths) if p.suffix == ".py"]
+            dirty = [] if allow_dirty else _dirty(paths, exclude)
             if dirty:
                 raise _fail(guards.describe_dirty(dirty))
         results, summary = held.enter_context(

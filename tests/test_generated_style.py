@@ -240,3 +240,78 @@ def test_a_comment_at_the_end_of_the_last_parameter_stays_on_its_line(tmp_path):
         text.count("    ctx: Context = None,  # type: ignore[assignment]\n    root: RootPath = None") == 2
     ), text
     assert "root: RootPath = None,  #" not in text and "root: RootPath = None  #" not in text
+
+
+SIMPLE = """\
+\"\"\"A small server.\"\"\"
+
+from typing import Any
+
+from mcp.server.fastmcp import Context
+from mcp.server.fastmcp import FastMCP
+
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> Any:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+"""
+
+
+def _project(tmp_path: Path, configs: dict[str, str], source: str = BEFORE) -> Path:
+    proj = tmp_path / "proj"
+    (proj / "pkg").mkdir(parents=True)
+    for name, text in configs.items():
+        (proj / name).write_text(text)
+    (proj / "pkg" / "__init__.py").write_text("")
+    (proj / "pkg" / "server.py").write_text(source)
+    helpers.run_engine(proj, select=["MR1"])
+    return proj
+
+
+def test_flake8_and_isort_line_lengths_are_the_projects_without_ruff_or_black(tmp_path):
+    """Sweep H, r02: a setup.cfg project at 79 columns got 88-column lines (four new E501 under flake8)."""
+    for name, config in (
+        ("setup.cfg", "[flake8]\nmax-line-length = 72\n"),
+        (".flake8", "[flake8]\nmax_line_length = 72\n"),
+        ("tox.ini", "[pycodestyle]\nmax-line-length = 72\n"),
+        ("setup.cfg", "[isort]\nline_length = 72\n"),
+    ):
+        proj = _project(tmp_path / name.replace(".", "_") / config[1:4], {name: config})
+        text = (proj / "pkg" / "server.py").read_text()
+        assert max(map(len, text.splitlines())) <= 72, (name, config)
+
+
+def test_a_shim_for_another_line_length_keeps_the_projects_checks_off(tmp_path):
+    """Sweep H, r03: the compatibility module is laid out for 88 columns; at 79 it had 85 E501 and failed the
+    project's `ruff format --check`. It now says so and carries the formatter's and linters' off switches."""
+    proj = _project(tmp_path / "79", {"pyproject.toml": "[tool.ruff]\nline-length = 79\n"})
+    shim = (proj / "pkg" / "_mcp_roots_compat.py").read_text()
+    assert "# Laid out for 88 columns by migrate-roots; this project uses 79.\n" in shim
+    assert "# fmt: off\n# ruff: noqa: E501\n# flake8: noqa\n" in shim
+    check = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", "pkg/_mcp_roots_compat.py"],
+        cwd=proj,
+        capture_output=True,
+    )
+    assert check.returncode == 0, check.stdout
+    assert "All checks passed" in _ruff(proj, "pkg"), _ruff(proj, "pkg")
+    # At 88 the module is as it is: nothing to switch off.
+    plain = _project(tmp_path / "88", {})
+    assert "# fmt: off" not in (plain / "pkg" / "_mcp_roots_compat.py").read_text()
+
+
+def test_isort_single_lines_and_blank_lines_after_imports_are_kept(tmp_path):
+    """Sweep H, r01: `force-single-line` and `lines-after-imports = 2` were ignored (a new I001)."""
+    config = (
+        "[tool.ruff]\nline-length = 88\n\n[tool.ruff.lint.isort]\nforce-single-line = true\n"
+        "lines-after-imports = 2\n"
+    )
+    proj = _project(tmp_path, {"pyproject.toml": config}, SIMPLE)
+    text = (proj / "pkg" / "server.py").read_text()
+    assert "from typing import Annotated\nfrom typing import Any\n" in text
+    assert "from pkg._mcp_roots_compat import list_roots_compat\n\n\n# Explicit" in text
+    assert "All checks passed" in _ruff(proj, "pkg/server.py"), _ruff(proj, "pkg/server.py")

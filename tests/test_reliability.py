@@ -208,6 +208,32 @@ def test_apply_refuses_uncommitted_changes(tmp_path):
     assert "list_roots_compat" in (pkg / "server.py").read_text()
 
 
+def test_untracked_files_the_run_never_writes_do_not_block_apply(tmp_path):
+    """Sweep H, r08: an excluded scratch file, or copies under `.venv/` and `build/`, refused the run."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "server.py").write_text(SERVER)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "x")
+    (tmp_path / "scratch.py").write_text("print('scratch')\n")
+    for folder in (".venv/lib/site", "build/lib/pkg"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "copy.py").write_text(SERVER)
+    runner = CliRunner()
+    result = runner.invoke(app, ["apply", str(tmp_path), "--no-progress", "--exclude", "scratch.py"])
+    assert result.exit_code == 0, result.output
+    assert "list_roots_compat" in (pkg / "server.py").read_text()
+    assert (tmp_path / "build/lib/pkg/copy.py").read_text() == SERVER
+    # Not excluded, the scratch file may be a caller the run writes: still refused.
+    (pkg / "server.py").write_text(SERVER)
+    _git(tmp_path, "add", "pkg")
+    _git(tmp_path, "commit", "-qm", "y")
+    result = runner.invoke(app, ["apply", str(tmp_path), "--no-progress"])
+    assert result.exit_code == 2 and "scratch.py" in result.output and ".venv" not in result.output
+
+
 def test_staged_changes_do_not_block_apply(tmp_path):
     """Staged edits stay separable: the migration is the unstaged diff on top (what pre-commit hooks see)."""
     pkg = tmp_path / "pkg"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import libcst as cst
@@ -57,17 +57,19 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def describe(statement: Any, first_party: FirstParty) -> tuple[int, int, Any] | None:
-    """(section, 0 for `import x` or 1 for `from x import`, module key) of a one-import line, else None."""
+def describe(statement: Any, first_party: FirstParty) -> tuple[int, int, Any, Any] | None:
+    """(section, 0 for `import x` or 1 for `from x import`, module key, first name's key) of a one-import
+    line, else None. The name orders two lines of one module (isort's `force-single-line`)."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
     item = statement.body[0]
     if isinstance(item, cst.Import):
         name = _code(item.names[0].name)
-        return section(name, first_party), 0, module_key(name)
+        return section(name, first_party), 0, module_key(name), ()
     if isinstance(item, cst.ImportFrom):
         name = "." * len(item.relative) + (_code(item.module) if item.module is not None else "")
-        return section(name, first_party), 1, module_key(name)
+        first = () if isinstance(item.names, cst.ImportStar) else name_key(_code(item.names[0].name))
+        return section(name, first_party), 1, module_key(name), first
     return None
 
 
@@ -118,7 +120,10 @@ def insert_one(
                 body[after + 2] = following.with_changes(leading_lines=[cst.EmptyLine()] * wanted + rest)
         return body
     kind = section(module, first_party)
-    key = (kind, 1, module_key(module))
+    item = statement.body[0]
+    names = item.names if isinstance(item, cst.ImportFrom) else ()
+    first = name_key(_code(names[0].name)) if isinstance(names, Sequence) and names else ()
+    key = (kind, 1, module_key(module), first)
     same = [i for i, d in known if d[0] == kind]
     if same:
         bigger = [i for i, d in known if d[0] == kind and d > key]

@@ -28,7 +28,7 @@ def _imported(statement: cst.SimpleStatementLine) -> list[cst.ImportFrom]:
 
 
 def ensure_imports(
-    needs: Iterable[tuple[str, str]], first_party: FirstParty = lambda top: False
+    needs: Iterable[tuple[str, str]], first_party: FirstParty = lambda top: False, single: bool = False
 ) -> Callable[[cst.CSTNode], cst.CSTNode]:
     """An edit for the Module node: `from module import name` for each need not already imported.
 
@@ -36,7 +36,7 @@ def ensure_imports(
     existing top-level `from module import ...` of the same module (kept sorted if it was); otherwise a new
     statement goes in its section and place among the file's imports, as ruff's isort rules sort them
     (`_import_order`; `first_party` tells first-party top-level names), or after the docstring and
-    `__future__` imports when there is none.
+    `__future__` imports when there is none. `single`: isort's `force-single-line`, one name a statement.
     """
     wanted = list(dict.fromkeys(needs))
 
@@ -71,15 +71,16 @@ def ensure_imports(
             if (module, name) in have:
                 continue
             have.add((module, name))
-            if module in existing:
+            if module in existing and not single:
                 index = existing[module]
                 body[index] = _add_name(body[index], name)
             else:
                 fresh.setdefault(module, []).append(name)
         for module, names in fresh.items():
-            statement = cst.parse_statement(f"from {module} import {', '.join(names)}\n")
-            assert isinstance(statement, cst.SimpleStatementLine)
-            body = _import_order.insert_one(body, module, statement, last_import, first_party)
+            for group in [[n] for n in names] if single else [names]:
+                statement = cst.parse_statement(f"from {module} import {', '.join(group)}\n")
+                assert isinstance(statement, cst.SimpleStatementLine)
+                body = _import_order.insert_one(body, module, statement, last_import, first_party)
         return node.with_changes(body=body)
 
     return change

@@ -99,10 +99,10 @@ def _clean(ws: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhit
     return ws
 
 
-def _insert_constants(shapes: list[str], width: int) -> Any:
+def _insert_constants(shapes: list[str], width: int, blank: int = 1) -> Any:
     """Module edit: the property constants (`ROOT_PROPERTY`), after the leading imports, one comment above."""
     texts = [_schema_text.property_statement(shape, width) for shape in shapes]
-    return _schema_text.insert_after_imports(texts, _schema_text.PROPERTY_COMMENT, width)
+    return _schema_text.insert_after_imports(texts, _schema_text.PROPERTY_COMMENT, width, blank)
 
 
 def _append_element(key: str, make: Any, wrap: cst.ParenthesizedWhitespace | None = None) -> Any:

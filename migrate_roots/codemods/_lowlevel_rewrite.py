@@ -113,13 +113,21 @@ class _Rewrite:
             if handler.form == "v2":
                 self._tool_errors(handler)
         if self.constants:
-            self.state.edit(self.state.wrapper.module, _insert_constants(sorted(self.constants), self.width))
+            blank = style_of(self.state.path).lines_after_imports
+            self.state.edit(
+                self.state.wrapper.module, _insert_constants(sorted(self.constants), self.width, blank)
+            )
         if self.needs:
             state = self.state
             shim = own_style(state.wrapper.module, self.plan.shim_import, state.package)
             needs = [(shim if m == self.plan.shim_import else m, name) for m, name in self.needs]
             state.edit(
-                state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package, shim))
+                state.wrapper.module,
+                ensure_imports(
+                    needs,
+                    first_party(state.path, state.package, shim),
+                    style_of(state.path).force_single_line,
+                ),
             )
             state.edit(state.wrapper.module, _merge_imports_from(shim))
 

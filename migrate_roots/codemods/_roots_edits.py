@@ -114,10 +114,10 @@ def _alias_statement(shape: str, settings: Any, width: int = 110) -> str:
     )
 
 
-def _insert_aliases(shapes: list[str], settings: Any, width: int = 110) -> Any:
+def _insert_aliases(shapes: list[str], settings: Any, width: int = 110, blank: int = 1) -> Any:
     """Module edit: the annotation aliases, right after the leading imports (with one comment above)."""
     texts = [_alias_statement(shape, settings, width) for shape in shapes]
-    return _schema_text.insert_after_imports(texts, _ALIAS_COMMENT, width)
+    return _schema_text.insert_after_imports(texts, _ALIAS_COMMENT, width, blank)
 
 
 def _fitted(width: int, column: int) -> Any:

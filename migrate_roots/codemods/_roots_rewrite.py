@@ -153,7 +153,8 @@ class _Rewriter:
         aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in module_names}
         if aliases:
             width = style_of(state.path).line_length
-            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width))
+            blank = style_of(state.path).lines_after_imports
+            state.edit(state.wrapper.module, _insert_aliases(list(aliases), state.settings, width, blank))
         for qualname, (name, shape, new) in plan.tools.items():
             info = self.rule.functions.get(qualname)
             nodes = finder.defs(info, qualname)
@@ -205,7 +206,12 @@ class _Rewriter:
             needs.append((shim, _except_widen.NAME))
         if needs:
             state.edit(
-                state.wrapper.module, ensure_imports(needs, first_party(state.path, state.package, shim))
+                state.wrapper.module,
+                ensure_imports(
+                    needs,
+                    first_party(state.path, state.package, shim),
+                    style_of(state.path).force_single_line,
+                ),
             )
 
     def _bound(self, call: cst.Call, shape: str, sign: str, tool: str | None) -> bool | None:

@@ -86,10 +86,13 @@ def is_import_or_docstring(statement: cst.BaseStatement) -> bool:
     )
 
 
-def insert_after_imports(texts: list[str], comment: str, width: int) -> Callable[[cst.CSTNode], cst.CSTNode]:
+def insert_after_imports(
+    texts: list[str], comment: str, width: int, blank: int = 1
+) -> Callable[[cst.CSTNode], cst.CSTNode]:
     """Module edit: the statements `texts` (module-level declarations we write) after the last top-level
     import before the first definition, where `ensure_imports` puts its own: they use names those imports
-    bring in, and the definitions use them. One comment (`comment`, wrapped to `width`) above the first."""
+    bring in, and the definitions use them. One comment (`comment`, wrapped to `width`) above the first,
+    `blank` lines after the imports (isort's `lines-after-imports`)."""
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.Module)
@@ -101,7 +104,8 @@ def insert_after_imports(texts: list[str], comment: str, width: int) -> Callable
             if is_import_or_docstring(statement):
                 at = index + 1
         lines = textwrap.wrap(comment[2:], width - 2, break_on_hyphens=False)
-        above = [cst.EmptyLine(), *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in lines)]
+        gap = [cst.EmptyLine()] * max(1, blank)
+        above = [*gap, *(cst.EmptyLine(comment=cst.Comment(f"# {c}")) for c in lines)]
         new = [
             cst.parse_statement(text).with_changes(leading_lines=above if n == 0 else [])
             for n, text in enumerate(texts)

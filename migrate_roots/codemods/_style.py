@@ -1,7 +1,8 @@
 """What the project's own tools expect of the code we write: line length and import sections.
 
 Read once per folder from the nearest configuration, as ruff and black find theirs: `ruff.toml`,
-`.ruff.toml`, or a `pyproject.toml` with a `[tool.ruff]` (or, for the line length, `[tool.black]`) table;
+`.ruff.toml`, or a `pyproject.toml` with a `[tool.ruff]` (or, for the line length, `[tool.black]` or
+`[tool.isort]`) table, or flake8's `max-line-length` in `.flake8`, `setup.cfg` or `tox.ini`;
 without one, ruff's and black's defaults (88 columns; first party: the folders of the project root and its
 `src/`). Nothing here is exact for every configuration (ruff's `extend`, per-file settings); it is what
 keeps the usual project free of new `I` and `E501` findings.
@@ -26,6 +27,8 @@ class Style:
     src: tuple[str, ...] = (".", "src")
     known_first_party: frozenset[str] = frozenset()
     known_third_party: frozenset[str] = frozenset()
+    force_single_line: bool = False  # isort's: one imported name a statement
+    lines_after_imports: int = -1  # isort's: blank lines after the imports (-1: ruff decides, one for us)
 
     def first_party(self, top: str) -> bool:
         """Whether ruff's isort counts the top-level module `top` as first party."""
@@ -63,6 +66,8 @@ def _from_ruff(table: dict[str, Any], root: Path, black: dict[str, Any] | None) 
         src=tuple(s for s in src if isinstance(s, str)) if isinstance(src, list) else (".", "src"),
         known_first_party=frozenset(x for x in isort.get("known-first-party", []) if isinstance(x, str)),
         known_third_party=frozenset(x for x in isort.get("known-third-party", []) if isinstance(x, str)),
+        force_single_line=isort.get("force-single-line") is True,
+        lines_after_imports=after if isinstance(after := isort.get("lines-after-imports"), int) else -1,
     )
 
 
@@ -76,19 +81,50 @@ def style_for(folder: str) -> Style:
             if (current / name).is_file():
                 return _from_ruff(_read_toml(current / name), current, None)
         pyproject = current / "pyproject.toml"
+        length: object = None
         if pyproject.is_file():
             tool = _read_toml(pyproject).get("tool", {})
-            ruff, black = tool.get("ruff"), tool.get("black")
+            ruff, black, isort = tool.get("ruff"), tool.get("black"), tool.get("isort")
             if isinstance(ruff, dict):
                 return _from_ruff(ruff, current, black if isinstance(black, dict) else None)
-            if fallback is None:
-                # black's line length, and ruff's defaults relative to the first project root
-                length = black.get("line-length") if isinstance(black, dict) else None
-                fallback = Style(
-                    line_length=length if isinstance(length, int) and length > 0 else DEFAULT_LINE_LENGTH,
-                    root=str(current),
-                )
+            length = black.get("line-length") if isinstance(black, dict) else None
+            if length is None and isinstance(isort, dict):
+                length = isort.get("line_length")
+        if fallback is None and (pyproject.is_file() or any((current / name).is_file() for name in _INI)):
+            # black's (or flake8's, isort's) line length, and ruff's defaults relative to the first project root
+            length = length if length is not None else _ini_length(current)
+            fallback = Style(
+                line_length=length if isinstance(length, int) and length > 0 else DEFAULT_LINE_LENGTH,
+                root=str(current),
+            )
     return fallback or Style(root=str(here))
+
+
+_INI = frozenset({".flake8", "setup.cfg", "tox.ini"})
+
+
+def _ini_length(folder: Path) -> int | None:
+    """flake8's `max-line-length` (or pycodestyle's, or isort's `line_length`) from `.flake8`, `setup.cfg` or
+    `tox.ini`: a project without ruff or black configuration checks its lines there (sweep H, r02)."""
+    import configparser
+
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            if not parser.read(folder / name, encoding="utf-8"):
+                continue
+        except (configparser.Error, UnicodeDecodeError):
+            continue
+        for section, key in (
+            ("flake8", "max-line-length"),
+            ("pycodestyle", "max-line-length"),
+            ("isort", "line_length"),
+        ):
+            for spelled in (key, key.replace("-", "_")):
+                value = parser.get(section, spelled, fallback="").strip()
+                if value.isdigit() and int(value) > 0:
+                    return int(value)
+    return None
 
 
 def style_of(path: str) -> Style:
