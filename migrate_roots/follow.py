@@ -137,7 +137,7 @@ class Importers:
                 return True
             if not source.startswith(b"."):
                 # A script's bare import of its sibling (`from helper import x` in `pkg/scripts/run.py`, which
-                # the plan resolves the same way: `_roots_plan._Functions._resolve_from`).
+                # the plan resolves the same way: `_roots_functions.Functions._resolve_from`).
                 if package is None:
                     package = _package(path)
                 if package and self._names(f"{package}.{base}", names):

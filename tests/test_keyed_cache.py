@@ -1,4 +1,4 @@
-"""A roots read behind a per-key cache in a module container (`_program.flow.returned_cache`): the function
+"""A roots read behind a per-key cache in a module container (`program.memo.returned_cache`): the function
 returns a cached entry before it reads roots (`if (hit := _roots_cache.get(key)): return hit`), and fills the
 container after. MR211 removes only caches held in plain globals; a path argument added here would be ignored
 on every hit, so the read is marked MR211 with that reason (a shape of relace-mcp's `resolve_base_dir`)."""

@@ -1,4 +1,4 @@
-"""Calls through a package's re-exports (`_roots_plan._Functions._reexported`): a tool imports a helper from
+"""Calls through a package's re-exports (`_roots_functions.Functions._reexported`): a tool imports a helper from
 the package that re-exports it (`from ..config import resolve_base_dir`, where `config/__init__.py` holds
 `from .base_dir import resolve_base_dir`). A shape of field servers (relace-mcp): the read was marked MR103
 ("no call migrate-roots can follow reaches it") while five tools reached it."""

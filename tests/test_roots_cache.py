@@ -1398,3 +1398,21 @@ def test_wording_quotes_what_the_text_says_of_roots(tmp_path):
     assert findings[0].message.startswith(
         'this text speaks of MCP roots ("no roots"), deprecated in MCP 2026-07-28'
     )
+
+
+def test_wording_that_sets_roots_or_names_the_method_is_reported(tmp_path):
+    """Sweep J, r01 (codescalpel 2.0.0): "Set roots via the roots/list capability" was silent; a set of
+    things is no verb."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        HINT = "Set roots via the roots/list capability or SCALPEL_ROOT."
+        YOURS = "Set your MCP roots first"
+        METHOD = "Use the roots/list capability"
+        NOUN = "A set of roots and branches"
+        """,
+    )
+    assert [(f.code, f.line) for f in findings] == [("MR218", 4), ("MR218", 5), ("MR218", 6)], findings

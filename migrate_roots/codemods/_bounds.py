@@ -43,6 +43,13 @@ from dataclasses import dataclass
 import libcst as cst
 
 from migrate_roots.codemods import _bounds_spellings as spell
+from migrate_roots.codemods._bounds_checks import (
+    _catches_value_error,
+    _code_of,
+    _helper_test,
+    _node_ids,
+    _pathish,
+)
 from migrate_roots.codemods._bounds_spellings import _callee, _raises_at_end, _relpath_of
 
 Pos = tuple[int, int]
@@ -466,102 +473,6 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     return BoundFacts(
         tuple(signs), tuple(flows), tuple(results), tuple(args), tuple(feeds), tuple(checks), tuple(deferred)
     )
-
-
-_VALUE_ERROR_CATCHERS = frozenset({"ValueError", "Exception", "BaseException"})
-
-# What makes an unresolved value a path (`os.path.dirname(p)`, `p.parent`, `target_dir`), as opposed to a key
-# looked up in data read from a root (`for key in ...: if key not in raw:`, session 15's sweep D, r02).
-_PATH_CALLS = frozenset(
-    {"dirname", "abspath", "realpath", "normpath", "Path", "PurePath", "join", "expanduser"}
-)
-_PATH_NAME = re.compile(r"(^p$|path|dir|folder|file|target|dest)", re.IGNORECASE)
-
-
-def _node_ids(node: cst.CSTNode) -> set[int]:
-    found: set[int] = set()
-
-    class All(cst.CSTVisitor):
-        def on_visit(self, child: cst.CSTNode) -> bool:
-            found.add(id(child))
-            return True
-
-    node.visit(All())
-    return found
-
-
-def _pathish(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.Call):
-        return _callee(node) in _PATH_CALLS
-    if isinstance(node, cst.Attribute):
-        return (
-            node.attr.value in ("parent", "name")
-            and _pathish(node.value)
-            or bool(_PATH_NAME.search(node.attr.value))
-        )
-    return isinstance(node, cst.Name) and bool(_PATH_NAME.search(node.value))
-
-
-def _code_of(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
-def _catches_value_error(node: cst.Try, fallbacks: bool = False) -> bool:
-    """A handler of the `try` catches `relative_to`'s ValueError and refuses (not a fallback: bees' `except
-    ValueError: resolved_root = get_repo_root_from_path(hive_path)` picks another folder, it bounds nothing;
-    with `fallbacks`, any handler that catches it)."""
-    for handler in node.handlers:
-        if _fallback(handler) and not fallbacks:
-            continue
-        if handler.type is None:
-            return True
-        kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        for kind in kinds:
-            value = kind.value if isinstance(kind, cst.Element) else kind
-            name = value.attr.value if isinstance(value, cst.Attribute) else getattr(value, "value", None)
-            if name in _VALUE_ERROR_CATCHERS:
-                return True
-    return False
-
-
-def _fallback(handler: cst.ExceptHandler) -> bool:
-    """A handler that computes another value in place (a call: `found = from_path(p)`, `shown.append(name)`)
-    and leaves nothing (no raise, return, break or continue) nor sets a flag (`ok = False`, or a bare `pass`
-    before `if not inside: raise`): not a refusal."""
-    computes, refuses = False, False
-
-    class Find(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            nonlocal computes, refuses
-            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                return False
-            if isinstance(node, (cst.Raise, cst.Return, cst.Break, cst.Continue)):
-                refuses = True
-            elif isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-                calls = isinstance(node.value, cst.Call)
-                computes, refuses = computes or calls, refuses or not calls
-            elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
-                computes = True
-            return not refuses
-
-    handler.body.visit(Find())
-    return computes and not refuses
-
-
-def _helper_test(test: cst.BaseExpression) -> cst.Call | None:
-    """`helper(a, b)` or `not helper(a, b)` as an `if` test: a call of two or more arguments, whose own body says
-    which of them is the bound."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    if isinstance(test, cst.Await):  # `if not await is_path_allowed(path, ctx):`
-        test = test.expression
-    if (
-        isinstance(test, cst.Call)
-        and isinstance(test.func, (cst.Name, cst.Attribute))
-        and len(test.args) >= 2
-    ):
-        return test
-    return None
 
 
 def taint(facts: BoundFacts, seeds: frozenset[str]) -> set[str]:

@@ -40,10 +40,12 @@ if TYPE_CHECKING:
 # are a project's own folders (ai-governance-mcp).
 _ROOTS = r"(roots|(mcp|client)\s+root)\b"
 _ROOTS_WORDING = re.compile(
-    r"\b(configur\w*|set\s*up|provid\w*|add|declar\w*|expos\w*|shar\w*|enabl\w*|support\w*|grant\w*)"
+    r"\b(configur\w*|set\s*up|set(?!\s+of\b)|provid\w*|add|declar\w*|expos\w*|shar\w*|enabl\w*|support\w*|grant\w*)"
     rf"\s+(\w+\s+){{0,2}}?{_ROOTS}"
     r"|\b(roots|(mcp|client)\s+root)\s+(capabilit\w*|support|are\s+(not|configured|set|provided)|is\s+(not|configured|set))"
-    rf"|\bno\s+(\w+\s+)?{_ROOTS}|\bwithout\s+(\w+\s+)?{_ROOTS}",
+    rf"|\bno\s+(\w+\s+)?{_ROOTS}|\bwithout\s+(\w+\s+)?{_ROOTS}"
+    # The protocol's method named to users (codescalpel: "Set roots via the roots/list capability").
+    r"|\broots/list\s+(capabilit\w*|request\w*|method)|\b(via|using|use)\s+(the\s+)?roots/list\b",
     re.IGNORECASE,
 )
 

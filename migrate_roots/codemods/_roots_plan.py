@@ -6,8 +6,6 @@ follow.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
@@ -29,161 +27,16 @@ from migrate_roots.codemods import (
     _shim_place,
 )
 from migrate_roots.codemods._param_types import path_param
+from migrate_roots.codemods._roots_functions import (
+    Functions,
+    Key,
+    overridden_methods,
+    package_models,
+    resolved_name,
+)
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, import_root, reusable
-from migrate_roots.codemods.program import reuse, typed
+from migrate_roots.codemods.program import reuse
 from migrate_roots.codemods.program.model import KEPT, ProgramModel
-
-Key = tuple[str, str]  # (import root, module.qualname): a function's identity across the run
-
-
-# A bare `import json` is the standard library's even beside a `json.py` (`_Functions._resolve_from`).
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
-
-
-class _Functions:
-    """Every summarized function by identity, with its calls resolved: a callee's dotted name is looked up in
-    the caller's own import root first, else in the one root that defines it (none when several do). A
-    function registered as a tool on a server object of another module (the model of its import root) is a
-    tool here; a call made once per process (behind a global flag) is no edge: it cannot carry a per-call
-    argument. The summaries stay as they are: a changed function is a copy."""
-
-    def __init__(self, summaries: Mapping[str, Summary], models: Mapping[str, ProgramModel]) -> None:
-        self.by_key: dict[Key, tuple[str, Func]] = {}
-        self.sdk: set[Key] = set()  # functions of files that import the SDK
-        roots_of: dict[str, list[str]] = {}
-        self.modules: set[tuple[str, str]] = set()
-        # (root, module) -> its top-level `from x import name` (name -> x.name) and star-imported modules:
-        # a package's `__init__` re-exports what tools import (`from ..config import resolve_base_dir`).
-        self.reexports: dict[tuple[str, str], tuple[dict[str, str], tuple[str, ...]]] = {}
-        # (root, module) -> its module-level instances of package classes (`workspace = Workspace()`).
-        self.instances: dict[tuple[str, str], dict[str, str]] = {}
-        for path, summary in summaries.items():
-            root = import_root(summary)
-            self.modules.add((root, summary.module))
-            if summary.facts is not None:
-                self.reexports[(root, summary.module)] = (dict(summary.facts.imports), summary.facts.stars)
-            if summary.instances:
-                self.instances[(root, summary.module)] = summary.instances
-            tools = models[root].tools
-            for qualname, func in summary.functions.items():
-                fq = f"{summary.module}.{qualname}"
-                if func.tool is None and fq in tools:
-                    func = replace(func, tool=tools[fq])
-                if func.once:
-                    func = replace(func, calls=[c for c in func.calls if c[1] not in func.once])
-                self.by_key[(root, fq)] = (path, func)
-                roots_of.setdefault(fq, []).append(root)
-                if summary.sdk:
-                    self.sdk.add((root, fq))
-        self.roots_of = roots_of
-        self.calls: dict[Key, list[tuple[Key, Pos]]] = {}
-        for key, (path, func) in self.by_key.items():
-            package = summaries[path].package
-            resolved = ((self._resolve_from(key[0], package, callee), pos) for callee, pos in func.calls)
-            self.calls[key] = [(k, pos) for k, pos in resolved if k is not None]
-
-    def _resolve_from(self, root: str, package: str, fq: str) -> Key | None:
-        """`resolve`, and for a bare import that names no module of the root (`from helper import x` in
-        `pkg/scripts/run.py`), the sibling module of the caller's folder: where Python finds it when the file
-        is run as a script (its folder is `sys.path[0]`), and nowhere else in the project."""
-        found = self.resolve(root, fq)
-        head = fq.partition(".")[0]
-        if found is None and package and "." in fq and head not in _STDLIB:
-            sibling = f"{package}.{head}"
-            if (root, sibling) in self.modules:
-                found = self.resolve(root, f"{package}.{fq}")
-        return found
-
-    def resolve(self, root: str, fq: str, depth: int = 0) -> Key | None:
-        found = self._resolve(root, fq, depth)
-        if found is None and fq.endswith(".fn"):
-            # fastmcp 2's `await where.fn(ctx)`: the tool object's own function, called as any function is.
-            tool = self._resolve(root, fq[:-3], depth + 1)
-            found = tool if tool is not None and self.by_key[tool][1].tool is not None else None
-        return found
-
-    def _resolve(self, root: str, fq: str, depth: int) -> Key | None:
-        if depth > 8:  # a cycle of re-exports
-            return None
-        if typed.RETURNED in fq:  # `pkg.mod.get_service().enrich`: the method of the class the getter gives
-            getter, _, method = fq.partition(typed.RETURNED)
-            key = self.resolve(root, getter, depth + 1)
-            if key is None:  # `Workspace()` is no function of the package: a class, whose instance it gives
-                return self.resolve(root, f"{getter}.{method}", depth + 1)
-            gives = self.by_key[key][1].gives
-            return self.resolve(key[0], f"{gives}.{method}", depth + 1) if gives else None
-        if (root, fq) in self.by_key:
-            return (root, fq)
-        # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not),
-        # except for what it re-exports: the name it imported is followed to where it is defined.
-        module = fq.rpartition(".")[0]
-        while module:
-            if (root, module) in self.modules:
-                return self._reexported(root, module, fq[len(module) + 1 :], depth)
-            module = module.rpartition(".")[0]
-        roots = self.roots_of.get(fq, ())
-        return (roots[0], fq) if len(roots) == 1 else None
-
-    def _reexported(self, root: str, module: str, rest: str, depth: int) -> Key | None:
-        """`module.rest` where `module` binds the first name of `rest` by an import (or a star import)."""
-        imports, stars = self.reexports.get((root, module), ({}, ()))
-        head, _, tail = rest.partition(".")
-        if head in imports:
-            return self.resolve(root, imports[head] + (f".{tail}" if tail else ""), depth + 1)
-        instance = self.instances.get((root, module), {}).get(head)
-        if instance is not None and tail:
-            return self.resolve(root, f"{instance}.{tail}", depth + 1)
-        found = {k for star in stars if (k := self.resolve(root, f"{star}.{rest}", depth + 1)) is not None}
-        return found.pop() if len(found) == 1 else None
-
-    def closure(self, start: set[Key], within: set[Key] | None = None) -> set[Key]:
-        """`start` and what it calls, transitively (only through `within`, when given)."""
-        seen, todo = set(start), list(start)
-        while todo:
-            for callee, _ in self.calls[todo.pop()]:
-                if callee not in seen and (within is None or callee in within):
-                    seen.add(callee)
-                    todo.append(callee)
-        return seen
-
-    def refuse_sites(self, key: Key, refusals: Mapping[Pos, tuple[str, str]]) -> None:
-        path, func = self.by_key[key]
-        sites = [replace(s, refusal=refusals[s.pos]) if s.pos in refusals else s for s in func.sites]
-        self.by_key[key] = (path, replace(func, sites=sites))
-
-
-def _models(summaries: Mapping[str, Summary]) -> dict[str, ProgramModel]:
-    """The program model of each import root: its server objects, tools and callers (codemods/program)."""
-    by_root: dict[str, dict[str, Summary]] = {}
-    for path, summary in summaries.items():
-        by_root.setdefault(import_root(summary), {})[path] = summary
-    return {root: ProgramModel.build(group) for root, group in by_root.items()}
-
-
-def _overridden(summaries: Mapping[str, Summary], funcs: _Functions, first: set[Key]) -> dict[Key, str]:
-    """Methods a subclass of the project overrides with one that would not take the path argument (sweep G,
-    r05: `FixedWorkspace.get` beside `Workspace.get`, called through a value typed as the base: every call
-    failed once the subclass was configured): why each is refused."""
-    out: dict[Key, str] = {}
-    for path, summary in summaries.items():
-        root = import_root(summary)
-        for override, base, line in summary.facts.overrides if summary.facts is not None else ():
-            key = funcs.resolve(root, base)
-            mine = funcs.resolve(root, override)
-            if key is None or key not in first or (mine is not None and mine in first):
-                continue
-            out.setdefault(
-                key,
-                f"`{funcs.by_key[key][1].qualname}` is overridden by `{'.'.join(override.split('.')[-2:])}` "
-                f"({os.path.basename(path)}:{line}), which a path argument passed down would reach without taking "
-                "it: give both the parameter by hand",
-            )
-    return out
-
-
-def _resolved_name(funcs: _Functions, root: str, fq: str) -> str | None:
-    key = funcs.resolve(root, fq)
-    return key[1] if key is not None else None
 
 
 def plan_package(
@@ -192,8 +45,8 @@ def plan_package(
     """The package plan. A pure function of the summaries: it reads them and never writes to them (the engine
     plans the same summaries more than once: the local guess, then the group). `deselected`: (path, position)
     of the reads left as they are (`_roots_select`)."""
-    models = _models(summaries)
-    funcs = _Functions(summaries, models)
+    models = package_models(summaries)
+    funcs = Functions(summaries, models)
     by_key, calls = funcs.by_key, funcs.calls
     refused: dict[Key, tuple[str, str]] = {}  # refusals decided here (the summaries' own stay as they are)
     param = settings.param_name
@@ -208,7 +61,7 @@ def plan_package(
     signs: dict[tuple[Key, Pos], str] = {}  # the sign of each bound, for the operator's-bound rewrite (MR110)
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
-        resolve = partial(_resolved_name, funcs, root)
+        resolve = partial(resolved_name, funcs, root)
         for (fq, pos), (why, sign) in _bounds_refuse.refuse(view, settings.allowlist_env, resolve).items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
             bounded.setdefault(key, {})[pos] = why
@@ -255,7 +108,7 @@ def plan_package(
             by_key[key] = (path, replace(func, refusal=why))
     first = reaching(refused)
     stored = {name: where for s in summaries.values() for name, where in s.stored}
-    overridden = _overridden(summaries, funcs, first)
+    overridden = overridden_methods(summaries, funcs, first)
     guarded = reuse.guarded_helpers(by_key, calls, first, path_like)
     for key in sorted(first):
         func = by_key[key][1]
@@ -516,7 +369,7 @@ def _package_of(summary: Summary) -> tuple[str, str]:
     return import_root(summary), summary.module.split(".")[0] if summary.package else ""
 
 
-def _threaded_before(key: Key, funcs: _Functions, reach: set[Key]) -> bool:
+def _threaded_before(key: Key, funcs: Functions, reach: set[Key]) -> bool:
     """The helper got its parameter from an earlier run: a rewritten site in it, or a callee that has one."""
     if any(s.done for s in funcs.by_key[key][1].sites):
         return True
@@ -530,7 +383,7 @@ def _path_like(settings: Any) -> Any:
     return lambda name: name in settings.path_params or bool(words.search(name))
 
 
-def _tools_reaching(key: Key, funcs: _Functions, reach: set[Key]) -> set[Key]:
+def _tools_reaching(key: Key, funcs: Functions, reach: set[Key]) -> set[Key]:
     callers: dict[Key, set[Key]] = {}
     for caller in reach:
         for callee, _ in funcs.calls[caller]:

@@ -14,6 +14,7 @@ import libcst as cst
 from migrate_roots.codemods import _capability_guard, _except_widen
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings, flow
+from migrate_roots.codemods.program import memo as kept_values
 
 
 def _climb(call: cst.CSTNode, state: FileState) -> cst.CSTNode:
@@ -131,7 +132,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     if reads_error is not None:
         return reads_error
     # A per-key cache in a module container, returned before the read: the argument would be ignored on a hit.
-    cache = flow.returned_cache(call, state)
+    cache = kept_values.returned_cache(call, state)
     if cache is not None:
         return (
             "MR211",
@@ -146,7 +147,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     # ... or filled when absent on a session, or in fastmcp's per-session state (`ctx.get_state`/`set_state`).
     memo, when = bindings.memo_holder(call, state), "empty"
     if memo is None:
-        memo, when = flow.attribute_memo(call, state), "absent"
+        memo, when = kept_values.attribute_memo(call, state), "absent"
     kept = (f"`{memo[0]}`", memo[1]) if memo is not None else _session_state(func, state)
     if kept is not None:
         return (
@@ -156,7 +157,7 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "the argument) on every call, by hand, then run again",
         )
     # Built into a file or folder of the module's and served while it exists: an on-disk cache.
-    disk = flow.disk_guard(call, state)
+    disk = kept_values.disk_guard(call, state)
     if disk is not None:
         return (
             "MR211",

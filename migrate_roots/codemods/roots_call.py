@@ -28,6 +28,7 @@ import libcst as cst
 from migrate_roots.codemods import (
     _fastmcp_forms,
     _roots_absorbed,
+    _roots_kept,
     _roots_keyed,
     _roots_select,
     _roots_untyped,
@@ -84,8 +85,8 @@ class RootsCall(SiteIndex, Rule):
 
     def leave(self, state: FileState) -> None:
         self.stores()
-        self._kept_caches(state)
-        self._kept_attributes(state)
+        _roots_kept.cache_refusals(self.functions.values(), state)
+        _roots_kept.kept_attributes(self.functions.values(), state)
         registered: dict[str, tuple[Pos, str]] = {}
         opaque: list[tuple[str, int]] = []
         for ref, tool_name, scope, pos, spelling, imported in self.added_tools:
@@ -174,56 +175,6 @@ class RootsCall(SiteIndex, Rule):
             if builder is not None:
                 names |= run_time.declared(builder)
         return frozenset(names)
-
-    def _kept_caches(self, state: FileState) -> None:
-        """A read behind a fetch-once guard whose cache stays (MR211) would read the path argument on the first
-        call only and ignore it afterwards: refused, with the cache's own reason."""
-        sites = [s for f in self.functions.values() for s in f.sites if s.cached and s.refusal is None]
-        if not sites:
-            return
-        from migrate_roots.codemods.list_changed import kept_caches
-
-        kept = kept_caches(state)
-        own = "MR211" in state.enabled  # else the cache rule is not selected: the site's own code says it
-        scope = state.scope(state.wrapper.module)
-        for site in sites:
-            names = sorted(set(site.cached) & kept)
-            # A variable of an enclosing function (`nonlocal workspace` in a `register(mcp)` factory): no module
-            # cache the plumbing removes, so it stays (sweep G, r04: one call's root answered every later call).
-            closed = sorted(n for n in site.cached if scope is None or n not in scope)
-            if closed and not names:
-                site.refusal = (
-                    "MR211" if own else "MR101" if site.shape == "result" else "MR102",
-                    f"roots read behind `{closed[0]}`, a variable of the enclosing function kept across calls "
-                    "(`nonlocal`): a path argument here would be read when it is filled and ignored while it "
-                    "holds; remove that cache by hand, then run again",
-                )
-            elif names and own:
-                site.refusal = (
-                    "MR211",
-                    f"roots read behind `{names[0]}`, a cache that stays (see its MR211 marker): a path "
-                    "argument here would be read when the cache is filled and ignored while it holds; remove "
-                    "the cache by hand, then run again",
-                )
-            elif names:
-                site.refusal = (
-                    "MR101" if site.shape == "result" else "MR102",
-                    f"roots read behind `{names[0]}`, a module cache that stays (the cache rule, MR211, is not "
-                    "selected): a path argument here would be read when the cache is filled and ignored while "
-                    "it holds; select MR211 or remove the cache by hand, then run again",
-                )
-
-    def _kept_attributes(self, state: FileState) -> None:
-        """The attribute each function keeps its own roots reads on (MR212): the plan refuses those reads when
-        a tool reaches them (codemods/_kept_on_way.py)."""
-        if not any(f.sites for f in self.functions.values()):
-            return
-        from migrate_roots.codemods.list_changed import kept_attributes
-
-        kept = kept_attributes(state)
-        for func in self.functions.values():
-            if func.sites and func.pos in kept:
-                func.keeps = kept[func.pos]
 
     def summarize(self, state: FileState) -> Any:
         wanted = {
@@ -350,7 +301,7 @@ class RootsCall(SiteIndex, Rule):
 
     @classmethod
     def links(cls, summary: Any) -> set[str]:
-        # The functions it calls (resolved by _Functions in plan_package) and the helpers its test doubles replace.
+        # The functions it calls (resolved by Functions in plan_package) and the helpers its test doubles replace.
         calls = {callee for func in summary.functions.values() for callee, _ in func.calls}
         # ... and the functions of other modules it registers as tools (`mcp.tool()(list_roots)`).
         facts = getattr(summary, "facts", None)

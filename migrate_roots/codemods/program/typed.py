@@ -4,7 +4,7 @@ package, or the result of a function whose return annotation names one (`get_ser
 A service object handed out by a getter is a common shape of real servers (a tool calls
 `get_context_service().enrich(mcp_ctx=ctx)`, and the method reads roots). The index records such a call as
 `pkg.mod.Service.enrich` when the class is known in the file, or as `pkg.mod.get_service().enrich` when only
-the getter is; the plan (`_roots_plan._Functions.resolve`) looks the getter's return class up across modules.
+the getter is; the plan (`_roots_functions.Functions.resolve`) looks the getter's return class up across modules.
 Names of the standard library and the SDKs are skipped; any other resolves only where the run summarized the
 class (a class of another distribution has no summary, so the call leads nowhere).
 """

@@ -1,0 +1,293 @@
+"""Values kept beyond one call that a roots read hides behind (MR211): a module container filled per key and
+tested before the read, an attribute's container of the function's own object, a path of the module served
+while it exists on disk, and a value memoized on a session's attribute. Each gives (what, line) for the
+marker, or None."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from migrate_roots.codemods.base import FileState
+from migrate_roots.codemods.program.flow import (
+    _FILLS,
+    _ends_in_return,
+    _is_container,
+    _names,
+    _returns,
+    dotted,
+)
+
+
+def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """A module-level container the module fills (`_cache[key] = ...`, `_cache.setdefault(...)`) that an `if`
+    before `node` (or around it) tests and returns from: `if (hit := _cache.get(key)): return hit`, a cache
+    keyed by session or request that MR211 does not remove. (name, line of the `if`), or None."""
+    func = state.function
+    # ... or an attribute's container this function fills (`app.workspaces[key] = path` on the lifespan value,
+    # `self._by_session[key] = path`): per session, and kept beyond the call (session 15's sweep C, r08).
+    containers = _filled_containers(state) | (_filled_attributes(func) if func is not None else frozenset())
+    if not containers:
+        return None
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and child is not func:
+        if isinstance(current, cst.If) and child is not current.test:
+            names = _mentions(current.test) & containers
+            if names:
+                return sorted(names)[0], state.pos(current)[0]
+        body = getattr(current, "body", None)
+        if isinstance(body, (list, tuple)) and child in body:
+            # The containers, and the local names given a container's value (`hit = _cache.get(key)`).
+            held = {name: name for name in containers}
+            for stmt in body[: body.index(child)]:
+                if isinstance(stmt, cst.If) and _returns(stmt.body):
+                    tested = sorted(held[n] for n in _mentions(stmt.test) if n in held)
+                    if tested:
+                        return tested[0], state.pos(stmt)[0]
+                elif isinstance(stmt, cst.Try) and _returns(stmt.body):
+                    # `try: return _cache[key]` / `except KeyError: pass`: the lookup returns on a hit.
+                    tested = sorted(held[n] for n in _mentions(stmt.body) if n in held)
+                    if tested:
+                        return tested[0], state.pos(stmt)[0]
+                elif isinstance(stmt, cst.SimpleStatementLine):
+                    for small in stmt.body:
+                        if not isinstance(small, cst.Assign):
+                            continue
+                        source = sorted(held[n] for n in _mentions(small.value) if n in held)
+                        for t in small.targets:
+                            if source and isinstance(t.target, cst.Name):
+                                held[t.target.value] = source[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _mentions(node: cst.CSTNode) -> set[str]:
+    """The names `node` reads, and its attribute chains on names (`app.workspaces`, `self._by_session`)."""
+    found = {n.value for n in _names(node)}
+
+    class Chains(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            chain = dotted(attribute)
+            if chain is not None:
+                found.add(chain)
+
+    node.visit(Chains())
+    return found
+
+
+def _filled_attributes(func: cst.FunctionDef) -> frozenset[str]:
+    """The attribute chains `func` fills as containers (`app.workspaces[key] = ...`, `.setdefault(...)`)."""
+    filled: set[str] = set()
+
+    class Fills(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            target = node.target
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute):
+                chain = dotted(target.value)
+                filled.update([chain] if chain is not None else [])
+
+        def visit_Call(self, node: cst.Call) -> None:
+            call = node.func
+            if (
+                isinstance(call, cst.Attribute)
+                and isinstance(call.value, cst.Attribute)
+                and call.attr.value in _FILLS
+            ):
+                chain = dotted(call.value)
+                filled.update([chain] if chain is not None else [])
+
+    func.body.visit(Fills())
+    return frozenset(filled)
+
+
+def _filled_containers(state: FileState) -> frozenset[str]:
+    """Names bound at module level to a container literal or constructor that some code of the module fills."""
+    cached = state.extra.get("filled_containers")
+    if cached is not None:
+        return cached
+    module = state.wrapper.module
+    bound: set[str] = set()
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                value, targets = small.value, [t.target for t in small.targets]
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                value, targets = small.value, [small.target]
+            else:
+                continue
+            if not _is_container(value):
+                continue
+            bound |= {t.value for t in targets if isinstance(t, cst.Name)}
+    filled: set[str] = set()
+    if bound:
+
+        class Fills(cst.CSTVisitor):
+            def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+                target = node.target
+                if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+                    filled.add(target.value.value)
+
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if (
+                    isinstance(func, cst.Attribute)
+                    and isinstance(func.value, cst.Name)
+                    and func.attr.value in _FILLS
+                ):
+                    filled.add(func.value.value)
+
+        state.walk(module, Fills())
+    result = frozenset(bound & filled)
+    state.extra["filled_containers"] = result
+    return result
+
+
+_EXISTS = frozenset({"exists", "is_file", "is_dir", "isfile", "isdir"})
+
+
+def disk_guard(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """An `if` around `node` (or an `if ...: return` before it) that asks whether a path of the module exists on
+    disk (`if not INDEX_DIR.exists():`, `os.path.isfile(CACHE)`): what `node` builds is kept there and served
+    while it exists, an on-disk cache. (the module-level name, line of the `if`), or None."""
+    func = state.function
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and current is not func:
+        for test in _tests_at(current, child):
+            found = _exists_on(test, state)
+            if found is not None:
+                return found, state.pos(test)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _tests_at(parent: cst.CSTNode, child: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The test of an `if` holding `child`, and those of `if ...: return` statements before it in a block."""
+    tests = [parent.test] if isinstance(parent, cst.If) else []
+    body = getattr(parent, "body", None)
+    if isinstance(body, (list, tuple)) and child in body:
+        tests += [
+            s.test for s in body[: body.index(child)] if isinstance(s, cst.If) and _ends_in_return(s.body)
+        ]
+    return tests
+
+
+def _exists_on(test: cst.BaseExpression, state: FileState) -> str | None:
+    """The module-level name an existence check in `test` is made on (`INDEX_DIR.exists()`,
+    `(INDEX_DIR / "f").is_file()`, `os.path.exists(CACHE)`)."""
+    found: list[str] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if name not in _EXISTS:
+                return
+            subject = (
+                node.args[0].value if node.args else func.value if isinstance(func, cst.Attribute) else None
+            )
+            while isinstance(subject, (cst.Attribute, cst.Subscript, cst.Call, cst.BinaryOperation)):
+                subject = (
+                    subject.left
+                    if isinstance(subject, cst.BinaryOperation)
+                    else subject.func
+                    if isinstance(subject, cst.Call)
+                    else subject.value
+                )
+            if isinstance(subject, cst.Name) and _module_level(subject, state):
+                found.append(subject.value)
+
+    test.visit(Calls())
+    return found[0] if found else None
+
+
+def _module_level(name: cst.Name, state: FileState) -> bool:
+    from libcst.metadata import GlobalScope
+
+    scope = state.scope(name)
+    bound = list(scope[name.value]) if scope is not None and name.value in scope else []
+    return bool(bound) and all(isinstance(getattr(b, "scope", None), GlobalScope) for b in bound)
+
+
+def attribute_memo(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
+    """An attribute of a session the function fills when absent, around `node` or returned before it: `if not
+    hasattr(session, "workspace_dir"): ...read...; session.workspace_dir = ...` (the SDK's session outlives the
+    request: session 15's sweep C, r04). (the attribute, line)."""
+    func = state.function
+    if func is None:
+        return None
+    filled = _assigned_attributes(func)
+    if not filled:
+        return None
+    # Locals given such an attribute's value first (`cached = getattr(ctx.session, "_dir", None)`).
+    held = {chain: chain for chain in filled}
+    for stmt in func.body.body if isinstance(func.body, cst.IndentedBlock) else ():
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+                source = (_mentions(small.value) | _asked_attributes(small.value)) & filled
+                if isinstance(target, cst.Name) and source:
+                    held[target.value] = sorted(source)[0]
+
+    def tested(test: cst.BaseExpression) -> list[str]:
+        return sorted(held[n] for n in _mentions(test) | _asked_attributes(test) if n in held)
+
+    child: cst.CSTNode = node
+    current = state.parent(node)
+    while current is not None and child is not func:
+        if isinstance(current, cst.If) and child is not current.test and tested(current.test):
+            return tested(current.test)[0], state.pos(current)[0]
+        body = getattr(current, "body", None)
+        if isinstance(body, (list, tuple)) and child in body:
+            for stmt in body[: body.index(child)]:
+                if isinstance(stmt, cst.If) and _returns(stmt.body) and tested(stmt.test):
+                    return tested(stmt.test)[0], state.pos(stmt)[0]
+        child, current = current, state.parent(current)
+    return None
+
+
+def _assigned_attributes(func: cst.FunctionDef) -> frozenset[str]:
+    """`session.a = ...` and `setattr(ctx.session, "a", ...)` in `func`, as `session.a`: attributes set on a
+    session (classes, instances and the lifespan value are MR212's and MR211's, which name them otherwise)."""
+    found: set[str] = set()
+
+    def on_session(chain: str | None) -> bool:
+        return chain is not None and any(part.endswith("session") for part in chain.split(".")[:-1])
+
+    class Sets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            chain = dotted(node.target) if isinstance(node.target, cst.Attribute) else None
+            if chain is not None and on_session(chain):
+                found.add(chain)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            pair = _named_attribute(node, "setattr")
+            if pair is not None and on_session(pair):
+                found.add(pair)
+
+    func.body.visit(Sets())
+    return frozenset(found)
+
+
+def _asked_attributes(test: cst.BaseExpression) -> set[str]:
+    """`hasattr(x, "a")` / `getattr(x, "a", None)` in a test, as `x.a`."""
+    found: set[str] = set()
+
+    class Asks(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            for name in ("hasattr", "getattr"):
+                pair = _named_attribute(node, name)
+                if pair is not None:
+                    found.add(pair)
+
+    test.visit(Asks())
+    return found
+
+
+def _named_attribute(node: cst.Call, function: str) -> str | None:
+    if not (isinstance(node.func, cst.Name) and node.func.value == function and len(node.args) >= 2):
+        return None
+    holder, name = dotted(node.args[0].value), node.args[1].value
+    if holder is None or not isinstance(name, cst.SimpleString) or not isinstance(name.evaluated_value, str):
+        return None
+    return f"{holder}.{name.evaluated_value}"
