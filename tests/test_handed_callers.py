@@ -63,3 +63,43 @@ def test_beside_a_threaded_helper_the_handed_call_is_marked(tmp_path, direct):
         "hands as a value to `tg.start_soon(fill)` (server.py:"
     )
     assert {f.code for f in findings} == {"MR101", "MR103", "MR107"}
+
+
+HANDED_WITH_ARGS = """\
+import anyio
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("t")
+
+
+async def index_root(ctx: Context, out: list) -> None:
+    result = await ctx.session.list_roots()
+    out.append(str(result.roots[0].uri))
+
+
+@mcp.tool()
+async def where(ctx: Context) -> list:
+    out: list = []
+    await index_root(ctx, out)
+    return out
+
+
+@mcp.tool()
+async def where_many(ctx: Context) -> list:
+    out: list = []
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(index_root, ctx, out)
+    return out
+"""
+
+
+def test_a_threaded_helper_handed_by_name_with_its_arguments_is_marked_there(tmp_path):
+    """Sweep I, r05: `tg.start_soon(index_root, ctx, out)` beside a direct caller was silent."""
+    (tmp_path / "server.py").write_text(HANDED_WITH_ARGS)
+    results = helpers.run_engine(tmp_path, select=["MR1"], write=False)
+    findings = [f for r in results for f in r.findings]
+    handed = [f for f in findings if f.code == "MR103"]
+    assert [f.line for f in handed] == [23], findings
+    assert handed[0].message.startswith(
+        "`index_root` now takes `root`, which the tools pass; `tg.start_soon(index_root, ctx, out)` hands it over"
+    )

@@ -164,3 +164,36 @@ def test_an_existing_root_property_the_handler_reads_for_itself_is_marked(tmp_pa
     assert (
         "already has a `root` property, which the handler reads for itself (line 17)" in findings[0].message
     )
+
+
+def test_a_closed_model_of_another_module_or_behind_a_type_adapter_is_marked(tmp_path):
+    """Sweep I, r04: the model imported from `models.py`, or checked with `TypeAdapter(M).validate_python`."""
+    model = "from pydantic import BaseModel, ConfigDict\n\n\nclass Args(BaseModel):\n"
+    model += "    model_config = ConfigDict(extra='forbid')\n    pattern: str\n"
+    head = HEAD.replace(
+        "from pydantic import BaseModel, ConfigDict, Extra\n", "from pydantic import TypeAdapter\n"
+    )
+    for imports, check in (
+        ("from .models import Args\n", "args = Args.model_validate(arguments)"),
+        ("from .models import Args\n", "args = TypeAdapter(Args).validate_python(arguments)"),
+    ):
+        source = head.replace("server = Server", imports + "\nserver = Server") + ONE_TOOL.format(
+            schema=LITERAL
+        )
+        findings = check_noop(
+            tmp_path / check[7:12], source + HANDLER.format(check=check), extra={"models.py": model}
+        )
+        assert helpers.codes(findings) == ["MR152"], findings
+        assert "against `Args`" in findings[0].message
+
+
+def test_an_existing_root_field_the_handler_reads_through_its_model_is_marked(tmp_path):
+    """Sweep I, r09: `args = LsArgs.model_validate(arguments)`, then `args.root`, a folder of the workspace."""
+    model = "class LsArgs(BaseModel):\n    root: str = '.'\n"
+    handler = HANDLER.format(check="args = LsArgs.model_validate(arguments)").replace(
+        "base = str(result.roots[0].uri)", "base = str(result.roots[0].uri) + args.root"
+    )
+    source = HEAD + model + ONE_TOOL.format(schema="LsArgs.model_json_schema()") + handler
+    findings = check_noop(tmp_path, source)
+    assert helpers.codes(findings) == ["MR152"], findings
+    assert "already has a `root` property, which the handler reads for itself" in findings[0].message

@@ -66,3 +66,48 @@ def test_roots_handed_to_a_function_that_chooses_by_name_are_marked(tmp_path, he
     file = "server.py" if where == "same module" else "choose.py"
     assert f"({file}:" in message
     assert ("have no name" if "name" in helper else "with no host") in message
+
+
+RETURNED = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("notes")
+{helper}
+
+async def client_roots(ctx: Context) -> list:
+    result = await ctx.session.list_roots()
+    return result.roots
+
+
+@mcp.tool()
+async def research(query: str, ctx: Context) -> str:
+    roots = await client_roots(ctx)
+    {use}
+"""
+
+
+@pytest.mark.parametrize(
+    ("helper", "use", "start"),
+    [
+        (
+            "",
+            "return next(str(r.uri) for r in roots if r.name == 'notes-cache')",
+            "takes the roots this function",
+        ),
+        (CHOOSERS["name test"], "return pick(roots)", "hands the roots this function returns to `pick`"),
+    ],
+)
+def test_roots_a_helper_returns_to_a_caller_that_chooses_by_name_are_marked(tmp_path, helper, use, start):
+    """Sweep I, r10: the name test in the caller of the helper holding the read (itself, or one call on)."""
+    (tmp_path / "server.py").write_text(RETURNED.format(helper="\n\n" + helper if helper else "", use=use))
+    findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR101", "marked")], findings
+    assert findings[0].message.startswith("`research` (server.py:") and start in findings[0].message
+
+
+def test_noop_roots_a_helper_returns_that_the_caller_lists_are_rewritten(tmp_path):
+    (tmp_path / "server.py").write_text(
+        RETURNED.format(helper="", use="return ', '.join(str(r.uri) for r in roots)")
+    )
+    findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"], write=False) for f in r.findings]
+    assert all(f.action.value == "rewritten" for f in findings) and findings, findings

@@ -22,11 +22,14 @@ class of the module), or a dict schema with `"additionalProperties": False`. Che
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import cast
 
 import libcst as cst
 
+from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods._lowlevel_model import DYNAMIC, Index
 from migrate_roots.codemods._lowlevel_schemas import _class_constant, _statements, _string_key
 from migrate_roots.codemods.base import FileState
@@ -90,17 +93,36 @@ def _closed_dict(node: cst.BaseExpression | None) -> bool:
 
 
 def _checked(
-    call: cst.Call, classes: Mapping[str, cst.ClassDef], constants: Mapping[str, cst.BaseExpression]
+    call: cst.Call,
+    classes: Mapping[str, cst.ClassDef],
+    constants: Mapping[str, cst.BaseExpression],
+    state: FileState | None = None,
 ) -> cst.CSTNode | None:
-    """The closed model class or dict schema constant `call` checks a value against, or None."""
+    """The closed model class or dict schema constant `call` checks a value against, or None: `M.model_validate
+    (x)`, `M(**x)`, `TypeAdapter(M).validate_python(x)`; `M` of this module or imported from another module of
+    the project (sweep I, r04)."""
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value in _VALIDATE and isinstance(func.value, cst.Name):
-        cls = classes.get(func.value.value)
-        if cls is not None and call.args and forbids_extra(cls, classes):
-            return cls
-    if isinstance(func, cst.Name) and func.value in classes and any(a.star == "**" for a in call.args):
-        cls = classes[func.value]
-        return cls if forbids_extra(cls, classes) else None
+    model: cst.BaseExpression | None = None
+    if isinstance(func, cst.Attribute) and func.attr.value in _VALIDATE and call.args:
+        model = func.value
+    elif (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in ("validate_python", "validate_json")
+        and call.args
+    ):
+        adapter = func.value
+        if (
+            isinstance(adapter, cst.Call)
+            and getattr(adapter.func, "value", "") == "TypeAdapter"
+            and adapter.args
+        ):
+            model = adapter.args[0].value
+    elif isinstance(func, cst.Name) and any(a.star == "**" for a in call.args):
+        model = func
+    if isinstance(model, cst.Name):
+        found = _model_class(model.value, classes, state)
+        if found is not None and forbids_extra(*found):
+            return found[0]
     for arg in call.args:
         value = arg.value
         if isinstance(value, cst.Name) and _closed_dict(constants.get(value.value)):
@@ -121,7 +143,7 @@ def refuse_closed(
     for call in calls:
         if id(call) in tool_calls:
             continue
-        target = _checked(call, classes, constants)
+        target = _checked(call, classes, constants, state)
         if target is not None:
             checked.setdefault(id(target), (target, call))
     if not checked:
@@ -163,7 +185,11 @@ def refuse_own_key(state: FileState, index: Index) -> None:
         for name in handler.args
         for tail in (f'.get("{param}"', f".get('{param}'", f'["{param}"]', f"['{param}']")
     }
-    line = next((n for n, text in enumerate(state.lines, 1) if any(s in text for s in spelled)), None)
+    # ... or through the model that validated them (`args = LsArgs.model_validate(arguments)`, then `args.root`:
+    # sweep I, r09).
+    validated = {m[1] for text in state.lines if (m := _VALIDATED.match(text))}
+    spelled |= {f"{name}.{param}" for name in validated}
+    line = next((n for n, text in enumerate(state.lines, 1) if any(_word_at(text, s) for s in spelled)), None)
     if line is None:
         return
     for decl in index.tools.values():
@@ -174,3 +200,58 @@ def refuse_own_key(state: FileState, index: Index) -> None:
                 f"reads for itself (line {line}): whether it is the directory the roots gave cannot be told; "
                 "set param-name to give the new argument another name, or migrate by hand",
             )
+
+
+_VALIDATED = re.compile(
+    r"\s*(\w+)\s*(?::[^=]+)?=\s*(?:\w+\.(?:model_validate|parse_obj|validate)\(|\w+\(\*\*|"
+    r"TypeAdapter\(\w+\)\.validate_python\()"
+)
+
+
+def _word_at(text: str, spelled: str) -> bool:
+    """`spelled` in `text`, not as the tail of a longer name (`args.root` in `myargs.root_dir` is not)."""
+    start = text.find(spelled)
+    while start != -1:
+        before = text[start - 1 : start]
+        after = text[start + len(spelled) : start + len(spelled) + 1]
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = text.find(spelled, start + 1)
+    return False
+
+
+def _model_class(
+    name: str, classes: Mapping[str, cst.ClassDef], state: FileState | None
+) -> tuple[cst.ClassDef, Mapping[str, cst.ClassDef]] | None:
+    """The class `name` stands for, with the classes of its module: here, or imported by name from a module
+    of the project (read once per process)."""
+    if name in classes:
+        return classes[name], classes
+    if state is None or not state.module:
+        return None
+    scope = state.scope(state.wrapper.module)
+    bound = [getattr(a, "node", None) for a in scope[name]] if scope is not None and name in scope else []
+    node = bound[0] if len(bound) == 1 else None
+    if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
+        return None
+    alias = next((a for a in node.names if (a.asname.name if a.asname else a.name).value == name), None)  # type: ignore[union-attr]
+    if alias is None or not isinstance(alias.name, cst.Name):
+        return None
+    code = state.wrapper.module.code_for_node
+    dotted = "." * len(node.relative) + (code(node.module) if node.module else "")
+    module = state._absolute(dotted, sdk=False)
+    root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+    path = _sdk_alias.first_party(root, module)
+    theirs = _module_classes(path) if path is not None else {}
+    cls = theirs.get(alias.name.value)
+    return (cls, theirs) if cls is not None else None
+
+
+@lru_cache(maxsize=256)
+def _module_classes(path: str) -> dict[str, cst.ClassDef]:
+    try:
+        with open(path, "rb") as handle:
+            tree = cst.parse_module(handle.read())
+    except (OSError, cst.ParserSyntaxError, RecursionError):
+        return {}
+    return {s.name.value: s for s in tree.body if isinstance(s, cst.ClassDef)}

@@ -56,4 +56,54 @@ def named_refusals(
             + ", by hand, then run again"
         )
         out[key] = {s.pos: ("MR101" if s.shape == "result" else "MR102", why) for s in sites}
+    _returned_to_chooser(by_key, calls, out)
     return out
+
+
+def _returned_to_chooser(
+    by_key: Mapping[Any, tuple[str, Any]],
+    calls: Mapping[Any, list[tuple[Any, Any]]],
+    out: dict[Any, dict[Any, tuple[str, str]]],
+) -> None:
+    """Roots a helper returns that its caller chooses among by name, itself (`next(r for r in roots if r.name
+    == CACHE)`) or in the function it hands them to (sweep I, r10): the helper's reads are refused, naming
+    the caller."""
+    for key, (path, func) in by_key.items():
+        facts: BoundFacts | None = func.bound_sign
+        results = dict(facts.results) if facts is not None else {}
+        for callee, pos in calls.get(key, ()):
+            if callee in out or callee not in by_key or pos not in results:
+                continue
+            cpath, cfunc = by_key[callee]
+            sites = [s for s in cfunc.sites if s.refusal is None]
+            if not sites:
+                continue
+            chooser, found = key, func.names_local
+            if found is None and facts is not None:
+                tainted = taint(facts, results[pos])
+                handed = {p for p, arguments in facts.args if any(n & tainted for _, n in arguments)}
+                chooser = next(
+                    (
+                        c
+                        for c, p in calls.get(key, ())
+                        if p in handed and c in by_key and by_key[c][1].names_read
+                    ),
+                    key,
+                )
+                found = by_key[chooser][1].names_read if chooser != key else None
+            if found is None:
+                continue
+            spelled, line, kind = found
+            where = f"{os.path.basename(by_key[chooser][0])}:{line}"
+            taker = f"`{func.qualname.rpartition('.')[2]}` ({os.path.basename(path)}:{func.pos[0]})"
+            how = (
+                "takes the roots this function returns and "
+                if chooser == key
+                else f"hands the roots this function returns to `{chooser[1].rpartition('.')[2]}`, which "
+            )
+            why = (
+                f"{taker} {how}"
+                + _WHAT[kind].format(spelled=spelled, where=where)
+                + ", by hand, then run again"
+            )
+            out[callee] = {s.pos: ("MR101" if s.shape == "result" else "MR102", why) for s in sites}

@@ -77,6 +77,9 @@ class Func:
     # A nested function its enclosing one hands by name to a function of the project (`register_tools(mcp,
     # _detect_root)`): (the enclosing function, the call as written, its line). Whoever calls it is not followed.
     handed_to: tuple[str, str, int] | None = None
+    # Functions of the project it hands by name to a call (`tg.start_soon(index_root, ctx, out)`): (their
+    # dotted name, the call's position, the call as written). A threaded one gets no argument there.
+    hands: list[tuple[str, Pos, str]] = field(default_factory=list)
     # ... or to an SDK's tool constructor (`FunctionTool(..., fn=invoke, parameters={...})`): the tool's schema
     # is the one given there, not this function's signature.
     made_tool: tuple[str, str, int] | None = None
@@ -123,6 +126,9 @@ class Func:
     # Reads the names (or URI hosts) of the items of a parameter, to choose among them: roots handed to it
     # carry values, not directories (`_roots_by_name`). (spelling, line, "name" / "host" / "host-value")
     names_read: tuple[str, int, str] | None = None
+    # ... or of roots it holds itself (`for r in roots: if r.name == ...`), in a function without a read of its
+    # own: roots a helper returns to it (`_roots_by_name`).
+    names_local: tuple[str, int, str] | None = None
     # A tool built at run time: the parameters its synthesized `__signature__` surely declares.
     declared: frozenset[str] = frozenset()
 

@@ -334,6 +334,7 @@ def plan_package(
                         plans.setdefault(path, Plan()).strings[pos] = named
     _roots_plan_tools.drop_idle(by_key, reach, plans)
     _roots_plan_tools.refused_callers(by_key, calls, reach, plans)
+    _roots_plan_tools.handed_threaded(by_key, reach, plans, lambda key, fq: funcs.resolve(key[0], fq))
     _roots_plan_doubles.plan_doubles(summaries, plans)
     for path, plan in plans.items():
         summary = summaries[path]

@@ -7,7 +7,7 @@ another tool as a function (`tool_to_tool`), and a tool that would take an argum
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from migrate_roots.codemods._checked_params import callers_within
@@ -187,6 +187,35 @@ def refused_callers(
                 )
             plans.setdefault(path, Plan()).notes[pos] = (*said, param, index)
             plans[path].callees[pos] = cfunc.qualname.rpartition(".")[2]
+
+
+def handed_threaded(
+    by_key: Mapping[Key, tuple[str, Func]],
+    reach: set[Key],
+    plans: dict[str, Plan],
+    resolve: Callable[[Key, str], Key | None],
+) -> None:
+    """A helper the tools now thread the argument through, handed by name to a call that runs it later
+    (`tg.start_soon(index_root, ctx, out)`: sweep I, r05): that hand-off passes no argument, so its 2026-07-28
+    clients get the helper's error. Said at the hand-off."""
+    for key, (path, func) in sorted(by_key.items()):
+        for fq, pos, spelled in func.hands:
+            callee = resolve(key, fq)
+            if callee is None or callee not in reach or callee not in by_key:
+                continue
+            cpath, cfunc = by_key[callee]
+            plan = plans.get(cpath)
+            param = plan.values.get(cfunc.qualname) if plan is not None else None
+            if cfunc.tool is not None or param is None or not param.isidentifier() or param == "None":
+                continue
+            helper = cfunc.qualname.rpartition(".")[2]
+            said = (
+                "MR103",
+                f"`{helper}` now takes `{param}`, which the tools pass; `{spelled}` hands it over as a value and "
+                f"passes none, so a 2026-07-28 client gets the helper's error there: pass `{param}` along by hand "
+                f"(`functools.partial({helper}, ..., {param}={param})`)",
+            )
+            plans.setdefault(path, Plan()).notes.setdefault(pos, (*said, param, -1))
 
 
 def _given(func: Func, keys: tuple[str, ...]) -> set[str]:

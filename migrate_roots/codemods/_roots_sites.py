@@ -401,7 +401,10 @@ class SiteIndex:
                 self.registrations.append(found.pending)
             return
         if caller is None or func_node is None or not state.qualname(func_node).count("."):
-            self.handed += handed_values(node, state)
+            given = handed_values(node, state)
+            self.handed += given
+            if caller is not None:
+                caller.hands += [(fq, state.pos(node), spelled) for fq, spelled, _ in given]
         patched = _test_patches.patch(node, state, lambda n: _fq(state, n))
         if patched is not None:
             scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]

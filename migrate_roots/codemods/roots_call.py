@@ -138,6 +138,8 @@ class RootsCall(SiteIndex, Rule):
             func.hashes, func.param_calls = _roots_keyed.hash_facts(node, state)
             if named and node.params.params:
                 func.names_read = root_names_read(node, state, params=True)
+            if named and not func.sites:
+                func.names_local = root_names_read(node, state)
             if func.sites:
                 func.uri_calls = _roots_keyed.uri_calls(node, state)
         if state.phase == "rewrite":
