@@ -75,11 +75,19 @@ class Functions:
         return found
 
     def resolve(self, root: str, fq: str, depth: int = 0) -> Key | None:
+        # Once per name: star imports fan out at every level, and a package whose modules star-import each
+        # other took minutes (dedalus-mcp-python, once stage two read more of it). A name being resolved is
+        # a cycle when met again: no answer.
+        memo = self.__dict__.setdefault("_memo", {})
+        if (root, fq) in memo:
+            return memo[(root, fq)]  # type: ignore[no-any-return]
+        memo[(root, fq)] = None
         found = self._resolve(root, fq, depth)
         if found is None and fq.endswith(".fn"):
             # fastmcp 2's `await where.fn(ctx)`: the tool object's own function, called as any function is.
             tool = self._resolve(root, fq[:-3], depth + 1)
             found = tool if tool is not None and self.by_key[tool][1].tool is not None else None
+        memo[(root, fq)] = found
         return found
 
     def _resolve(self, root: str, fq: str, depth: int) -> Key | None:
@@ -113,7 +121,14 @@ class Functions:
         instance = self.instances.get((root, module), {}).get(head)
         if instance is not None and tail:
             return self.resolve(root, f"{instance}.{tail}", depth + 1)
-        found = {k for star in stars if (k := self.resolve(root, f"{star}.{rest}", depth + 1)) is not None}
+        # Only a star module the group holds: an unread one would be climbed to its package and grow the name
+        # at every level (`types.messages.lifecycle.shared....`: minutes on dedalus-mcp-python).
+        found = {
+            k
+            for star in stars
+            if (root, star) in self.modules
+            and (k := self.resolve(root, f"{star}.{rest}", depth + 1)) is not None
+        }
         return found.pop() if len(found) == 1 else None
 
     def closure(self, start: set[Key], within: set[Key] | None = None) -> set[Key]:
