@@ -59,6 +59,20 @@ CHECKS = {
     "    if not os.path.relpath(p, base).split('/')[0] != '..':\n        return False",
     "relpath starts with pardir": "    base = r.roots[0].uri.path\n"
     "    if os.path.relpath(os.path.realpath(p), base).startswith(os.pardir):\n        return 'denied'",
+    # Session 16's sweep I: r01 (the relpath held in a name), r02 (a refusal returned as a structured error).
+    "held relpath, pardir or prefix": "    base = os.path.realpath(r.roots[0].uri.path)\n"
+    "    rel = os.path.relpath(os.path.realpath(p), base)\n"
+    "    if rel == os.pardir or rel.startswith(os.pardir + os.sep):\n        return 'Access denied'",
+    "held relpath, dots": "    base = r.roots[0].uri.path\n    rel = os.path.relpath(os.path.realpath(p), base)\n"
+    "    if rel.startswith('..'):\n        raise PermissionError('Access denied')",
+    "held relpath, first part": "    base = r.roots[0].uri.path\n    rel = os.path.relpath(os.path.realpath(p), base)\n"
+    "    if rel.split(os.sep)[0] == '..':\n        return {'error': 'not allowed'}",
+    "leading parts, dict refusal": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = (base / p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return {'error': 'Access denied'}",
+    "parent walk, dict refusal": "    from pathlib import Path\n\n    allowed = {Path(x.uri.path) for x in r.roots}\n"
+    "    probe = Path(p).resolve()\n    while probe not in allowed:\n        if probe == probe.parent:\n"
+    "            return {'error': 'Access denied'}\n        probe = probe.parent",
 }
 
 NOT_BOUNDS = {
@@ -92,6 +106,17 @@ NOT_BOUNDS = {
     "    if Path(p).parts[:2] != ('/', 'srv'):\n        return 'denied'",
     "root name against parts": "    from pathlib import Path\n\n    name = Path(r.roots[0].uri.path).name\n"
     "    if Path(p).parts[0] != name:\n        return 'denied'",
+    # Session 16's sweep I: r12 (a marker walk that refuses once it reaches a root: a file outside is served),
+    # r02's near-misses (a structured value that refuses nothing, a held relpath whose body goes on).
+    "marker walk stopped by the roots": "    from pathlib import Path\n\n"
+    "    tops = {Path(x.uri.path).resolve() for x in r.roots}\n    probe = Path(p).resolve().parent\n"
+    "    while not (probe / 'pyproject.toml').exists():\n        if probe in tops or probe == probe.parent:\n"
+    "            raise FileNotFoundError(p)\n        probe = probe.parent\n    print(probe)",
+    "leading parts, dict answer": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = (base / p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return {'external': True}",
+    "held relpath that goes on": "    base = r.roots[0].uri.path\n    rel = os.path.relpath(p, base)\n"
+    "    if rel.startswith(os.pardir):\n        print('outside', rel)",
 }
 
 KEPT = """

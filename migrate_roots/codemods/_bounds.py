@@ -259,6 +259,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     checks: list[tuple[str, frozenset[str], Pos]] = []
     deferred: list[tuple[int, Pos, frozenset[str]]] = []
     resolved = _resolved_names(func)
+    held = spell.held_relpaths(func.body)  # `rel = os.path.relpath(target, base)`
 
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
         if not targets:
@@ -278,6 +279,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.bare: set[int] = set()  # `target.relative_to(base)` as a statement: its ValueError refuses
             self.refusing: set[int] = set()  # nodes of the tests of `if`s whose body ends in a `raise`
             self.walked: set[str] = set()  # names a `while` steps to their parent: paths
+            self.stops: set[int] = set()  # lookups where a walk refuses at the collection (`spell.stops`)
 
         def visit_Expr(self, node: cst.Expr) -> None:
             if isinstance(node.value, cst.Call) and _callee(node.value) == "relative_to":
@@ -297,7 +299,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             if _raises_at_end(node.body):  # the checks an unresolved path passes only inside such a test
                 self.refusing |= _node_ids(node.test)
             # `if target.parts[: len(base.parts)] != base.parts: return "denied"`, `relpath(t, base)...[0] == ".."`
-            for sign, bound, checked in spell.refused_outside(node):
+            for sign, bound, checked in spell.refused_outside(node, held):
                 signs.append((sign, _names_in(bound)))
                 checks.append((sign, _names_in(checked), pos(node)))
             self.tests.append(_bound_side(node.test))
@@ -308,6 +310,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
         def visit_While(self, node: cst.While) -> None:
             # `while probe not in allowed: ... return "denied" ... probe = probe.parent`: the collection bounds.
             self.walked |= spell.stepped(node)
+            self.stops |= spell.stops(node)
             for collection, walked in spell.parent_walk(node):
                 signs.append((spell.WALK, _names_in(collection)))
                 checks.append((spell.WALK, _names_in(walked), pos(node)))
@@ -375,6 +378,8 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 args.append((outer, tuple(keyed_names)))
                 mentioned = frozenset().union(*(names for _, names in keyed_names))
             sign = None
+            if spell.absolute_test(call):
+                return  # `p.startswith("/")`: is it absolute, not is it inside
             if name == "is_relative_to":
                 sign = "`is_relative_to`"
             elif name == "relative_to" and self.tries:
@@ -433,6 +438,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                     and self.tested
                     and not isinstance(node.left, cst.SimpleString)
                     and not (isinstance(comparator, cst.Attribute) and comparator.attr.value == "parents")
+                    and id(node) not in self.stops
                 ):
                     if _resolves(node.left, resolved):
                         signs.append(("a membership test of a resolved path", _names_in(comparator)))

@@ -13,6 +13,18 @@ from migrate_roots.codemods.program.typed import RETURNED
 
 K = TypeVar("K")
 
+# The "sign" of roots handed to a first-party function of a module the run did not parse (past the modules the
+# engine follows, `engine.ONWARD_DEPTH`): whether it bounds anything is unknown, so the read is marked, not
+# rewritten (sweep I, r11). `_unread` says which; `refuse` words it.
+UNREAD = "handed to code migrate-roots did not read"
+
+
+def _unread(fq: str, parsed: frozenset[str]) -> bool:
+    """`fq` is of the project (its top package is one the run parsed) and no module it could be in was parsed."""
+    parts = fq.split(".")
+    prefixes = {".".join(parts[:n]) for n in range(1, len(parts))}
+    return bool(parsed) and parts[0] in {m.partition(".")[0] for m in parsed} and not prefixes & parsed
+
 
 def _signs(
     facts: BoundFacts, by_fq: Mapping[str, tuple[str, Any]], calls: Mapping[Pos, list[str]]
@@ -34,8 +46,10 @@ def _sign_for(
     positions: list[Pos],
     by_fq: Mapping[str, tuple[str, Any]],
     every: Mapping[str, Mapping[Pos, list[str]]],
+    parsed: frozenset[str] = frozenset(),
 ) -> str | None:
-    """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return."""
+    """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return;
+    else `UNREAD ...` when the values go to a function of the project the run did not read."""
     calls = every.get(fq, {})
     here: BoundFacts | None = by_fq[fq][1].bound_sign
     positions = [p for p in positions if not _defaulted(fq, p, by_fq, calls)]
@@ -52,15 +66,18 @@ def _sign_for(
     # an argument (`check(path, await allowed(ctx))`).
     keyed = dict(here.args)
     fed = {outer: inner for inner, outer in here.feeds if inner in positions}
+    unread = None
     for position, arguments in sorted(keyed.items()):
         hit = [key for key, names in arguments if names & tainted]
         if position in fed:
             hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
         for callee in calls.get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, every)
-            if found is not None:
+            found = _bound_parameter_sign(callee, hit, by_fq, every, parsed=parsed)
+            if found is not None and found[0] == UNREAD:
+                unread = unread or f"{UNREAD}: `{found[1]}`"
+            elif found is not None:
                 return f"{found[0]} in `{found[1].rpartition('.')[2]}`"
-    return None
+    return unread
 
 
 def _defaulted(
@@ -93,14 +110,19 @@ def _bound_parameter_sign(
     by_fq: Mapping[str, tuple[str, Any]],
     calls: Mapping[str, Mapping[Pos, list[str]]],
     depth: int = 0,
+    parsed: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
     flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
-    `resolve(path, roots)`: a few calls deep)."""
+    `resolve(path, roots)`: a few calls deep); (UNREAD, fq) for a function of the project not read."""
     func = by_fq[fq][1] if fq in by_fq else None
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
     if func is None:
-        return _held_bound(fq, by_fq)
+        held = _held_bound(fq, by_fq)
+        # Four calls from the read: a module past those the engine follows, when the run did not read it (a
+        # nearer one unread holds nothing the plan needs: the engine left it out of the group).
+        far = depth >= 3 and _unread(fq, parsed)
+        return held if held is not None or not far else (UNREAD, fq)
     if theirs is None:
         return None
     params = list(func.params)
@@ -116,13 +138,15 @@ def _bound_parameter_sign(
             return sign, fq
     if depth >= 3:
         return None
+    unread = None
     for position, arguments in sorted(theirs.args):
         hit = [key for key, mentioned in arguments if mentioned & tainted]
         for callee in calls.get(fq, {}).get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1)
-            if found is not None:
+            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed)
+            if found is not None and found[0] != UNREAD:
                 return found
-    return None
+            unread = unread or found
+    return unread
 
 
 def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, str] | None:
@@ -151,6 +175,7 @@ def refuse(
     by_fq: Mapping[str, tuple[str, Any]],
     allowlist_env: str,
     resolve: Callable[[str], str | None] = lambda fq: None,
+    parsed: frozenset[str] = frozenset(),
 ) -> dict[tuple[str, Pos], tuple[tuple[str, str], str]]:
     """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
     the read's result in the function holding it, or the result of a call into the way in a function on the way
@@ -158,7 +183,8 @@ def refuse(
     (refusal, the sign with its place), writing nothing (the plan is a pure function of the summaries). The plan
     hands the sign to the operator's-bound rewrite (MR110) where the site allows it. Run before the plan
     computes its reach. `resolve`: the function a dotted name not in `by_fq` stands for (a package's
-    re-export: `pkg.safety.ensure_within` is `pkg.safety.guard.ensure_within`)."""
+    re-export: `pkg.safety.ensure_within` is `pkg.safety.guard.ensure_within`). `parsed`: the modules the run
+    read; roots handed to a project function outside them are marked with the sign "" (no MR110)."""
     out: dict[tuple[str, Pos], tuple[tuple[str, str], str]] = {}
     callers: dict[str, set[str]] = {}
     calls_of: dict[str, dict[Pos, list[str]]] = {}
@@ -174,7 +200,9 @@ def refuse(
         open_sites = [s for s in func.sites if (s.refusal is None or s.refusal[0] == "MR105") and not s.done]
         if not open_sites:
             continue
-        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of)
+        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of, parsed)
+        unread = sign if sign is not None and sign.startswith(UNREAD) else None
+        sign = None if unread else sign
         way, todo = {fq}, [fq]
         while todo and sign is None:
             current = todo.pop()
@@ -185,8 +213,23 @@ def refuse(
                 todo.append(caller)
                 mine = calls_of.get(caller, {})
                 positions = [p for p, callees in mine.items() if current in callees]
-                sign = sign or _sign_for(caller, positions, by_fq, calls_of)
+                found = _sign_for(caller, positions, by_fq, calls_of, parsed)
+                if found is not None and found.startswith(UNREAD):
+                    unread = unread or found
+                else:
+                    sign = sign or found
         sign = sign or _kept_bound(fq, [s.pos for s in open_sites], by_fq)
+        if sign is None and unread is not None:
+            module, _, name = unread.partition("`")[2].rstrip("`").rpartition(".")
+            why = (
+                f"roots are handed to `{name}` of `{module}`, a module this run did not read (modules more "
+                "than three imports from a roots read are not followed): if it checks paths against them, an explicit argument would let "
+                "the caller choose its own bound. Check it, keep any bound with the operator "
+                f"({allowlist_env}), and migrate this by hand"
+            )
+            for site in open_sites:
+                out[(fq, site.pos)] = (("MR109", why), "")
+            continue
         if sign is None:
             continue
         reason = (

@@ -38,6 +38,9 @@ from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, import
 from migrate_roots.codemods.program import reuse
 from migrate_roots.codemods.program.model import KEPT, ProgramModel
 
+# The low-level family's refusals of a schema edit (`_lowlevel_model.DYNAMIC`, `UNKNOWN`).
+_SCHEMA_REFUSALS = frozenset({"MR152", "MR153"})
+
 
 def plan_package(
     summaries: Mapping[str, Summary], settings: Any, deselected: frozenset[tuple[str, Pos]] = frozenset()
@@ -59,14 +62,18 @@ def plan_package(
     # dotted names: each import root with its own functions and the ones only one other root defines (resolve).
     bounded: dict[Key, dict[Pos, tuple[str, str]]] = {}
     signs: dict[tuple[Key, Pos], str] = {}  # the sign of each bound, for the operator's-bound rewrite (MR110)
+    unread: dict[Key, dict[Pos, tuple[str, str]]] = {}
+    parsed = frozenset(summary.module for summary in summaries.values())
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
         resolve = partial(resolved_name, funcs, root)
-        for (fq, pos), (why, sign) in _bounds_refuse.refuse(view, settings.allowlist_env, resolve).items():
+        bound_reads = _bounds_refuse.refuse(view, settings.allowlist_env, resolve, parsed)
+        for (fq, pos), (why, sign) in bound_reads.items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
-            bounded.setdefault(key, {})[pos] = why
+            # No sign: roots handed to a module the run did not read, a bound or not (MR109, no MR110).
+            (bounded if sign else unread).setdefault(key, {})[pos] = why
             signs[(key, pos)] = sign
-    for key, refusals in bounded.items():
+    for key, refusals in (*bounded.items(), *unread.items()):
         funcs.refuse_sites(key, refusals)
     # Roots whose URI goes, here or in another module, to a function that hashes it into a key (_roots_keyed).
     for key, refusals in _roots_keyed.hashed_refusals(by_key, calls).items():
@@ -309,6 +316,10 @@ def plan_package(
                     continue
                 plan = plans.setdefault(path, Plan())
                 refusal = func.refusal or refused.get(key)
+                if refusal is not None and refusal[0] in _SCHEMA_REFUSALS and site.refusal is not None:
+                    # A low-level tool's schema that cannot be edited (`schema = {...}` held in a local): a bound
+                    # comes first, and its read takes the operator's bound with no schema edit (sweep I, r13).
+                    refusal = None if site.refusal is bounded.get(key, {}).get(site.pos) else refusal
                 if refusal is not None:
                     plan.sites[site.pos] = refusal
                 elif site.refusal is not None:
