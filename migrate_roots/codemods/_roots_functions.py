@@ -80,7 +80,7 @@ class Functions:
         # a cycle when met again: no answer.
         memo = self.__dict__.setdefault("_memo", {})
         if (root, fq) in memo:
-            return memo[(root, fq)]  # type: ignore[no-any-return]
+            return memo[(root, fq)]
         memo[(root, fq)] = None
         found = self._resolve(root, fq, depth)
         if found is None and fq.endswith(".fn"):
