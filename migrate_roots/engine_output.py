@@ -166,9 +166,10 @@ _LAID_OUT = """
 """
 
 
-def render_shim(settings: Settings, width: int = 88) -> str:
+def render_shim(settings: Settings, width: int = 88, single: bool = False) -> str:
     """The compatibility module, with the operator's variable; `width`: the line length of the project it goes
-    into."""
+    into; `single`: the project's isort forces one imported name a statement."""
+    import re
     from importlib.resources import files
 
     text = (files("migrate_roots.templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
@@ -177,13 +178,23 @@ def render_shim(settings: Settings, width: int = 88) -> str:
     if width != 88:
         end = text.index('"""\n', 3) + 4  # after the module docstring
         text = text[:end] + _LAID_OUT.format(width=width) + text[end:]
+    if single:
+        # `from x import a, b` would be I001 there (sweep I, r14); the template lists the names in isort's
+        # default order (constants, classes, then the rest), which one a line keeps.
+        text = re.sub(
+            r"^( *)from (\S+) import (\w+(?:, \w+)+)$",
+            lambda m: "\n".join(f"{m[1]}from {m[2]} import {n}" for n in m[3].split(", ")),
+            text,
+            flags=re.M,
+        )
     return text
 
 
 def _shim_text(path: Path, settings: Settings) -> str:
     from migrate_roots.codemods._style import style_of
 
-    return render_shim(settings, style_of(str(path)).line_length)
+    style = style_of(str(path))
+    return render_shim(settings, style.line_length, style.force_single_line)
 
 
 def write_shim(path: Path, options: Options) -> FileResult:

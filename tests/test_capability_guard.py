@@ -613,3 +613,78 @@ def test_noop_the_era_named_elsewhere_is_no_check(tmp_path):
     (tmp_path / "server.py").write_text(source)
     findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"]) for f in r.findings]
     assert codes(findings) == ["MR101"] and findings[0].action.value == "rewritten"
+
+
+def _era_server(tmp_path, top: str, body: str, extra: dict[str, str] | None = None) -> str:
+    """Run the rewrite on a tool whose `body` (four spaces in) tests the era before its read; `top`: lines of
+    the module before the server. Returns the server module as written."""
+    for name, text in (extra or {}).items():
+        (tmp_path / name).write_text(text)
+    source = (
+        "import os\n\nfrom mcp.server.fastmcp import Context, FastMCP\n" + top + "\nmcp = FastMCP('x')\n\n\n"
+    )
+    source += "@mcp.tool()\nasync def where(ctx: Context) -> str:\n" + body
+    source += "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "server.py").write_text(source)
+    helpers.run_engine(tmp_path, select=["MR1"])
+    text = (tmp_path / "server.py").read_text()
+    assert 'list_roots_compat(ctx, root, name="root")' in text
+    return text
+
+
+LEAVE = "        return os.environ.get('WORKSPACE', '/srv')\n"
+
+
+@pytest.mark.parametrize(
+    ("top", "test"),
+    [
+        ("\nLIMIT = 5\n", "ctx.protocol_version >= LIMIT"),  # not a date
+        ("\nMODERN = '2026-07-28'\n", "os.environ.get('SINCE', '') >= MODERN"),  # not the era
+        (
+            "\nMODERN = '2026-07-28'\nMODERN = os.environ.get('MODERN', MODERN)\n",
+            "ctx.protocol_version >= MODERN",
+        ),
+    ],
+)
+def test_noop_a_comparison_beside_no_era_or_no_date_is_no_check(tmp_path, top, test):
+    text = _era_server(tmp_path, top, f"    if {test}:\n{LEAVE}")
+    assert f"    if {test}:\n" in text
+
+
+@pytest.mark.parametrize(
+    ("top", "body", "widened"),
+    [
+        ("\nMODERN = '2026-07-28'\n", "", "ctx.protocol_version >= MODERN"),
+        ("\nLEGACY = {'2025-06-18', '2025-11-25'}\n", "", "ctx.protocol_version not in LEGACY"),
+        ("\nLEGACY: tuple[str, ...] = ('2025-06-18',)\n", "", "ctx.protocol_version not in LEGACY"),
+        ("", "    version = ctx.protocol_version\n", "version >= '2026-07-28'"),
+        ("", "    cutoff = '2026-07-28'\n", "ctx.protocol_version >= cutoff"),
+        ("", "", "ctx.protocol_version not in ('2025-06-18', '2025-11-25')"),
+        (
+            "\n\ndef stateless(ctx) -> bool:\n    return ctx.protocol_version >= MODERN\n\n\nMODERN = '2026-07-28'\n",
+            "",
+            "stateless(ctx)",
+        ),
+    ],
+)
+def test_an_era_test_through_a_constant_a_local_or_a_predicate_is_widened(tmp_path, top, body, widened):
+    """Sweep I, r03 (mcp 2.x, proven with the SDK): the date in a module constant, a local, a set of dates, or
+    the test in a predicate of the module was left as it was: `root` was ignored on modern requests."""
+    text = _era_server(tmp_path, top, f"{body}    if {widened}:\n{LEAVE}")
+    assert f"    if root is None and {widened}:\n" in text
+
+
+@pytest.mark.parametrize(
+    ("spelling", "test"),
+    [
+        ("from .versions import MODERN", "ctx.protocol_version >= MODERN"),
+        ("from . import versions", "ctx.protocol_version >= versions.MODERN"),
+        ("from .versions import is_modern", "is_modern(ctx)"),
+        ("from . import versions", "versions.is_modern(ctx)"),
+    ],
+)
+def test_an_era_test_through_another_module_is_widened(tmp_path, spelling, test):
+    versions = "MODERN = '2026-07-28'\n\n\ndef is_modern(ctx):\n    return ctx.protocol_version >= MODERN\n"
+    text = _era_server(tmp_path, f"\n{spelling}\n", f"    if {test}:\n{LEAVE}", {"versions.py": versions})
+    assert f"    if root is None and {test}:\n" in text

@@ -324,3 +324,41 @@ def test_an_except_star_handler_is_widened_too(tmp_path):
     assert codes(f for r in results for f in r.findings) == ["MR101"]
     assert "    except* (McpError, RootsArgumentError):\n" in text
     assert "tg.create_task(list_roots_compat(ctx, root" in text
+
+
+STAR = (
+    "import asyncio\nimport os\n\nfrom mcp.server.fastmcp import Context, FastMCP\n"
+    "from mcp.shared.exceptions import McpError\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\n"
+    "async def workspace(ctx: Context) -> str:\n    try:\n        async with asyncio.TaskGroup() as tg:\n"
+    "            task = tg.create_task(ctx.session.list_roots())\n        return str(task.result().roots[0].uri)\n"
+    "    except* McpError as group:\n{body}"
+)
+
+
+def test_noop_an_except_star_handler_reading_an_error_of_its_group_is_marked(tmp_path):
+    bodies = {
+        "`group.exceptions[0].error`": "        print(group.exceptions[0].error.code)\n        return os.getcwd()\n",
+        "`e.error`": "        for e in group.exceptions:\n            print(e.error)\n        return os.getcwd()\n",
+        "`group.error`": "        print(group.error)\n        return os.getcwd()\n",
+    }
+    for number, (said, body) in enumerate(bodies.items()):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        findings = helpers.check_noop(folder, STAR.format(body=body), select=["MR1"], write=False)
+        assert codes(findings) == ["MR105"], (said, findings)
+        assert f"reads it ({said})" in findings[0].message.replace("\n", " ")
+
+
+def test_an_except_star_handler_reading_its_group_is_widened(tmp_path):
+    """Sweep I, r06 (mcp 1.x, proven with the SDK): under `except*` the name binds the ExceptionGroup whatever
+    it holds, so `group.exceptions` is there with the shim's error too; it had been marked MR105 as a field
+    RootsArgumentError lacks."""
+    body = (
+        "        print(len(group.exceptions), group.message, group.split(McpError), group.subgroup(McpError))\n"
+        "        return os.getcwd()\n"
+    )
+    (tmp_path / "server.py").write_text(STAR.format(body=body))
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    text = (tmp_path / "server.py").read_text()
+    assert codes(f for r in results for f in r.findings) == ["MR101"]
+    assert "    except* (McpError, RootsArgumentError) as group:\n" in text

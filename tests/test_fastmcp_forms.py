@@ -135,6 +135,56 @@ def test_a_hidden_parameter_is_not_the_argument(tmp_path, decorator, after):
     assert "workspace: str | None = None, root: RootPath = None" in text
 
 
+HIDDEN_TOOLS = """\
+from fastmcp import Context
+
+
+async def where(ctx: Context, workspace: str | None = None, other: str = "") -> str:
+    if workspace is None:
+        roots = await ctx.list_roots()
+        workspace = str(roots[0].uri)
+    return workspace
+"""
+REGISTERED = """\
+from fastmcp import FastMCP
+from fastmcp.tools import Tool
+
+from pkg import tools
+from pkg.tools import where
+
+mcp = FastMCP("t")
+{registration}
+"""
+
+
+def test_noop_a_registration_in_another_module_hiding_another_parameter_keeps_the_argument(tmp_path):
+    server = REGISTERED.format(registration='mcp.tool(tools.where, exclude_args=["other"])')
+    pkg, findings = _run(tmp_path, {"tools.py": HIDDEN_TOOLS, "server.py": server})
+    assert helpers.codes(findings) == ["MR102"]
+    text = (pkg / "tools.py").read_text()
+    assert 'list_roots_compat(ctx, workspace, name="workspace", shape="list")' in text
+    assert "RootPath" not in text
+
+
+@pytest.mark.parametrize(
+    "registration",
+    [
+        'mcp.tool(tools.where, exclude_args=["workspace"])',
+        'mcp.add_tool(Tool.from_function(where, exclude_args=["workspace"]))',
+        "mcp.tool(tools.where, exclude_args=HIDDEN)\nHIDDEN = []",  # not read: every parameter counts
+    ],
+)
+def test_a_parameter_hidden_by_a_registration_in_another_module_is_not_the_argument(tmp_path, registration):
+    """Sweep I, r08 (fastmcp 2/3, proven with the SDK): the registration's `exclude_args` was read only in the
+    function's own module; elsewhere the hidden `workspace` became the argument, which no caller can give."""
+    server = REGISTERED.format(registration=registration)
+    pkg, findings = _run(tmp_path, {"tools.py": HIDDEN_TOOLS, "server.py": server})
+    assert helpers.codes(findings) == ["MR102"]
+    text = (pkg / "tools.py").read_text()
+    assert 'list_roots_compat(ctx, root, name="root", shape="list")' in text
+    assert "root: RootPath = None" in text
+
+
 # --- r02: a tool handed to Tool.from_tool(..., transform_fn=fn) -------------------------------------
 
 TRANSFORMED = """\

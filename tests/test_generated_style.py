@@ -5,6 +5,7 @@ Each migrated file is checked with ruff's `I` and `E501` rules under the project
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -315,3 +316,35 @@ def test_isort_single_lines_and_blank_lines_after_imports_are_kept(tmp_path):
     assert "from typing import Annotated\nfrom typing import Any\n" in text
     assert "from pkg._mcp_roots_compat import list_roots_compat\n\n\n# Explicit" in text
     assert "All checks passed" in _ruff(proj, "pkg/server.py"), _ruff(proj, "pkg/server.py")
+
+
+def test_noop_the_shim_keeps_its_grouped_imports_without_single_lines(tmp_path):
+    proj = _project(tmp_path, {"pyproject.toml": "[tool.ruff]\nline-length = 88\n"})
+    shim = (proj / "pkg" / "_mcp_roots_compat.py").read_text()
+    assert "    from mcp.types import ListRootsResult, Root\n" in shim
+
+
+def test_the_shim_has_one_name_an_import_under_single_lines_and_stays_on_a_rerun(tmp_path):
+    """Sweep I, r14: under `force-single-line = true` the compatibility module itself failed `ruff check`
+    (I001 twice: its `from x import a, b` lines); the project's own files were fine."""
+    config = (
+        "[tool.ruff]\nline-length = 88\n\n[tool.ruff.lint]\nselect = ['E', 'F', 'I']\n\n"
+        "[tool.ruff.lint.isort]\nforce-single-line = true\n"
+    )
+    proj = _project(tmp_path, {"pyproject.toml": config}, SIMPLE)
+    shim = proj / "pkg" / "_mcp_roots_compat.py"
+    text = shim.read_text()
+    assert "    from mcp.types import ListRootsResult\n    from mcp.types import Root\n" in text
+    assert "from typing import TYPE_CHECKING\nfrom typing import Literal\n" in text
+    assert not re.search(r"^ *from \S+ import \w+,", text, re.M)
+    for command in (
+        ["check", "--no-cache", "pkg"],
+        ["format", "--check", "--no-cache", "pkg/_mcp_roots_compat.py"],
+    ):
+        found = subprocess.run(
+            [sys.executable, "-m", "ruff", *command], cwd=proj, capture_output=True, text=True
+        )
+        assert found.returncode == 0, found.stdout
+    results = helpers.run_engine(proj, select=["MR1"])
+    assert not [f for r in results for f in r.findings if f.code == "MR906"]
+    assert shim.read_text() == text

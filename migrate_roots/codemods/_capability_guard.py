@@ -12,6 +12,7 @@ it the old condition decides, as before. Every spelling counts as a check: `chec
 `getattr(x, "client_capabilities", None)` / `getattr(caps, "roots", None)`, `hasattr(x, "list_roots")`, and a
 variable assigned from any of these (`has_roots = caps.roots is not None`), and a call of a function that returns
 one, of the module or imported from another module of the project, directly or through a re-export (`predicates`).
+A test of the client's protocol era counts too (`_era`).
 
 `guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
 returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
@@ -27,7 +28,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk_alias
+from migrate_roots.codemods import _era, _sdk_alias
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import dotted, last_name, returns_in
@@ -37,25 +38,9 @@ OR = "or"  # the read is in the branch taken when the test holds: `value is not 
 AND = "and"  # the read is reached when the test fails: `value is None and (test)`
 
 
-_ERA_ATTRIBUTES = frozenset({"protocol_version", "protocolVersion"})
-
-
-def _era_test(node: cst.Comparison) -> bool:
-    """`ctx.protocol_version >= "2026-07-28"`, `params.protocolVersion < "2025-06-18"`: a test of the client's
-    era in front of a read decides for the roots as a capability check does (sweep G, r07: the argument was
-    ignored on exactly the requests it was added for)."""
-    sides = [node.left, *(t.comparator for t in node.comparisons)]
-    era = any(isinstance(s, cst.Attribute) and s.attr.value in _ERA_ATTRIBUTES for s in sides)
-    dated = any(
-        isinstance(s, cst.SimpleString) and re.fullmatch(r"['\"]20\d\d-\d\d-\d\d['\"]", s.value)
-        for s in sides
-    )
-    return era and dated
-
-
 def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
     if isinstance(node, cst.Comparison):
-        return _era_test(node)
+        return _era.test(node, flags)
     if isinstance(node, cst.Call):
         func = node.func
         if isinstance(func, (cst.Name, cst.Attribute)) and f"{dotted(func)}()" in flags:
@@ -170,9 +155,9 @@ def _variables(
     func: cst.FunctionDef, preds: frozenset[str] = frozenset()
 ) -> tuple[set[str], set[str], list[cst.Assign]]:
     """(names holding a capabilities object, names holding a check's result, their assignments); `preds`: the
-    module's functions that return a check's truth, as `name()` among the flags."""
+    module's functions that return a check's truth, as `name()` among the flags, and its era names (`_era`)."""
     caps: set[str] = set()
-    flags: set[str] = {f"{p}()" for p in preds}
+    flags: set[str] = {p if ":" in p else f"{p}()" for p in preds} | _era.local_flags(func)
     assigns: list[cst.Assign] = []
 
     class Assigns(cst.CSTVisitor):
@@ -220,8 +205,10 @@ _NAMED_BYTES = re.compile(NAMED.pattern.encode(), re.IGNORECASE)
 
 
 def _module_predicates(module: cst.Module) -> frozenset[str]:
-    """The module's top-level functions that return a roots-capability check's truth, or are named so."""
-    names = set()
+    """The module's top-level functions that return a roots-capability check's truth (an era test too), or are
+    named so; and its date constants (`date:NAME`, `_era`)."""
+    dates = _era.constants(module)
+    names = set(dates)
     for statement in module.body:
         if not isinstance(statement, cst.FunctionDef):
             continue
@@ -229,9 +216,9 @@ def _module_predicates(module: cst.Module) -> frozenset[str]:
         if NAMED.search(statement.name.value) and returns and all(r.value is not None for r in returns):
             names.add(statement.name.value)
             continue
-        if not _mentions_capabilities(statement.body):
+        if not _mentions_capabilities(statement.body) and not _era.mentioned(statement.body):
             continue
-        caps, flags, _ = _variables(statement)
+        caps, flags, _ = _variables(statement, dates)
         if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
             names.add(statement.name.value)
     return frozenset(names)
@@ -241,11 +228,12 @@ def _module_predicates(module: cst.Module) -> frozenset[str]:
 def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[str]:
     """The predicates another module of the project offers by name: its own, and those it imports at its top
     level from a third one (a package `__init__` re-exporting `from .caps import has_roots`), three modules
-    deep. Read once per process; a file that spells neither "capabilit" nor "import" is not parsed."""
+    deep, and its date constants (`date:NAME`). Read once per process; a file that spells neither "capabilit",
+    an era nor "import" is not parsed."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        spelled = b"capabilit" in data or _NAMED_BYTES.search(data) is not None
+        spelled = b"capabilit" in data or any(p.search(data) for p in (_NAMED_BYTES, _era.SPELLED_BYTES))
         own = _module_predicates(cst.parse_module(data)) if spelled else frozenset()
     except (OSError, cst.ParserSyntaxError, RecursionError):
         return frozenset()
@@ -255,16 +243,19 @@ def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[st
     names = set(own)
     for kind, bound, detail in _sdk_alias.top_level(data, package):  # in order: the last binding wins
         source = _sdk_alias.first_party(root, detail[0]) if kind == "import" else None
-        if (
-            kind == "def"
-            and bound in own
-            or source
-            and detail[1] in _exported(source, detail[0], root, depth + 1)
-        ):
-            names.add(bound)
-        else:
-            names.discard(bound)
+        offered = _exported(source, detail[0], root, depth + 1) if source else frozenset()
+        for prefix in ("", _era.DATE):
+            if kind == "def" and prefix + bound in own or source and prefix + detail[1] in offered:
+                names.add(prefix + bound)
+            else:
+                names.discard(prefix + bound)
     return frozenset(names)
+
+
+def _qualified(local: str, name: str) -> str:
+    """`caps.has_roots` for a predicate of module `caps`; `date:versions.MODERN` for a date constant."""
+    kind, _, bare = name.rpartition(":")
+    return f"{kind}:{local}.{bare}" if kind else f"{local}.{name}"
 
 
 def _imports(module: cst.Module, lines: list[str]) -> list[cst.Import | cst.ImportFrom]:
@@ -303,7 +294,7 @@ def _imported_predicates(state: FileState) -> set[str]:
                 module = dotted(alias.name) or ""
                 path = _sdk_alias.first_party(root, module)
                 local = (dotted(alias.asname.name) or "") if alias.asname else module
-                names.update(f"{local}.{p}" for p in (_exported(path, module, root) if path else ()))
+                names.update(_qualified(local, p) for p in (_exported(path, module, root) if path else ()))
         elif not isinstance(small.names, cst.ImportStar):
             level = len(small.relative)
             source = (dotted(small.module) or "") if small.module else ""
@@ -315,9 +306,11 @@ def _imported_predicates(state: FileState) -> set[str]:
                 local = (dotted(alias.asname.name) or "") if alias.asname else name
                 if name in found:
                     names.add(local)  # `from .caps import has_roots`
+                if _era.DATE + name in found:
+                    names.add(_era.DATE + local)  # `from .versions import MODERN`
                 submodule = _sdk_alias.first_party(root, f"{module}.{name}")
                 if submodule is not None:  # `from pkg import caps`
-                    names.update(f"{local}.{p}" for p in _exported(submodule, f"{module}.{name}", root))
+                    names.update(_qualified(local, p) for p in _exported(submodule, f"{module}.{name}", root))
     return names
 
 
@@ -328,8 +321,10 @@ def predicates(state: FileState) -> frozenset[str]:
     found = state.extra.get("capability_predicates")
     if found is not None:
         return found
-    # A file that never spells "capabilit" has no such function (and most files are such: no walk at all).
-    spelled = any("capabilit" in line or NAMED.search(line) for line in state.lines)
+    # A file that never spells "capabilit" (nor an era) has no such function (most files: no walk at all).
+    spelled = any(
+        "capabilit" in line or NAMED.search(line) or _era.SPELLED.search(line) for line in state.lines
+    )
     names = set(_module_predicates(state.wrapper.module)) if spelled else set()
     if state.module:
         names |= _imported_predicates(state)

@@ -9,7 +9,8 @@ field server: `except (NotFoundError, McpError)` around `ctx.list_roots()`).
 So the rewrite adds `RootsArgumentError` to the handler of the innermost `try` around the read, or around a
 call on the way to it, that catches an SDK error and nothing the shim's error already is (`Exception`,
 `ValueError`, a `ToolError`, a bare `except`). A handler that reads the error it binds (`e.error.code`) is
-not widened: the shim's error has no such fields, and the read is marked (MR105) instead.
+not widened: the shim's error has no such fields, and the read is marked (MR105) instead; under `except*` the
+name binds the group, whose own fields (`group.exceptions`) are there either way.
 """
 
 from __future__ import annotations
@@ -93,21 +94,57 @@ def _sdk_error(names: set[str]) -> bool:
     return any(n.split(".")[0] in _SDK_TOPS or n.rpartition(".")[2] in _SDK_ERRORS for n in names)
 
 
+# Under `except*` the bound name is the ExceptionGroup whatever it holds: its own fields are there either way.
+_GROUP = frozenset(
+    {"exceptions", "message", "split", "subgroup", "derive", "args", "add_note", "with_traceback"}
+    | {"__notes__", "__traceback__", "__cause__", "__context__", "__class__"}
+)
+
+
 def _reads_error(handler: Handler, state: Any) -> str | None:
     """`name.attr` when the handler's body reads `attr` of the error it binds to `name` (a field the shim's
-    error lacks)."""
+    error lacks); under `except*`, of an error in the group (`group.exceptions[0].error`, `for e in
+    group.exceptions: e.error`), not of the group."""
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
         return None
     bound = handler.name.name.value
+    star = isinstance(handler, cst.ExceptStarHandler)
+    items: set[str] = set()  # names iterating over the group's errors
     found: list[str] = []
+    code = state.wrapper.module.code_for_node
+
+    def of_group(node: cst.BaseExpression) -> bool:  # `group.exceptions`
+        return (
+            isinstance(node, cst.Attribute)
+            and node.attr.value == "exceptions"
+            and isinstance(node.value, cst.Name)
+            and node.value.value == bound
+        )
+
+    class Items(cst.CSTVisitor):
+        def visit_For(self, node: cst.For) -> None:
+            if of_group(node.iter) and isinstance(node.target, cst.Name):
+                items.add(node.target.value)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            if of_group(node.iter) and isinstance(node.target, cst.Name):
+                items.add(node.target.value)
 
     class Reads(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> None:
-            if isinstance(node.value, cst.Name) and node.value.value == bound:
-                found.append(node.attr.value)
+            value = node.value
+            if isinstance(value, cst.Name) and value.value == bound:
+                if not star or node.attr.value not in _GROUP:
+                    found.append(f"{bound}.{node.attr.value}")
+            elif star and isinstance(value, cst.Subscript) and of_group(value.value):
+                found.append(code(node))  # `group.exceptions[0].error`
+            elif star and isinstance(value, cst.Name) and value.value in items:
+                found.append(code(node))  # `e.error`, `e` an error of the group
 
+    if star:
+        state.walk(handler.body, Items())
     state.walk(handler.body, Reads())
-    return f"{bound}.{found[0]}" if found else None
+    return found[0] if found else None
 
 
 def handler_for(call: cst.CSTNode, state: Any) -> tuple[Handler | None, str | None]:

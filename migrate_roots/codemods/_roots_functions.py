@@ -44,11 +44,14 @@ class Functions:
                 self.reexports[(root, summary.module)] = (dict(summary.facts.imports), summary.facts.stars)
             if summary.instances:
                 self.instances[(root, summary.module)] = summary.instances
-            tools = models[root].tools
+            tools, hidden = models[root].tools, models[root].hidden
             for qualname, func in summary.functions.items():
                 fq = f"{summary.module}.{qualname}"
                 if func.tool is None and fq in tools:
                     func = replace(func, tool=tools[fq])
+                if fq in hidden:  # `exclude_args` of a registration in another module: no caller gives them
+                    unfit = frozenset(func.params) if "*" in hidden[fq] else hidden[fq]
+                    func = replace(func, not_paths=func.not_paths | unfit, fixed=func.fixed | unfit)
                 if func.once:
                     func = replace(func, calls=[c for c in func.calls if c[1] not in func.once])
                 self.by_key[(root, fq)] = (path, func)

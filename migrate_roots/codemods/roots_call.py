@@ -92,14 +92,16 @@ class RootsCall(SiteIndex, Rule):
         for ref, tool_name, scope, pos, spelling, imported in self.added_tools:
             qualname = recognise.registered_function(ref, scope, self.defs)
             func = self.functions.get(qualname) if qualname is not None else None
+            # `exclude_args`; of another module's function, carried to the plan (`*`: not a literal, all of them).
+            hidden = _fastmcp_forms.hidden(self.registered_at[pos], func.params if func else ("*",))
             if func is None and imported and qualname is None:
                 # `mcp.tool()(list_roots)` of a function another module defines: the model makes it the tool.
-                self.registrations.append(Registration(ref, tool_name or "", (), spelling, pos, imported))
+                reg = Registration(ref, tool_name or "", (), spelling, pos, imported, tuple(sorted(hidden)))
+                self.registrations.append(reg)
             elif func is None:
                 opaque.append((spelling, pos[0]))
             else:
                 func.tool = tool_name or func.qualname.rpartition(".")[2]
-                hidden = _fastmcp_forms.hidden(self.registered_at[pos], func.params)  # `exclude_args`
                 func.not_paths, func.fixed = func.not_paths | hidden, func.fixed | hidden
                 registered.setdefault(func.qualname, (pos, spelling))
         self.opaque = tuple(opaque)

@@ -25,6 +25,8 @@ class Registration:
     # on this module's own server object (`mcp.tool()(list_roots)` after `from .tools.roots import
     # list_roots`); `receiver` is then empty.
     target: str = ""
+    # The parameters its `exclude_args=[...]` hides from the schema (`*`: all, the value not a literal list).
+    hidden: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

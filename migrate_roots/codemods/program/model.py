@@ -26,6 +26,8 @@ class ProgramModel:
     paths: dict[str, str] = field(default_factory=dict)  # module -> path
     # Function (fully qualified) -> tool name, for registrations resolved over the group.
     tools: dict[str, str] = field(default_factory=dict)
+    # Such a function -> the parameters its registration hides (`exclude_args`; `*`: all of them).
+    hidden: dict[str, frozenset[str]] = field(default_factory=dict)
     # Function -> (path, registration) whose server object the group does not show.
     unresolved: dict[str, tuple[str, Registration]] = field(default_factory=dict)
     # Callee -> (caller, path, line).
@@ -98,6 +100,8 @@ class ProgramModel:
                 fq = registration.target or f"{summary.module}.{registration.function}"
                 if model._registers_server(summary.module, registration, classes):
                     model.tools[fq] = registration.name or registration.function.rpartition(".")[2]
+                    if registration.hidden:
+                        model.hidden[fq] = model.hidden.get(fq, frozenset()) | set(registration.hidden)
                 else:
                     model.unresolved.setdefault(fq, (path, registration))
         return model

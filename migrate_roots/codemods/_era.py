@@ -1,0 +1,139 @@
+"""Tests of the client's protocol era in front of a roots read (`ctx.protocol_version >= "2026-07-28"`): they
+decide for the roots as a capability check does, and are widened like one (`_capability_guard`).
+
+The date may be a literal, a name bound only to dates (`MODERN = "2026-07-28"`, `LEGACY = {"2025-06-18", ...}`,
+of the module, of another module of the project, or of the function), and the version a local holding
+`<...>.protocol_version`. Such names reach the checks as flags: `date:NAME` and `era:NAME` (never an
+identifier, nor a predicate's `name()`), so a comparison counts only when one side is the era and another a date.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from migrate_roots.codemods.program.flow import dotted
+
+ATTRIBUTES = frozenset({"protocol_version", "protocolVersion"})
+DATE = "date:"
+ERA = "era:"
+_DATE = re.compile(r"20\d\d-\d\d-\d\d")
+# A module that could hold a date constant or an era test (before parsing it).
+SPELLED = re.compile(r"protocol_?[vV]ersion|20\d\d-\d\d-\d\d")
+SPELLED_BYTES = re.compile(SPELLED.pattern.encode())
+_COLLECTIONS = ("set", "frozenset", "tuple", "list")
+
+
+def _dates(node: cst.BaseExpression) -> bool:
+    """A date literal, or a literal collection of them (`{"2025-03-26", "2025-06-18"}`, `frozenset({...})`)."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return isinstance(value, str) and _DATE.fullmatch(value) is not None
+    if isinstance(node, (cst.Set, cst.Tuple, cst.List)):
+        return bool(node.elements) and all(
+            isinstance(e, cst.Element) and _dates(e.value) for e in node.elements
+        )
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _COLLECTIONS:
+        return len(node.args) == 1 and not node.args[0].keyword and _dates(node.args[0].value)
+    return False
+
+
+def _era(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and node.attr.value in ATTRIBUTES
+
+
+def _bindings(statements: list[cst.CSTNode]) -> dict[str, list[cst.BaseExpression | None]]:
+    """Every value bound to a plain name by `=` / annotated `=` in `statements` (None: bound another way)."""
+    out: dict[str, list[cst.BaseExpression | None]] = {}
+
+    class Bound(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                plain = isinstance(target.target, cst.Name)  # not unpacked
+                for name in _names(target.target):
+                    out.setdefault(name, []).append(node.value if plain else None)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            for name in _names(node.target):
+                out.setdefault(name, []).append(node.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            for name in _names(node.target):
+                out.setdefault(name, []).append(None)
+
+        def visit_For(self, node: cst.For) -> None:
+            for name in _names(node.target):
+                out.setdefault(name, []).append(None)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            for name in _names(node.target):
+                out.setdefault(name, []).append(None)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False  # a nested function's names are its own
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+    for statement in statements:
+        statement.visit(Bound())
+    return out
+
+
+def _names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _names(e.value)]
+    return []
+
+
+def constants(module: cst.Module) -> frozenset[str]:
+    """`date:NAME` for each top-level name bound only to dates (a name bound otherwise too is no constant)."""
+    bound = _bindings(list(module.body))
+    return frozenset(
+        f"{DATE}{n}" for n, values in bound.items() if all(v is not None and _dates(v) for v in values)
+    )
+
+
+def local_flags(func: cst.FunctionDef) -> set[str]:
+    """`date:x` / `era:x` for the function's names bound only to dates / only to the era (`version =
+    ctx.protocol_version`); a parameter is bound by the caller, so never one."""
+    params = {
+        p.name.value for p in (*func.params.params, *func.params.posonly_params, *func.params.kwonly_params)
+    }
+    out: set[str] = set()
+    for name, values in _bindings([func.body]).items():
+        if name in params or any(v is None for v in values):
+            continue
+        if all(_dates(v) for v in values if v is not None):
+            out.add(f"{DATE}{name}")
+        elif all(_era(v) for v in values if v is not None):
+            out.add(f"{ERA}{name}")
+    return out
+
+
+def mentioned(node: cst.CSTNode) -> bool:
+    """Does `node` read a `protocol_version` / `protocolVersion` attribute?"""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            nonlocal found
+            found = found or n.attr.value in ATTRIBUTES
+
+    node.visit(Find())
+    return found
+
+
+def test(node: cst.Comparison, flags: set[str]) -> bool:
+    """`ctx.protocol_version >= MODERN`, `version not in LEGACY`, `params.protocolVersion < "2025-06-18"`: one
+    side the client's era, another a date (or dates); nothing else compared counts."""
+    sides = [node.left, *(t.comparator for t in node.comparisons)]
+
+    def named(side: cst.BaseExpression, kind: str) -> bool:
+        return isinstance(side, (cst.Name, cst.Attribute)) and f"{kind}{dotted(side)}" in flags
+
+    era = any(_era(s) or named(s, ERA) for s in sides)
+    return era and any(_dates(s) or named(s, DATE) for s in sides)
