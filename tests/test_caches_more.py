@@ -179,3 +179,33 @@ def test_roots_kept_in_a_variable_of_the_enclosing_function_are_marked(tmp_path)
             findings[0].message
         )
         assert "root:" not in text
+
+
+KEPT_ON_SELF = """
+class Workspace:
+    def __init__(self) -> None:
+        self.roots: list = []
+
+    async def load(self, ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        self.roots = result.roots
+        return str(result.roots[0].uri)
+
+
+workspace = Workspace()
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    return await workspace.load(ctx)
+"""
+
+
+def test_a_deselected_cache_rule_is_not_pointed_to(tmp_path):
+    """Sweep I (minor): with MR212 ignored, the read's marker still said "(see its MR212 marker)"."""
+    (tmp_path / "server.py").write_text(HEAD + KEPT_ON_SELF)
+    results = helpers.run_engine(tmp_path, ignore=["MR212"], write=False)
+    messages = [f.message for r in results for f in r.findings if f.code.startswith("MR1")]
+    assert messages and not any("see its MR2" in m for m in messages), messages
+    shown = [f.message for r in helpers.run_engine(tmp_path, write=False) for f in r.findings]
+    assert any("(see its MR212 marker)" in m for m in shown), shown

@@ -5,6 +5,7 @@ tools' and helpers' parameters, the calls on the way, the test doubles, the impo
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -35,6 +36,9 @@ from migrate_roots.model import Action, Severity, ToolChange
 
 if TYPE_CHECKING:
     from migrate_roots.codemods.roots_call import RootsCall
+
+
+_NOT_WRITTEN = re.compile(r" \(see its MR2\d\d marker\)")
 
 
 class _Rewriter:
@@ -80,7 +84,9 @@ class _Rewriter:
                     shown = (
                         code if decision[0].startswith("MR2") and decision[0] not in state.enabled else None
                     )
-                    state.mark(call, shown or decision[0], decision[1], Severity.BROKEN, tool)
+                    # ... and then that rule writes no marker to point to.
+                    why = _NOT_WRITTEN.sub("", decision[1]) if shown else decision[1]
+                    state.mark(call, shown or decision[0], why, Severity.BROKEN, tool)
                     continue
                 if code not in state.enabled:
                     continue

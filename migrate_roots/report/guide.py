@@ -54,8 +54,9 @@ def _summary(report: MigrationReport) -> str:
     deprecated = len(still)
     parts = [
         f"For this project, `migrate-roots apply` rewrites {rewritten} {'site' if rewritten == 1 else 'sites'} "
-        f"and changes {t.files_changed} {'file' if t.files_changed == 1 else 'files'} (counting the small "
-        f"compatibility module it adds), and {t.tools_changed} "
+        f"and changes {t.files_changed} {'file' if t.files_changed == 1 else 'files'}"
+        + (" (counting the small compatibility module it adds)" if rewritten else "")
+        + f", and {t.tools_changed} "
         f"{'tool takes' if t.tools_changed == 1 else 'tools take'} a new argument.",
         f"{left} {'place needs' if left == 1 else 'places need'} a person (listed below), and "
         f"{deprecated} {'use' if deprecated == 1 else 'uses'} of deprecated {_families(still)} still "
@@ -121,7 +122,7 @@ def _manual(report: MigrationReport) -> str:
     if not items:
         return "Nothing in the roots migration: every roots site is rewritten by `migrate-roots apply`."
     out = [
-        f"These {len(items)} {'place was' if len(items) == 1 else 'places were'} not rewritten, because a safe "
+        f"{'This place was' if len(items) == 1 else f'These {len(items)} places were'} not rewritten, because a safe "
         "rewrite needs a decision the tool cannot make. After `apply`, each marked one carries a "
         '`# migrate-roots: CODE: ...` comment above it; `grep -rn "# migrate-roots:" .` lists them.',
         "",
