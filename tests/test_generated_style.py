@@ -348,3 +348,15 @@ def test_the_shim_has_one_name_an_import_under_single_lines_and_stays_on_a_rerun
     results = helpers.run_engine(proj, select=["MR1"])
     assert not [f for r in results for f in r.findings if f.code == "MR906"]
     assert shim.read_text() == text
+
+
+def test_markers_in_a_tab_indented_file_fit_with_tabs_counted_as_ruff_counts_them(tmp_path):
+    """Sweep H, r09: a tab counted as one column, so markers under two tabs ran past 79."""
+    source = BEFORE.replace("    ", "\t")
+    proj = _project(tmp_path, {"pyproject.toml": "[tool.ruff]\nline-length = 79\n"}, source)
+    text = (proj / "pkg" / "server.py").read_text()
+    markers = [
+        line for line in text.splitlines() if line.lstrip().startswith("# migrate-roots:") or "#   " in line
+    ]
+    assert markers, text
+    assert max(len(line.expandtabs(4)) for line in markers) <= 79

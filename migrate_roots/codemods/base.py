@@ -389,7 +389,10 @@ class ApplyEdits(cst.CSTTransformer):
                 # Comments above a module's first statement parse back as the module's header, not as its
                 # leading lines: a marker written there on an earlier run is found there.
                 present |= _markers.read(module.header)
-            width = _style.style_of(self.state.path).line_length - (self.state.pos(original_node)[1] - 1)
+            # The columns the statement's indentation takes, a tab counted as ruff counts it (4): sweep H, r09.
+            line, column = self.state.pos(original_node)
+            indent = self.state.lines[line - 1][: column - 1] if line <= len(self.state.lines) else ""
+            width = _style.style_of(self.state.path).line_length - len(indent.expandtabs(4))
             new = [
                 cst.EmptyLine(comment=cst.Comment(line), indent=True)
                 for text in texts
