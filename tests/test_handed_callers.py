@@ -103,3 +103,16 @@ def test_a_threaded_helper_handed_by_name_with_its_arguments_is_marked_there(tmp
     assert handed[0].message.startswith(
         "`index_root` now takes `root`, which the tools pass; `tg.start_soon(index_root, ctx, out)` hands it over"
     )
+
+
+def test_a_hand_off_inside_a_nested_function_is_marked_too(tmp_path):
+    """Sweep N, r07: the `start_soon` inside a closure of the tool was silent."""
+    source = HANDED_WITH_ARGS.replace(
+        "    async with anyio.create_task_group() as tg:\n        tg.start_soon(index_root, ctx, out)\n",
+        "    async def run() -> None:\n        async with anyio.create_task_group() as tg:\n"
+        "            tg.start_soon(index_root, ctx, out)\n\n    await run()\n",
+    )
+    (tmp_path / "server.py").write_text(source)
+    findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"], write=False) for f in r.findings]
+    handed = [f for f in findings if f.code == "MR103"]
+    assert len(handed) == 1 and "`tg.start_soon(index_root, ctx, out)` hands it over" in handed[0].message

@@ -155,3 +155,28 @@ def test_a_tool_reaches_roots_through_a_reexport(tmp_path, spelling):
         extra_after={"config/base_dir.py": BASE_DIR_AFTER, **init},
     )
     assert "MR101" in codes(findings) and "MR103" not in codes(findings), findings
+
+
+STAR_CHAIN = {
+    "helpers.py": "from mcp.server.fastmcp import Context\n\n\nasync def workspace(ctx: Context) -> str:\n"
+    "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n",
+    "mid.py": "from .helpers import *  # noqa: F403\n",
+    "core.py": "from .mid import *  # noqa: F403\n",
+    "direct.py": "from mcp.server.fastmcp import Context\n\nfrom .helpers import workspace\nfrom .server import mcp\n\n\n"
+    "@mcp.tool()\nasync def here(ctx: Context) -> str:\n    return await workspace(ctx)\n",
+}
+STAR_SERVER = (
+    "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .core import *  # noqa: F403\n\nmcp = FastMCP('t')\n\n\n"
+    "@mcp.tool()\nasync def where(ctx: Context) -> str:\n    return await workspace(ctx)  # noqa: F405\n"
+)
+
+
+def test_a_tool_reaching_a_helper_through_a_chain_of_star_imports_is_threaded(tmp_path):
+    """Sweep N, r09: `core` star-imports `mid`, which star-imports `helpers`; `mid.py` holds no token and was
+    not read, so `where` got no argument and its clients the helper's error (the direct caller was threaded)."""
+    root = helpers.package(tmp_path, {**STAR_CHAIN, "server.py": STAR_SERVER})
+    results = helpers.run_engine(root, select=["MR1"])
+    assert codes(f for r in results for f in r.findings) == ["MR101", "MR107"]
+    text = (root / "pkg" / "server.py").read_text()
+    assert "async def where(ctx: Context, root: RootPath = None) -> str:" in text
+    assert "workspace(ctx, root=root)" in text

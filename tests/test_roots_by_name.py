@@ -111,3 +111,22 @@ def test_noop_roots_a_helper_returns_that_the_caller_lists_are_rewritten(tmp_pat
     )
     findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"], write=False) for f in r.findings]
     assert all(f.action.value == "rewritten" for f in findings) and findings, findings
+
+
+def test_noop_names_of_other_roots_or_a_label_with_a_fallback_are_no_choice(tmp_path):
+    """Sweep N, r06: a helper that makes a folder of the first root, whose caller reads an index's own `roots`
+    by name; and `r.name if r.name else str(r.uri)`, a label."""
+    folder = RETURNED.replace("    return result.roots\n", "    return result.roots[0].uri.path\n").format(
+        helper="",
+        use="index = {'roots': []}\n    for node in index['roots']:\n        if node.name == query:\n"
+        "            return node.file\n    return roots",
+    )
+    label = RETURNED.format(
+        helper="", use="return ', '.join(r.name if r.name else str(r.uri) for r in roots)"
+    )
+    for name, source in (("folder", folder), ("label", label)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "server.py").write_text(source)
+        results = helpers.run_engine(tmp_path / name, select=["MR1"], write=False)
+        findings = [f for r in results for f in r.findings]
+        assert findings and all(f.action.value == "rewritten" for f in findings), (name, findings)

@@ -1416,3 +1416,19 @@ def test_wording_that_sets_roots_or_names_the_method_is_reported(tmp_path):
         """,
     )
     assert [(f.code, f.line) for f in findings] == [("MR218", 4), ("MR218", 5), ("MR218", 6)], findings
+
+
+def test_noop_roots_of_an_equation_or_a_tree_are_no_mcp_roots(tmp_path):
+    """Sweep N, r08: MR218 on ordinary English in a server that never uses roots."""
+    findings = check_noop(
+        tmp_path,
+        """\
+        from mcp.server.fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+        OUTLINE = "Set the roots of the outline"
+        SOLVER = "Supports complex roots"
+        NONE = "No real roots"
+        """,
+    )
+    assert findings == []

@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 # Wording in user-facing strings that tells people to set up roots (MR218).
 # A single "root" is MCP's only as "MCP root" / "client root": "the configured corpus root", "add a target root"
 # are a project's own folders (ai-governance-mcp).
-_ROOTS = r"(roots|(mcp|client)\s+root)\b"
+# Not the roots of an equation or of a tree ("No real roots", "Set the roots of the outline": sweep N, r08).
+_NOT_MATHS = "".join(f"(?<!{w}\\s)" for w in ("complex", "real", "square", "cube", "imaginary", "distinct"))
+_ROOTS = _NOT_MATHS + r"(roots|(mcp|client)\s+root)\b(?!\s+of\b)"
 _ROOTS_WORDING = re.compile(
     r"\b(configur\w*|set\s*up|set(?!\s+of\b)|provid\w*|add|declar\w*|expos\w*|shar\w*|enabl\w*|support\w*|grant\w*)"
     rf"\s+(\w+\s+){{0,2}}?{_ROOTS}"

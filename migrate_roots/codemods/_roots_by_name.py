@@ -76,11 +76,15 @@ def _returned_to_chooser(
                 continue
             cpath, cfunc = by_key[callee]
             sites = [s for s in cfunc.sites if s.refusal is None]
-            if not sites:
+            # Only a helper that hands the roots on as a list: one that makes a folder of the first root (a
+            # `Path`) gives its caller nothing to choose among by name (sweep N, r06).
+            if not sites or all(s.uses == "first" for s in sites):
                 continue
             chooser, found = key, func.names_local
+            tainted = taint(facts, results[pos]) if facts is not None else set()
+            if found is not None and func.names_from not in tainted:
+                found = None  # names read of other roots than the helper's (`index.roots`: sweep N, r06)
             if found is None and facts is not None:
-                tainted = taint(facts, results[pos])
                 handed = {p for p, arguments in facts.args if any(n & tainted for _, n in arguments)}
                 chooser = next(
                     (

@@ -129,6 +129,7 @@ class Func:
     # ... or of roots it holds itself (`for r in roots: if r.name == ...`), in a function without a read of its
     # own: roots a helper returns to it (`_roots_by_name`).
     names_local: tuple[str, int, str] | None = None
+    names_from: str = ""  # ... the name those roots start from (`roots` of `for r in roots`)
     # A tool built at run time: the parameters its synthesized `__signature__` surely declares.
     declared: frozenset[str] = frozenset()
 

@@ -400,11 +400,12 @@ class SiteIndex:
             else:
                 self.registrations.append(found.pending)
             return
-        if caller is None or func_node is None or not state.qualname(func_node).count("."):
-            given = handed_values(node, state)
+        top = caller is None or func_node is None or not state.qualname(func_node).count(".")
+        given = handed_values(node, state) if top or caller is not None else []
+        if top:
             self.handed += given
-            if caller is not None:
-                caller.hands += [(fq, state.pos(node), spelled) for fq, spelled, _ in given]
+        if caller is not None:  # in a nested function too (sweep N, r07: `tg.start_soon(...)` in a closure)
+            caller.hands += [(fq, state.pos(node), spelled) for fq, spelled, _ in given]
         patched = _test_patches.patch(node, state, lambda n: _fq(state, n))
         if patched is not None:
             scopes = [state.qualname(f) for f in state.stack if isinstance(f, cst.FunctionDef)]

@@ -258,14 +258,25 @@ def root_names_read(
             isinstance(node, cst.Name) and "roots" in node.value
         )
 
+    sources: dict[
+        str, str
+    ] = {}  # loop variable -> the name its iterable starts from (`result` of `result.roots`)
+
+    def source(node: cst.BaseExpression) -> str:
+        while isinstance(node, (cst.Attribute, cst.Subscript)):
+            node = node.value
+        return node.value if isinstance(node, cst.Name) else ""
+
     class Names(cst.CSTVisitor):
         def visit_For(self, node: cst.For) -> None:
             if isinstance(node.target, cst.Name) and over_roots(node.iter):
                 loops.add(node.target.value)
+                sources[node.target.value] = source(node.iter)
 
         def visit_CompFor(self, node: cst.CompFor) -> None:
             if isinstance(node.target, cst.Name) and over_roots(node.iter):
                 loops.add(node.target.value)
+                sources[node.target.value] = source(node.iter)
 
         def visit_Attribute(self, node: cst.Attribute) -> None:
             if node.attr.value == "name":
@@ -297,7 +308,17 @@ def root_names_read(
             "name" if hits[0].attr.value == "name" else "host" if _compared(hits[0], state) else "host-value"
         )
         cache[(func, params)] = (code(hits[0]), state.pos(hits[0])[0], kind)
+        base = found[[n for n, _ in found].index(hits[0])][1]
+        state.extra.setdefault("root-name-sources", {})[(func, params)] = (
+            sources.get(base.value, "") if isinstance(base, cst.Name) else source(base)
+        )
     return cache[(func, params)]
+
+
+def root_names_source(func: cst.FunctionDef, state: FileState) -> str:
+    """The name the roots `root_names_read(func, state)` chooses among start from (`roots` of `for r in
+    roots`, `result` of `result.roots[0].name`): whether they are a helper's returned roots is the plan's."""
+    return str(state.extra.get("root-name-sources", {}).get((func, False), ""))
 
 
 def _compared(node: cst.Attribute, state: FileState) -> bool:
@@ -340,6 +361,10 @@ def _chooses(node: cst.CSTNode, state: FileState) -> bool:
     while parent is not None and not isinstance(parent, (cst.SimpleStatementLine, cst.FunctionDef)):
         if isinstance(parent, (cst.Comparison, cst.CompIf)):
             return True
+        if isinstance(parent, cst.IfExp) and child is parent.test and child is node:
+            return (
+                False  # `r.name if r.name else str(r.uri)`: a label with a fallback, no choice (sweep N, r06)
+            )
         if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and child is parent.test:
             return True
         if isinstance(parent, cst.Match) and child is parent.subject:

@@ -40,7 +40,7 @@ from migrate_roots.codemods._roots_plan import plan_package
 from migrate_roots.codemods._roots_refusals import _names_in, _returns_name
 from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
-from migrate_roots.codemods._roots_uses import root_names_read, spells
+from migrate_roots.codemods._roots_uses import root_names_read, root_names_source, spells
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import recognise, run_time, typed
@@ -142,6 +142,7 @@ class RootsCall(SiteIndex, Rule):
                 func.names_read = root_names_read(node, state, params=True)
             if named and not func.sites:
                 func.names_local = root_names_read(node, state)
+                func.names_from = root_names_source(node, state) if func.names_local else ""
             if func.sites:
                 func.uri_calls = _roots_keyed.uri_calls(node, state)
         if state.phase == "rewrite":
@@ -284,6 +285,11 @@ class RootsCall(SiteIndex, Rule):
             for bound, target in summary.facts.imports if summary.facts is not None else ():
                 if bound != target.rpartition(".")[2] and _calls_into(target, reached):
                     out.add(f"{summary.module}.{bound}")
+            # A star re-export (`mid.py`: `from .helpers import *`): `from .mid import *` importers join too.
+            stars = set(summary.facts.stars) if summary.facts is not None else set()
+            out |= {
+                f"{summary.module}.{n.rpartition('.')[2]}" for n in reached if n.rpartition(".")[0] in stars
+            }
         return out
 
     @classmethod
