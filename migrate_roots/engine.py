@@ -316,8 +316,11 @@ class Engine:
                     new |= _follow_functions(spill.get(entry.ref), reached, self.options) - reached
                 # A decorator's module, named by a tool that joined (_roots_wrappers) ...
                 modules |= entry.modules
-                # ... and the modules a followed one calls into (a bound checked one more module away).
-                level = depth.get(entry.module, ONWARD_DEPTH)
+                # ... and the modules a followed one calls into (a bound checked one more module away); a file
+                # that joined by calling into a roots helper (a tool module) hands the roots on as well: its own
+                # imports count as one module away from the read (sweep M, r01: `tools/x.py` calls
+                # `paths.safe_join(base, name)` with the base `workspace.py` read).
+                level = depth.get(entry.module, 1 if entry.planned else ONWARD_DEPTH)
                 for name in entry.onward if level < ONWARD_DEPTH else ():
                     modules.add(name)
                     depth.setdefault(name, level + 1)

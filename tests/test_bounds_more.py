@@ -236,3 +236,26 @@ def test_a_bound_checked_modules_away_is_the_operators(tmp_path, layout, spellin
     assert "`ensure_within`" in findings[0].message
     text = (root / "pkg" / "server.py").read_text()
     assert "allowed_roots_compat(ctx.session)" in text and "root: " not in text
+
+
+def test_a_bound_the_tools_module_imports_beside_the_read_is_the_operators(tmp_path):
+    """Sweep M, r01: `server.py` imports `resolve_workspace` (which reads roots, untyped, without the SDK) and
+    `safe_join` from `paths.py`, which only the tools' module imports: it was not read, and the caller chose
+    its own sandbox."""
+    files = {
+        "workspace.py": "from pathlib import Path\n\n\nasync def resolve_workspace(ctx) -> Path:\n"
+        "    result = await ctx.session.list_roots()\n    return Path(result.roots[0].uri.path)\n",
+        "paths.py": "from pathlib import Path\n\n\ndef safe_join(base: Path, relative: str) -> Path:\n"
+        "    target = (base / relative).resolve()\n    if not target.is_relative_to(base.resolve()):\n"
+        "        raise ValueError(f'{relative} escapes the workspace')\n    return target\n",
+    }
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .paths import safe_join\n"
+        "from .workspace import resolve_workspace\n\nmcp = FastMCP('notes')\n\n\n@mcp.tool()\n"
+        "async def read_note(name: str, ctx: Context) -> str:\n    base = await resolve_workspace(ctx)\n"
+        "    return safe_join(base, name).read_text()\n"
+    )
+    root = helpers._layout(tmp_path, server, files, True)
+    findings = [f for r in helpers.run_engine(root, select=["MR1"]) for f in r.findings]
+    assert [f.code for f in findings] == ["MR110"], findings
+    assert "`safe_join`" in findings[0].message

@@ -209,3 +209,43 @@ def test_a_deselected_cache_rule_is_not_pointed_to(tmp_path):
     assert messages and not any("see its MR2" in m for m in messages), messages
     shown = [f.message for r in helpers.run_engine(tmp_path, write=False) for f in r.findings]
     assert any("(see its MR212 marker)" in m for m in shown), shown
+
+
+def test_a_cache_in_a_helper_module_without_the_sdk_is_marked(tmp_path):
+    """Sweep M, r03: a helper module that never imports the SDK keeps its untyped read in a `global` or on a
+    module-level settings object; rewritten, the first call's argument answered every later one."""
+    workspace = "from pathlib import Path\n\n{head}\n\nasync def workspace_dir(ctx) -> Path:\n{body}"
+    shapes = {
+        "global": (
+            "_workspace = None",
+            "    global _workspace\n    if _workspace is None:\n"
+            "        result = await ctx.session.list_roots()\n        _workspace = Path(result.roots[0].uri.path)\n"
+            "    return _workspace\n",
+            "a module variable kept across calls",
+        ),
+        "settings": (
+            "from .config import SETTINGS",
+            "    if SETTINGS.workspace is None:\n"
+            "        result = await ctx.session.list_roots()\n"
+            "        SETTINGS.workspace = Path(result.roots[0].uri.path)\n    return SETTINGS.workspace\n",
+            "roots read once into `SETTINGS.workspace`",
+        ),
+    }
+    server = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nfrom .workspace import workspace_dir\n\n"
+        "mcp = FastMCP('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+        "    return str(await workspace_dir(ctx))\n"
+    )
+    config = "class Settings:\n    workspace = None\n\n\nSETTINGS = Settings()\n"
+    for name, (head, body, said) in shapes.items():
+        root = helpers.package(
+            tmp_path / name,
+            {
+                "server.py": server,
+                "config.py": config,
+                "workspace.py": workspace.format(head=head, body=body),
+            },
+        )
+        findings = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+        assert [f.code for f in findings] == ["MR211"], (name, findings)
+        assert said in findings[0].message and "see its MR211" not in findings[0].message

@@ -36,8 +36,11 @@ def analyse(state: FileState) -> None:
         return
     state.extra[ANALYSIS] = None
     # A server speaking MCP by hand (JSON-RPC without the SDK) spells the notification's method itself (or
-    # misspells it: `misspelt_method`).
-    if not state.extra.get("imports_sdk") and not any("roots/list" in line for line in state.lines):
+    # misspells it: `misspelt_method`); a helper module without the SDK may keep the roots it reads in a cache
+    # of its own (sweep M, r03: rewritten, the first call's argument answered every later one).
+    if not state.extra.get("imports_sdk") and not any(
+        "roots/list" in line or "list_roots" in line for line in state.lines
+    ):
         return
     state.extra[ANALYSIS] = plumbing = _Plumbing(state)  # `kept_caches` reads it
     plumbing.run()
@@ -50,6 +53,13 @@ def kept_caches(state: FileState) -> frozenset[str]:
     if plumbing is None:
         return frozenset()
     return frozenset(plumbing.caches - plumbing.removable_caches)
+
+
+def removable_caches(state: FileState) -> frozenset[str]:
+    """The module-level roots caches of this file that MR211 removes (its guard unwrapped)."""
+    analyse(state)
+    plumbing = state.extra.get(ANALYSIS)
+    return frozenset(plumbing.removable_caches) if plumbing is not None else frozenset()
 
 
 def kept_attributes(state: FileState) -> dict[tuple[int, int], str]:

@@ -17,9 +17,11 @@ def cache_refusals(functions: Iterable[Func], state: FileState) -> None:
     sites = [s for f in functions for s in f.sites if s.cached and s.refusal is None]
     if not sites:
         return
+    from migrate_roots.codemods._plumbing import removable_caches
     from migrate_roots.codemods.list_changed import kept_caches
 
     kept = kept_caches(state)
+    removed = removable_caches(state)
     own = "MR211" in state.enabled  # else the cache rule is not selected: the site's own code says it
     scope = state.scope(state.wrapper.module)
     for site in sites:
@@ -27,7 +29,17 @@ def cache_refusals(functions: Iterable[Func], state: FileState) -> None:
         # A variable of an enclosing function (`nonlocal workspace` in a `register(mcp)` factory): no module
         # cache the plumbing removes, so it stays (sweep G, r04: one call's root answered every later call).
         closed = sorted(n for n in site.cached if scope is None or n not in scope)
-        if closed and not names:
+        # A module variable the cache analysis does not remove (a helper module without the SDK, whose read it
+        # does not know as one: sweep M, r03) stays too, unmarked by MR211.
+        unknown = sorted(n for n in site.cached if n not in closed and n not in removed and n not in kept)
+        if unknown and not names:
+            site.refusal = (
+                "MR211" if own else "MR101" if site.shape == "result" else "MR102",
+                f"roots read behind `{unknown[0]}`, a module variable kept across calls (`global`): a path "
+                "argument here would be read when it is filled and ignored while it holds; remove that cache by "
+                "hand, then run again",
+            )
+        elif closed and not names:
             site.refusal = (
                 "MR211" if own else "MR101" if site.shape == "result" else "MR102",
                 f"roots read behind `{closed[0]}`, a variable of the enclosing function kept across calls "

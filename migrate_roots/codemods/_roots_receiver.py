@@ -4,24 +4,17 @@ once-per-process flag)."""
 
 from __future__ import annotations
 
-import os
-
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._roots_keyed import roots_hashed
+from migrate_roots.codemods._roots_local import local_checks
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods._roots_refusals import (
-    _declared_global,
-    _guarding_param,
-    _local_refusal,
-    _once_refusal,
     _uses,
 )
 from migrate_roots.codemods._roots_untyped import maybe_site, override_site, untraced_site
-from migrate_roots.codemods._roots_uses import root_names_read, spells_session
+from migrate_roots.codemods._roots_uses import spells_session
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import flow
 
 
 def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -> Site | None:
@@ -66,42 +59,7 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
     else:
         return None  # not an MCP object: a user's own list_roots()
     site = Site(state.pos(call), shape, _uses(call, shape, state))
-    site.refusal = _local_refusal(call, state)
-    named = root_names_read(state.function, state) if state.function is not None else None
-    if site.refusal is None and named is not None:
-        site.refusal = (
-            "MR101" if shape == "result" else "MR102",
-            f"this function reads the roots' names, `{named[0]}` ({os.path.basename(state.path)}:{named[1]}): "
-            "roots made from a path "
-            "argument have no name, so that code would never match them; choose the folder by an argument "
-            "or by configuration instead of by name, by hand, then run again"
-            if named[2] == "name"
-            else f"this function tells roots apart by their URI's host, `{named[0]}` "
-            f"({os.path.basename(state.path)}:{named[1]}): roots made from a path argument are `file://` URIs "
-            "with no host, so that code would never match them; carry that value by an argument or by "
-            "configuration instead, by hand, then run again"
-            if named[2] == "host"
-            else f"this function uses the roots' URI host as a value, `{named[0]}` "
-            f"({os.path.basename(state.path)}:{named[1]}): it carries an id or a key, not a directory, and "
-            "roots made from a path argument (or the operator's directories) are `file://` URIs with no "
-            "host; carry that value by an argument or by configuration instead, by hand, then run again",
-        )
-    hashed = (
-        roots_hashed(state.function, state) if state.function is not None and site.refusal is None else None
-    )
-    if hashed is not None:
-        site.refusal = (
-            "MR101" if shape == "result" else "MR102",
-            f"this function hashes the roots' URI into a key, `{hashed[0]}` ({os.path.basename(state.path)}:"
-            f"{hashed[1]}): the roots choose which stored data the tool reaches, and a path argument would let "
-            "the caller choose another project's; keep that choice with the operator (configuration) or migrate "
-            "it by hand",
-        )
-    site.existing, site.loose = _guarding_param(call, state) or (None, False)
-    if state.function is not None:
-        site.cached = flow.guarding_globals(call, state, _declared_global(state.function, state))
-        site.refusal = site.refusal or _once_refusal(call, state.function, state)
-    return site
+    return local_checks(site, call, state)
 
 
 def outside_functions(call: cst.Call, state: FileState) -> str:

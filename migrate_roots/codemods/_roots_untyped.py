@@ -11,7 +11,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._roots_model import Site, Summary
-from migrate_roots.codemods._roots_refusals import _guarding_param, _local_refusal, _uses
+from migrate_roots.codemods._roots_refusals import _uses
 from migrate_roots.codemods.base import FileState
 
 
@@ -55,9 +55,9 @@ def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -
         not chain and "session" in holder.value.lower()
     ):
         site = Site(state.pos(call), "result", _uses(call, "result", state), maybe=True)
-        site.refusal = _local_refusal(call, state)
-        site.existing, site.loose = _guarding_param(call, state) or (None, False)
-        return site
+        from migrate_roots.codemods._roots_local import local_checks  # it imports this module's neighbours
+
+        return local_checks(site, call, state)
     if not chain:
         site = Site(state.pos(call), "result", "list", maybe=True)
         where = "" if state.extra.get("imports_sdk") else " in a module that never imports the SDK"

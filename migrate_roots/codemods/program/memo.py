@@ -216,7 +216,10 @@ def attribute_memo(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     func = state.function
     if func is None:
         return None
-    filled = _assigned_attributes(func)
+    # In a module without the SDK, an attribute of a module-level object too (`SETTINGS.workspace`: the cache
+    # analysis, MR212, does not know such a read for one: sweep M, r03).
+    objects = set() if state.extra.get("imports_sdk") else _module_objects(state)
+    filled = _assigned_attributes(func, objects)
     if not filled:
         return None
     # Locals given such an attribute's value first (`cached = getattr(ctx.session, "_dir", None)`).
@@ -246,13 +249,19 @@ def attribute_memo(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     return None
 
 
-def _assigned_attributes(func: cst.FunctionDef) -> frozenset[str]:
+def _assigned_attributes(
+    func: cst.FunctionDef, objects: set[str] | frozenset[str] = frozenset()
+) -> frozenset[str]:
     """`session.a = ...` and `setattr(ctx.session, "a", ...)` in `func`, as `session.a`: attributes set on a
-    session (classes, instances and the lifespan value are MR212's and MR211's, which name them otherwise)."""
+    session (classes, instances and the lifespan value are MR212's and MR211's, which name them otherwise), or
+    on one of `objects` (module-level names)."""
     found: set[str] = set()
 
     def on_session(chain: str | None) -> bool:
-        return chain is not None and any(part.endswith("session") for part in chain.split(".")[:-1])
+        if chain is None:
+            return False
+        parts = chain.split(".")
+        return parts[0] in objects or any(part.endswith("session") for part in parts[:-1])
 
     class Sets(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
@@ -291,3 +300,18 @@ def _named_attribute(node: cst.Call, function: str) -> str | None:
     if holder is None or not isinstance(name, cst.SimpleString) or not isinstance(name.evaluated_value, str):
         return None
     return f"{holder}.{name.evaluated_value}"
+
+
+def _module_objects(state: FileState) -> set[str]:
+    """Names the module binds to an object at its top level, or imports (`from .config import SETTINGS`)."""
+    found: set[str] = set()
+    for statement in state.wrapper.module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                found |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(bound, cst.Name):
+                        found.add(bound.value)
+    return found
