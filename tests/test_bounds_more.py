@@ -73,6 +73,20 @@ CHECKS = {
     "parent walk, dict refusal": "    from pathlib import Path\n\n    allowed = {Path(x.uri.path) for x in r.roots}\n"
     "    probe = Path(p).resolve()\n    while probe not in allowed:\n        if probe == probe.parent:\n"
     "            return {'error': 'Access denied'}\n        probe = probe.parent",
+    # Session 16's sweep N, r04: refusals worded otherwise than denied / outside; a label read before the test.
+    "leading parts, must be within": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = (base / p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return {'error': 'Path must be within the workspace'}",
+    "leading parts, traversal": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = (base / p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return {'error': 'Path traversal detected'}",
+    "leading parts, not in the workspace": "    from pathlib import Path\n\n"
+    "    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = (base / p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return {'error': f'{p} is not in the workspace'}",
+    "relpath, content read first": "    base = r.roots[0].uri.path\n    text = open(p).read()\n"
+    "    if os.path.relpath(os.path.realpath(p), base).startswith(os.pardir):\n"
+    "        return f'{p} is outside the workspace'\n    return text",
 }
 
 NOT_BOUNDS = {
@@ -117,7 +131,29 @@ NOT_BOUNDS = {
     "        return {'external': True}",
     "held relpath that goes on": "    base = r.roots[0].uri.path\n    rel = os.path.relpath(p, base)\n"
     "    if rel.startswith(os.pardir):\n        print('outside', rel)",
+    # Session 16's sweep N, r05: a labeller (every way out returns a label of the path) guards nothing.
+    "labeller": "    base = r.roots[0].uri.path\n    rel = os.path.relpath(os.path.abspath(p), base)\n"
+    "    if rel.startswith(os.pardir):\n        return f'{p} (outside the workspace)'\n    return rel",
+    "status that says outside": "    from pathlib import Path\n\n    base = Path(r.roots[0].uri.path).resolve()\n"
+    "    target = Path(p).resolve()\n    if target.parts[: len(base.parts)] != base.parts:\n"
+    "        return 'outside the workspace'\n    return 'in the workspace'",
 }
+
+SHOWN = """
+
+@mcp.tool()
+async def changed_files(paths: list[str], ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    base = result.roots[0].uri.path
+    return "\\n".join(_shown(os.path.abspath(p), base) for p in paths)
+
+
+def _shown(path: str, base: str) -> str:
+    rel = os.path.relpath(path, base)
+    if rel.startswith(os.pardir):
+        return f"{path} (outside the workspace)"
+    return rel
+"""
 
 KEPT = """
 
@@ -171,6 +207,13 @@ def test_a_bound_kept_in_a_global_by_another_tool_is_the_operators(tmp_path, fil
 def test_noop_a_check_the_roots_do_not_reach_is_no_bound(tmp_path, check):
     findings, text = _codes(tmp_path, HEAD + READ.format(check=NOT_BOUNDS[check]))
     assert [f.code for f in findings] == ["MR101"], findings
+
+
+def test_noop_a_helper_that_labels_paths_outside_is_no_bound(tmp_path):
+    """Sweep N, r05: `_shown` answers every path, outside ones labelled; the tool may take a `root`."""
+    findings, text = _codes(tmp_path, HEAD + SHOWN)
+    assert [f.code for f in findings] == ["MR101"], findings
+    assert "root: " in text
 
 
 FAR_SERVER = """\

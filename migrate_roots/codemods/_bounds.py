@@ -260,6 +260,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     deferred: list[tuple[int, Pos, frozenset[str]]] = []
     resolved = _resolved_names(func)
     held = spell.held_relpaths(func.body)  # `rel = os.path.relpath(target, base)`
+    labelled = spell.labelled_returns(func, _visit)  # a labeller's `return f"{path} (outside the workspace)"`
 
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
         if not targets:
@@ -296,10 +297,10 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.caught -= _catches_value_error(original_node, fallbacks=True)
 
         def visit_If(self, node: cst.If) -> None:
-            if _raises_at_end(node.body):  # the checks an unresolved path passes only inside such a test
+            if _raises_at_end(node.body, labelled):  # the checks an unresolved path passes only inside it
                 self.refusing |= _node_ids(node.test)
             # `if target.parts[: len(base.parts)] != base.parts: return "denied"`, `relpath(t, base)...[0] == ".."`
-            for sign, bound, checked in spell.refused_outside(node, held):
+            for sign, bound, checked in spell.refused_outside(node, held, labelled):
                 signs.append((sign, _names_in(bound)))
                 checks.append((sign, _names_in(checked), pos(node)))
             self.tests.append(_bound_side(node.test))
@@ -422,7 +423,12 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_Return(self, node: cst.Return) -> None:
             # `return None, "Path is outside allowed roots."`: the refusal as a value.
-            if node.value is not None and self.tests and _says_outside(_strings(node.value)):
+            if (
+                node.value is not None
+                and self.tests
+                and id(node) not in labelled
+                and _says_outside(_strings(node.value))
+            ):
                 self.refusal("a refusal that says the path is outside")
 
         def visit_Comparison(self, node: cst.Comparison) -> None:
