@@ -293,6 +293,13 @@ class Engine:
         modules = {name for entry in entries for name in entry.modules} - indexed_modules
         # How many modules away from a roots read each followed module is (`Rule.follow_onward`).
         depth = dict.fromkeys(modules, 1)
+        # A stage-one file without a read of its own (a tool module that says "roots" in its text) hands the
+        # roots on as a stage-two one does: its imports are one module away too (codereviewbuddy's tools).
+        for entry in entries:
+            for name in entry.onward if entry.planned else ():
+                if name not in indexed_modules and name not in depth:
+                    modules.add(name)
+                    depth[name] = 2
         for entry in entries:
             entry.follow = entry.functions = entry.modules = entry.onward = _NONE
         seen = {str(p) for p in hits} | {f.path for f in failed}

@@ -360,3 +360,12 @@ def test_markers_in_a_tab_indented_file_fit_with_tabs_counted_as_ruff_counts_the
     ]
     assert markers, text
     assert max(len(line.expandtabs(4)) for line in markers) <= 79
+
+
+def test_a_longer_flake8_maximum_does_not_widen_what_we_write(tmp_path):
+    """gr-mcp (field check): `[flake8] max-line-length = 120` in tox.ini beside black (88) and a pre-commit
+    flake8 at 88: lines written to 120 were new E501s. A linter's maximum never widens past 88."""
+    proj = _project(tmp_path, {"tox.ini": "[flake8]\nmax-line-length = 120\n"})
+    text = (proj / "pkg" / "server.py").read_text()
+    assert max(map(len, text.splitlines())) <= 88
+    assert "# fmt: off" not in (proj / "pkg" / "_mcp_roots_compat.py").read_text()

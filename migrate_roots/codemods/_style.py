@@ -88,11 +88,14 @@ def style_for(folder: str) -> Style:
             if isinstance(ruff, dict):
                 return _from_ruff(ruff, current, black if isinstance(black, dict) else None)
             length = black.get("line-length") if isinstance(black, dict) else None
-            if length is None and isinstance(isort, dict):
-                length = isort.get("line_length")
+            if length is None and isinstance(isort, dict) and isinstance(isort.get("line_length"), int):
+                length = min(isort["line_length"], DEFAULT_LINE_LENGTH)  # a maximum too (see below)
         if fallback is None and (pyproject.is_file() or any((current / name).is_file() for name in _INI)):
-            # black's (or flake8's, isort's) line length, and ruff's defaults relative to the first project root
-            length = length if length is not None else _ini_length(current)
+            # black's (or flake8's, isort's) line length, and ruff's defaults relative to the first project root.
+            # flake8's and isort's are a maximum, not a formatter's width: never above black's default, which a
+            # project checked by flake8 at 120 may still format to (gr-mcp: black, and flake8 at 88 in pre-commit).
+            ini = _ini_length(current) if length is None else None
+            length = length if length is not None else min(ini, DEFAULT_LINE_LENGTH) if ini else None
             fallback = Style(
                 line_length=length if isinstance(length, int) and length > 0 else DEFAULT_LINE_LENGTH,
                 root=str(current),

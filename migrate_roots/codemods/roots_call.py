@@ -510,4 +510,12 @@ def _first_party_imports(summary: Any) -> set[str]:
     if facts is None:
         return set()
     top = summary.module.split(".")[0]
-    return {m for _, fq in facts.imports if fq.split(".")[0] == top for m in (fq, fq.rpartition(".")[0])}
+    found = {m for _, fq in facts.imports if fq.split(".")[0] == top for m in (fq, fq.rpartition(".")[0])}
+    # ... and the modules of the project's functions it calls, imported inside a function too (codereviewbuddy's
+    # `gh.py` imports `github_api` where it calls it: unread, its `graphql` could not be told from a bound).
+    for func in summary.functions.values():
+        for callee, _ in func.calls:
+            if callee.split(".")[0] == top and typed.RETURNED not in callee:
+                module = callee.rpartition(".")[0]
+                found |= {module, module.rpartition(".")[0]}
+    return found - {""}
