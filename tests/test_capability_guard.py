@@ -142,6 +142,7 @@ def test_a_generic_predicate_asked_about_roots_is_widened(tmp_path):
 
 
 def test_capabilities_roots_is_none_with_else_branch(tmp_path):
+    # Sweep N, r02: the other operand (an operator's switch) keeps holding when `root` is given.
     check_transformed(
         tmp_path,
         _server("""\
@@ -152,10 +153,7 @@ def test_capabilities_roots_is_none_with_else_branch(tmp_path):
             return base
         """),
         _migrated("""\
-            if (
-                root is None
-                and (ctx.session.client_params.capabilities.roots is None or os.environ.get("X"))
-            ):
+            if (root is None and ctx.session.client_params.capabilities.roots is None) or os.environ.get("X"):
                 base = os.getcwd()
             else:
                 base = str((await list_roots_compat(ctx, root, name="root")).roots[0].uri)
@@ -688,3 +686,136 @@ def test_an_era_test_through_another_module_is_widened(tmp_path, spelling, test)
     versions = "MODERN = '2026-07-28'\n\n\ndef is_modern(ctx):\n    return ctx.protocol_version >= MODERN\n"
     text = _era_server(tmp_path, f"\n{spelling}\n", f"    if {test}:\n{LEAVE}", {"versions.py": versions})
     assert f"    if root is None and {test}:\n" in text
+
+
+@pytest.mark.parametrize(
+    ("top", "test"),
+    [
+        (
+            "from mcp.types.version import KNOWN_PROTOCOL_VERSIONS",
+            "ctx.protocol_version in KNOWN_PROTOCOL_VERSIONS",
+        ),
+        (
+            "from mcp.types.version import is_version_at_least",
+            "is_version_at_least(os.environ['V'], '2026-07-28')",
+        ),
+        ("from mcp.types.version import LATEST_MODERN_VERSION", "os.environ['V'] == LATEST_MODERN_VERSION"),
+    ],
+)
+def test_noop_the_sdk_version_names_beside_no_era_or_every_version_are_no_check(tmp_path, top, test):
+    text = _era_server(tmp_path, f"{top}\n", f"    if {test}:\n{LEAVE}")
+    assert f"    if {test}:\n" in text
+
+
+@pytest.mark.parametrize(
+    ("top", "test"),
+    [
+        (
+            "from mcp.types.version import is_version_at_least",
+            "is_version_at_least(ctx.protocol_version, '2026-07-28')",
+        ),
+        (
+            "from mcp.types.version import MODERN_PROTOCOL_VERSIONS",
+            "ctx.protocol_version in MODERN_PROTOCOL_VERSIONS",
+        ),
+        (
+            "from mcp.types.version import LATEST_MODERN_VERSION",
+            "ctx.protocol_version == LATEST_MODERN_VERSION",
+        ),
+        (
+            "from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS as OLD",
+            "ctx.protocol_version not in OLD",
+        ),
+        ("from mcp.types import version", "version.is_version_at_least(ctx.protocol_version, '2026-07-28')"),
+        ("import mcp.types.version", "ctx.protocol_version in mcp.types.version.MODERN_PROTOCOL_VERSIONS"),
+        ("import mcp_types.version as mv", "not mv.is_version_at_least(ctx.protocol_version, '2026-07-28')"),
+    ],
+)
+def test_an_era_test_through_the_sdk_version_registry_is_widened(tmp_path, top, test):
+    """Sweep N, r01 (mcp 2.x, proven with the SDK): the SDK's own helper and constants for the question
+    (`mcp.types.version`) were no era test: `root` was ignored on modern requests."""
+    text = _era_server(tmp_path, f"{top}\n", f"    if {test}:\n{LEAVE}")
+    assert f"if root is None and {test}:" in " ".join(
+        text.replace("(\n", "").replace("\n    ):", ":").split()
+    )
+
+
+def test_noop_a_check_alone_beside_an_operator_switch_elsewhere_is_widened_whole(tmp_path):
+    text = _era_server(
+        tmp_path,
+        "\nREAD_ONLY = False\n",
+        f"    if READ_ONLY:\n{LEAVE}    if not ctx.session.client_params.capabilities.roots:\n{LEAVE}",
+    )
+    assert "    if READ_ONLY:\n" in text
+    assert "    if root is None and not ctx.session.client_params.capabilities.roots:\n" in text
+
+
+@pytest.mark.parametrize(
+    ("test", "widened"),
+    [
+        (
+            "READ_ONLY or ctx.protocol_version >= '2026-07-28'",
+            "READ_ONLY or (root is None and ctx.protocol_version >= '2026-07-28')",
+        ),
+        (
+            "READ_ONLY or not ctx.session.client_params.capabilities.roots",
+            "READ_ONLY or (root is None and not ctx.session.client_params.capabilities.roots)",
+        ),
+        (
+            "READ_ONLY and ctx.protocol_version >= '2026-07-28' or LOCKED",
+            "READ_ONLY and (root is None and ctx.protocol_version >= '2026-07-28') or LOCKED",
+        ),
+    ],
+)
+def test_only_the_check_of_a_test_joined_to_an_operator_switch_is_widened(tmp_path, test, widened):
+    """Sweep N, r02 (mcp 2.x and 1.x, proven with the SDK): `if READ_ONLY or <era test>: return` was widened as a
+    whole, so a caller passing `root` wrote through the operator's READ_ONLY switch."""
+    text = _era_server(tmp_path, "\nREAD_ONLY = LOCKED = True\n", f"    if {test}:\n{LEAVE}")
+    assert f"    if {widened}:\n" in text
+
+
+def test_only_the_check_of_a_test_holding_the_read_is_widened(tmp_path):
+    check_transformed(
+        tmp_path,
+        _server("""\
+            if os.environ.get("ENABLED") and ctx.session.client_params.capabilities.roots:
+                result = await ctx.session.list_roots()
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """),
+        _migrated("""\
+            if os.environ.get("ENABLED") and (root is not None or ctx.session.client_params.capabilities.roots):
+                result = await list_roots_compat(ctx, root, name="root")
+                return str(result.roots[0].uri)
+            return os.getcwd()
+        """),
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            "    if not (READ_ONLY or ctx.session.client_params.capabilities.roots):\n        return 'off'\n",
+            "shares its test with other conditions",
+        ),
+        (
+            "    blocked = READ_ONLY or ctx.protocol_version >= '2026-07-28'\n    if blocked:\n        return 'off'\n",
+            "a roots-capability check guards this call",
+        ),
+        (
+            "    if blocked(ctx):\n        return 'off'\n",
+            "`blocked(ctx)` checks the roots capability together with",
+        ),
+    ],
+)
+def test_a_check_joined_to_other_conditions_where_it_cannot_be_split_is_marked(tmp_path, body, said):
+    top = "\nREAD_ONLY = True\n\n\ndef blocked(ctx):\n    return READ_ONLY or ctx.protocol_version >= '2026-07-28'\n"
+    source = (
+        "import os\n\nfrom mcp.server.fastmcp import Context, FastMCP\n" + top + "\nmcp = FastMCP('x')\n\n\n"
+    )
+    source += "@mcp.tool()\nasync def where(ctx: Context) -> str:\n" + body
+    source += "    result = await ctx.session.list_roots()\n    return str(result.roots[0].uri)\n"
+    findings = helpers.check_noop(tmp_path, source, select=["MR1"], write=False)
+    assert codes(findings) == ["MR105"], findings
+    assert said in findings[0].message.replace("\n", " ")

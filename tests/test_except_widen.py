@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from tests import helpers
 from tests.helpers import codes
 
@@ -362,3 +364,41 @@ def test_an_except_star_handler_reading_its_group_is_widened(tmp_path):
     text = (tmp_path / "server.py").read_text()
     assert codes(f for r in results for f in r.findings) == ["MR101"]
     assert "    except* (McpError, RootsArgumentError) as group:\n" in text
+
+
+def test_noop_an_except_star_handler_holding_an_item_it_reads_only_as_a_group_part_is_widened(tmp_path):
+    # A name holding the group (or a part of it) reads the group's own fields: widened as before.
+    body = (
+        "        matched, rest = group.split(McpError)\n        first = group.exceptions[0]\n"
+        "        print(matched.exceptions, rest, str(first))\n        return os.getcwd()\n"
+    )
+    (tmp_path / "server.py").write_text(STAR.format(body=body))
+    results = helpers.run_engine(tmp_path, select=["MR1"])
+    assert codes(f for r in results for f in r.findings) == ["MR101"]
+    assert "    except* (McpError, RootsArgumentError) as group:\n" in (tmp_path / "server.py").read_text()
+
+
+@pytest.mark.parametrize(
+    ("said", "body"),
+    [
+        ("`first.error`", "        first = group.exceptions[0]\n        print(first.error.message)\n"),
+        ("`first.error`", "        first = next(iter(group.exceptions))\n        print(first.error)\n"),
+        ("`first.error`", "        if (first := group.exceptions[-1]):\n            print(first.error)\n"),
+        (
+            "`e.error`",
+            "        errors = list(group.exceptions)\n        for e in errors:\n            print(e.error)\n",
+        ),
+        ("`first.error`", "        first, *rest = group.exceptions\n        print(first.error)\n"),
+        (
+            "`matched.exceptions[0].error`",
+            "        matched, _ = group.split(McpError)\n        print(matched.exceptions[0].error)\n",
+        ),
+    ],
+)
+def test_an_except_star_handler_reading_an_error_it_holds_in_a_name_is_marked(tmp_path, said, body):
+    """Sweep N, r03 (mcp 1.x, proven with the SDK): `first = group.exceptions[0]` then `first.error.message` was
+    widened, and a client without roots got "'RootsArgumentError' object has no attribute 'error'"."""
+    source = STAR.format(body=body + "        return os.getcwd()\n")
+    findings = helpers.check_noop(tmp_path, source, select=["MR1"], write=False)
+    assert codes(findings) == ["MR105"], findings
+    assert f"reads it ({said})" in findings[0].message.replace("\n", " ")

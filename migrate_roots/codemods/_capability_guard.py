@@ -14,9 +14,9 @@ variable assigned from any of these (`has_roots = caps.roots is not None`), and 
 one, of the module or imported from another module of the project, directly or through a re-export (`predicates`).
 A test of the client's protocol era counts too (`_era`).
 
-`guards(call, func, state)` lists the `if`/`elif`/conditional-expression tests to widen, each with how, or
-returns None when a check is used in a way this cannot rewrite with certainty (returned, passed on, in a
-`while`, a guard that neither holds the read nor leaves before it): the caller then marks the site (MR105).
+Where and how a check in front of a read is widened, or why it cannot be: `_capability_widen`. A check joined
+to other conditions in a variable or a predicate (`blocked = READ_ONLY or not caps.roots`) is no check of its own
+(`_pure`): widened where it is used, it would let the argument past those conditions too.
 """
 
 from __future__ import annotations
@@ -24,15 +24,12 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from typing import Any
 
 import libcst as cst
 
 from migrate_roots.codemods import _era, _sdk_alias
-from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import dotted, last_name, returns_in
-from migrate_roots.model import Severity
 
 OR = "or"  # the read is in the branch taken when the test holds: `value is not None or (test)`
 AND = "and"  # the read is reached when the test fails: `value is None and (test)`
@@ -43,7 +40,11 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
         return _era.test(node, flags)
     if isinstance(node, cst.Call):
         func = node.func
-        if isinstance(func, (cst.Name, cst.Attribute)) and f"{dotted(func)}()" in flags:
+        if _era.call(node, flags):
+            return True  # `is_version_at_least(ctx.protocol_version, "2026-07-28")`
+        if isinstance(func, (cst.Name, cst.Attribute)) and (
+            f"{dotted(func)}()" in flags or f"{MIXED}{dotted(func)}" in flags
+        ):
             return True  # `_has_roots(ctx)`, `caps.has_roots(ctx)`: a predicate (`predicates`)
         if isinstance(func, cst.Attribute) and func.attr.value == "check_client_capability":
             return _mentions_roots(node)
@@ -165,12 +166,16 @@ def _variables(
             names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
             if not names:
                 return
-            if _checkish(node.value, caps, flags):
+            # `blocked = READ_ONLY or not caps.roots` is no flag: widened where used, it would let the
+            # argument past READ_ONLY; the check in it then stands in no test and is marked.
+            if _checkish(node.value, caps, flags) and _pure(node.value, caps, flags):
                 flags.update(names)
                 assigns.append(node)
             elif _mentions_capabilities(node.value):  # `caps = ...capabilities` (or `x if y else None`)
                 caps.update(names)
                 assigns.append(node)
+            if _touches(node.value, caps, flags):
+                flags.update(f"{CLIENT}{n}" for n in names)
 
     for _ in range(2):  # a flag derived from a flag
         func.body.visit(Assigns())
@@ -209,6 +214,7 @@ def _module_predicates(module: cst.Module) -> frozenset[str]:
     named so; and its date constants (`date:NAME`, `_era`)."""
     dates = _era.constants(module)
     names = set(dates)
+    known = dates | _era.sdk_flags(_imports(module, []))
     for statement in module.body:
         if not isinstance(statement, cst.FunctionDef):
             continue
@@ -218,9 +224,10 @@ def _module_predicates(module: cst.Module) -> frozenset[str]:
             continue
         if not _mentions_capabilities(statement.body) and not _era.mentioned(statement.body):
             continue
-        caps, flags, _ = _variables(statement, dates)
+        caps, flags, _ = _variables(statement, known)
         if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
-            names.add(statement.name.value)
+            pure = all(r.value is not None and _pure(r.value, caps, flags) for r in returns)
+            names.add(statement.name.value if pure else f"{MIXED}{statement.name.value}")
     return frozenset(names)
 
 
@@ -326,189 +333,63 @@ def predicates(state: FileState) -> frozenset[str]:
         "capabilit" in line or NAMED.search(line) or _era.SPELLED.search(line) for line in state.lines
     )
     names = set(_module_predicates(state.wrapper.module)) if spelled else set()
+    if spelled:  # the SDK's version names as the module imports them (`_era`)
+        names |= _era.sdk_flags(_imports(state.wrapper.module, state.lines))
     if state.module:
         names |= _imported_predicates(state)
     state.extra["capability_predicates"] = result = frozenset(names)
     return result
 
 
-def _exits(block: cst.BaseSuite) -> bool:
-    body = block.body if isinstance(block, cst.IndentedBlock) else [block]
-    if not body:
-        return False
-    last = body[-1]
-    small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
-    return isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break))
+_CLIENT = frozenset({"client_params", "clientParams", *_CAPABILITIES, *_era.ATTRIBUTES})
+# A predicate of the module whose truth joins a check to other conditions (`return READ_ONLY or not
+# caps.roots`): a check no widening can take apart where it is called.
+MIXED = "mixed:"
+CLIENT = "client:"  # flag of a local holding what the client declared (`params = ctx.session.client_params`)
 
 
-def _within(node: cst.CSTNode, outer: cst.CSTNode, state: FileState) -> bool:
-    current: cst.CSTNode | None = node
-    while current is not None:
-        if current is outer:
-            return True
-        current = state.parent(current)
-    return False
+def _touches(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
+    """Does `node` read what the client declared (its params, capabilities, era), or a check of it?"""
+    found = False
+
+    class Find(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal found
+            if found:
+                return False
+            if isinstance(n, cst.Attribute) and n.attr.value in _CLIENT:
+                found = True
+            elif isinstance(n, cst.Name):
+                found = n.value in caps or any(f"{k}{n.value}" in flags for k in ("", _era.ERA, CLIENT))
+            elif isinstance(n, (cst.Comparison, cst.Call)):
+                found = _is_check(n, caps, flags) and not _mixed(n, flags)
+            return not found
+
+    node.visit(Find())
+    return found
 
 
-def _precedes(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
-    """Does the read follow `guard` in the same block (or in a block nested after it)?"""
-    block = state.parent(guard)
-    if block is None:
-        return False
-    statements = list(getattr(block, "body", ()))
-    if guard not in statements:
-        return False
-    return any(_within(call, s, state) for s in statements[statements.index(guard) + 1 :])
+def _mixed(node: cst.CSTNode, flags: set[str]) -> bool:
+    func = node.func if isinstance(node, cst.Call) else None
+    return isinstance(func, (cst.Name, cst.Attribute)) and f"{MIXED}{dotted(func)}" in flags
 
 
-def guards(
-    call: cst.CSTNode, func: cst.FunctionDef, state: FileState
-) -> list[tuple[cst.CSTNode, str]] | None:
-    """The tests to widen in front of `call`, or None when a check cannot be rewritten with certainty."""
-    caps, flags, assigns = _variables(func, predicates(state))
-    checks = _checks(func, caps, flags)
-    # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen. Beside a
-    # check in the test it widens as a whole (`caps is not None and caps.roots`, MemoryForge) they are part of it.
-    tests = [t.test for t in (_test_of(c, func, state) for c in checks) if t is not None]
-    for attribute in _capability_attributes(func.body):
-        if not any(_within(attribute, c, state) for c in [*checks, *tests]) and not any(
-            _within(attribute, a, state) for a in assigns
-        ):
-            return None
-    out: list[tuple[cst.CSTNode, str]] = []
-    for check in checks:
-        if any(_within(check, a, state) for a in assigns):
-            continue  # a definition: its uses are what count
-        test_of = _test_of(check, func, state)
-        if test_of is None:
-            return None
-        if isinstance(test_of, cst.IfExp):
-            if _within(call, test_of.body, state):
-                out.append((test_of, OR))
-            elif _within(call, test_of.orelse, state):
-                out.append((test_of, AND))
-            else:
-                return None
-            continue
-        assert isinstance(test_of, cst.If)
-        if _within(call, test_of.body, state):
-            out.append((test_of, OR))
-        elif _reached_when_false(test_of, call, state):
-            out.append((test_of, AND))
-        else:
-            return None
-    unique: dict[int, tuple[cst.CSTNode, str]] = {}
-    for guard, how in out:
-        if unique.setdefault(id(guard), (guard, how))[1] != how:
-            return None
-    return list(unique.values())
+def _pure(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
+    """Every operand of every and/or in `node` reads what the client declared: nothing else (an operator's
+    `READ_ONLY`) is joined to the check."""
+    operations: list[cst.BooleanOperation] = []
 
+    class Find(cst.CSTVisitor):
+        def visit_BooleanOperation(self, n: cst.BooleanOperation) -> None:
+            operations.append(n)
 
-def _test_of(check: cst.CSTNode, func: cst.FunctionDef, state: FileState) -> cst.If | cst.IfExp | None:
-    """The `if` (or conditional expression) whose test holds the check, within its statement."""
-    node: cst.CSTNode | None = check
-    while node is not None and node is not func:
-        parent = state.parent(node)
-        if isinstance(parent, (cst.If, cst.IfExp)) and parent.test is node:
-            return parent
-        if parent is None or isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-            return None
-        node = parent
-    return None
-
-
-def _reached_when_false(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
-    """The read is in the `else`, or follows an `if` (without `else`) whose branch always leaves."""
-    if guard.orelse is not None:
-        return _within(call, guard.orelse, state)
-    return _exits(guard.body) and _precedes(guard, call, state)
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
-
-
-_LOOSE = (cst.BooleanOperation, cst.IfExp, cst.NamedExpr, cst.Lambda)
-
-
-def widen(value: str, how: str, wrap: bool = False, room: int | None = None) -> Any:
-    """An edit for an `If`/`IfExp`: its test becomes "argument given, or the old condition"; `wrap`: an `if`
-    whose line would overflow gets its test in parentheses, one operand a line; `room`: the columns the old
-    condition has on its own line, beyond which a call in it is split inside its brackets (as ruff's
-    formatter does)."""
-
-    # `save_path or None` (an existing path parameter read as the argument) binds looser than `is`.
-    parsed = cst.parse_expression(value)
-    if not isinstance(parsed, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not parsed.lpar:
-        value = f"({value})"
-    given_text = f"{value} is not None" if how == OR else f"{value} is None"
-
-    def change(node: cst.CSTNode) -> cst.CSTNode:
-        assert isinstance(node, (cst.If, cst.IfExp))
-        test = node.test
-        if isinstance(test, cst.BooleanOperation) and _code(test.left) == given_text:
-            return node  # widened by an earlier run
-        if isinstance(test, _LOOSE) and not test.lpar:
-            test = test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        if how == OR:
-            given = cst.parse_expression(f"{value} is not None")
-            new = cst.BooleanOperation(left=given, operator=cst.Or(), right=test)
-        else:
-            given = cst.parse_expression(f"{value} is None")
-            new = cst.BooleanOperation(left=given, operator=cst.And(), right=test)
-        if wrap and isinstance(node, cst.If):
-            line = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace("    "))
-            right = new.right
-            if room is not None and len(_code(right)) > room and isinstance(right, cst.Call) and right.args:
-                new = new.with_changes(right=_exploded_call(right))
-            operator = new.operator.with_changes(whitespace_before=line)
-            new = new.with_changes(
-                operator=operator,
-                lpar=[cst.LeftParen(whitespace_after=line)],
-                rpar=[cst.RightParen(whitespace_before=cst.ParenthesizedWhitespace(indent=True))],
-            )
-        return node.with_changes(test=new)
-
-    return change
-
-
-def _exploded_call(call: cst.Call) -> cst.Call:
-    """`f(a, b)` as `f(\n        a, b\n    )`: its arguments on a line of their own, one level in from the
-    operand's (which sits one level in from the `if`)."""
-    inner = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(" " * 8))
-    outer = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(" " * 4))
-    args = list(call.args)
-    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=outer)
-    return call.with_changes(whitespace_before_args=inner, args=args)
+    node.visit(Find())
+    return _touches(node, caps, flags) and all(
+        _touches(o.left, caps, flags) and _touches(o.right, caps, flags) for o in operations
+    )
 
 
 def checked_around(call: cst.CSTNode, state: FileState) -> bool:
     """Whether the function holding `call` checks the client's roots capability (or reads its capabilities)."""
     owner = state.enclosing_function(call)
     return owner is not None and has_check(owner, predicates(state))
-
-
-def widen_around(call: cst.CSTNode, value: str, state: FileState) -> None:
-    """Widen the checks in front of a rewritten read, or of a call that passes the value down to one; a check
-    that cannot be widened in front of a passing call is marked (the read itself was decided by the plan). A
-    read that passes None runs only without the argument: its checks stand as they are."""
-    if value == "None":
-        return
-    owner = state.enclosing_function(call)
-    if owner is None or not has_check(owner, predicates(state)):
-        return
-    found = guards(call, owner, state)
-    if found is None:
-        state.mark(
-            call,
-            "MR105",
-            "a roots-capability check guards this call: the path argument it passes down may never arrive; "
-            "decide what a client without roots and without the argument gets",
-            Severity.BROKEN,
-        )
-        return
-    width = style_of(state.path).line_length
-    for guard, how in found:
-        line = state.lines[state.pos(guard)[0] - 1]
-        room = width - (len(line) - len(line.lstrip())) - 4 - len("and ")
-        state.edit(guard, widen(value, how, len(line) + len(value) + 16 > width, room))

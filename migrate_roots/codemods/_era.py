@@ -2,9 +2,11 @@
 decide for the roots as a capability check does, and are widened like one (`_capability_guard`).
 
 The date may be a literal, a name bound only to dates (`MODERN = "2026-07-28"`, `LEGACY = {"2025-06-18", ...}`,
-of the module, of another module of the project, or of the function), and the version a local holding
-`<...>.protocol_version`. Such names reach the checks as flags: `date:NAME` and `era:NAME` (never an
-identifier, nor a predicate's `name()`), so a comparison counts only when one side is the era and another a date.
+of the module, of another module of the project, or of the function), or the SDK's own registry (mcp 2.x
+`mcp.types.version`: `in MODERN_PROTOCOL_VERSIONS`, `== LATEST_MODERN_VERSION`, `is_version_at_least(era, ...)`),
+and the version a local holding `<...>.protocol_version`. Such names reach the checks as flags: `date:NAME`,
+`era:NAME` and `since:NAME` for the SDK's helper (never an identifier, nor a predicate's `name()`), so a
+comparison counts only when one side is the era and another a date.
 """
 
 from __future__ import annotations
@@ -18,6 +20,23 @@ from migrate_roots.codemods.program.flow import dotted
 ATTRIBUTES = frozenset({"protocol_version", "protocolVersion"})
 DATE = "date:"
 ERA = "era:"
+SINCE = "since:"
+# mcp 2.x's registry (`mcp.types.version` mirrors `mcp_types.version`). KNOWN_/SUPPORTED_PROTOCOL_VERSIONS hold
+# every revision: a test of them asks whether a version is known, not which era it is.
+_REGISTRIES = ("mcp.types.version", "mcp_types.version")
+_SDK_DATES = frozenset(
+    f"{m}.{n}"
+    for m in _REGISTRIES
+    for n in (
+        "HANDSHAKE_PROTOCOL_VERSIONS",
+        "MODERN_PROTOCOL_VERSIONS",
+        "LATEST_PROTOCOL_VERSION",
+        "LATEST_HANDSHAKE_VERSION",
+        "LATEST_MODERN_VERSION",
+        "OLDEST_SUPPORTED_VERSION",
+    )
+) | {"mcp.types.LATEST_PROTOCOL_VERSION", "mcp_types.LATEST_PROTOCOL_VERSION"}
+_SDK_HELPERS = frozenset(f"{m}.is_version_at_least" for m in _REGISTRIES)
 _DATE = re.compile(r"20\d\d-\d\d-\d\d")
 # A module that could hold a date constant or an era test (before parsing it).
 SPELLED = re.compile(r"protocol_?[vV]ersion|20\d\d-\d\d-\d\d")
@@ -112,6 +131,52 @@ def local_flags(func: cst.FunctionDef) -> set[str]:
         elif all(_era(v) for v in values if v is not None):
             out.add(f"{ERA}{name}")
     return out
+
+
+def sdk_flags(imports: list[cst.Import | cst.ImportFrom]) -> set[str]:
+    """`date:NAME` / `since:NAME` for the SDK's version names as these imports bind them: `LATEST_MODERN_VERSION`
+    (`from mcp.types.version import ...`), `version.MODERN_PROTOCOL_VERSIONS` (`from mcp.types import
+    version`), `mcp.types.version.is_version_at_least` (`import mcp.types.version`)."""
+    known = [(DATE, q) for q in _SDK_DATES] + [(SINCE, q) for q in _SDK_HELPERS]
+    out: set[str] = set()
+
+    def bind(qualified: str, local: str) -> None:
+        for kind, name in known:
+            if name == qualified:
+                out.add(f"{kind}{local}")
+            elif name.startswith(f"{qualified}."):
+                out.add(f"{kind}{local}{name[len(qualified) :]}")
+
+    for small in imports:
+        if isinstance(small, cst.Import):
+            for alias in small.names:
+                module = dotted(alias.name) or ""
+                if alias.asname is not None:
+                    bind(module, dotted(alias.asname.name) or "")
+                else:  # `import mcp.types.version` binds `mcp`: the names are read in full
+                    top = module.partition(".")[0]
+                    bind(top, top)
+        elif small.module is not None and not small.relative:
+            module = dotted(small.module) or ""
+            if isinstance(small.names, cst.ImportStar):
+                for kind, name in known:
+                    if name.rpartition(".")[0] == module:
+                        out.add(f"{kind}{name.rpartition('.')[2]}")
+                continue
+            for alias in small.names:
+                name = dotted(alias.name) or ""
+                bind(f"{module}.{name}", (dotted(alias.asname.name) or "") if alias.asname else name)
+    return out
+
+
+def call(node: cst.Call, flags: set[str]) -> bool:
+    """`is_version_at_least(ctx.protocol_version, "2026-07-28")`: the SDK's helper asked about the client's era
+    (its minimum must be a known revision, so any second argument is a date)."""
+    if not isinstance(node.func, (cst.Name, cst.Attribute)) or f"{SINCE}{dotted(node.func)}" not in flags:
+        return False
+    version = [a.value for a in node.args if a.keyword is None][:1]
+    version += [a.value for a in node.args if a.keyword is not None and a.keyword.value == "version"]
+    return any(_era(v) or isinstance(v, cst.Name) and f"{ERA}{v.value}" in flags for v in version)
 
 
 def mentioned(node: cst.CSTNode) -> bool:

@@ -10,7 +10,8 @@ So the rewrite adds `RootsArgumentError` to the handler of the innermost `try` a
 call on the way to it, that catches an SDK error and nothing the shim's error already is (`Exception`,
 `ValueError`, a `ToolError`, a bare `except`). A handler that reads the error it binds (`e.error.code`) is
 not widened: the shim's error has no such fields, and the read is marked (MR105) instead; under `except*` the
-name binds the group, whose own fields (`group.exceptions`) are there either way.
+name binds the group, whose own fields (`group.exceptions`) are there either way, but an error held from it
+(`first = group.exceptions[0]`, then `first.error`) is the SDK's.
 """
 
 from __future__ import annotations
@@ -104,45 +105,93 @@ _GROUP = frozenset(
 def _reads_error(handler: Handler, state: Any) -> str | None:
     """`name.attr` when the handler's body reads `attr` of the error it binds to `name` (a field the shim's
     error lacks); under `except*`, of an error in the group (`group.exceptions[0].error`, `for e in
-    group.exceptions: e.error`), not of the group."""
+    group.exceptions: e.error`, `first = group.exceptions[0]` or `next(iter(group.exceptions))` then
+    `first.error`), not of the group nor of a part of it (`group.split(...)`, `group.subgroup(...)`)."""
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
         return None
     bound = handler.name.name.value
     star = isinstance(handler, cst.ExceptStarHandler)
-    items: set[str] = set()  # names iterating over the group's errors
+    groups = {bound}  # the bound name, and names holding it (or, under `except*`, a part of the group)
+    lists: set[str] = set()  # names holding `group.exceptions`
+    items: set[str] = set()  # names holding an error of the group
     found: list[str] = []
     code = state.wrapper.module.code_for_node
 
-    def of_group(node: cst.BaseExpression) -> bool:  # `group.exceptions`
+    def of_group(node: cst.BaseExpression) -> bool:  # `group.exceptions`, `list(group.exceptions)`
+        if isinstance(node, cst.Call) and last_name(node.func) in ("list", "tuple") and len(node.args) == 1:
+            node = node.args[0].value
+        if isinstance(node, cst.Name):
+            return node.value in lists
         return (
             isinstance(node, cst.Attribute)
             and node.attr.value == "exceptions"
             and isinstance(node.value, cst.Name)
-            and node.value.value == bound
+            and node.value.value in groups
         )
 
-    class Items(cst.CSTVisitor):
+    def item(node: cst.BaseExpression) -> bool:  # `group.exceptions[0]`, `next(iter(group.exceptions))`
+        if isinstance(node, cst.Subscript):
+            return of_group(node.value)
+        if isinstance(node, cst.Call) and last_name(node.func) == "next" and node.args:
+            inner = node.args[0].value
+            if isinstance(inner, cst.Call) and last_name(inner.func) == "iter" and inner.args:
+                return of_group(inner.args[0].value)
+        return isinstance(node, cst.Name) and node.value in items
+
+    def part(node: cst.BaseExpression) -> bool:  # `group`, `group.subgroup(...)`, `group.split(...)`
+        if isinstance(node, cst.Call) and star and isinstance(node.func, cst.Attribute):
+            return node.func.attr.value in ("split", "subgroup") and part(node.func.value)
+        return isinstance(node, cst.Name) and node.value in groups
+
+    def bind(target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+        names = [target] if isinstance(target, cst.Name) else []
+        if isinstance(target, (cst.Tuple, cst.List)):  # `first, *rest = group.exceptions`, `a, b = g.split()`
+            names = [e.value for e in target.elements if isinstance(e.value, cst.Name)]
+            whole = value is not None and (of_group(value) or part(value))
+            kind = items if value is not None and of_group(value) else groups
+            if star and whole:
+                kind.update(n.value for n in names if isinstance(n, cst.Name))
+            return
+        for name in names:
+            assert isinstance(name, cst.Name)
+            if value is None:
+                continue
+            if star and item(value):
+                items.add(name.value)
+            elif star and of_group(value):
+                lists.add(name.value)
+            elif part(value):
+                groups.add(name.value)
+
+    class Bindings(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                bind(target.target, node.value)
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            bind(node.target, node.value)
+
         def visit_For(self, node: cst.For) -> None:
-            if of_group(node.iter) and isinstance(node.target, cst.Name):
+            if star and of_group(node.iter) and isinstance(node.target, cst.Name):
                 items.add(node.target.value)
 
         def visit_CompFor(self, node: cst.CompFor) -> None:
-            if of_group(node.iter) and isinstance(node.target, cst.Name):
+            if star and of_group(node.iter) and isinstance(node.target, cst.Name):
                 items.add(node.target.value)
 
     class Reads(cst.CSTVisitor):
         def visit_Attribute(self, node: cst.Attribute) -> None:
             value = node.value
-            if isinstance(value, cst.Name) and value.value == bound:
+            if isinstance(value, cst.Name) and value.value in groups:
                 if not star or node.attr.value not in _GROUP:
-                    found.append(f"{bound}.{node.attr.value}")
-            elif star and isinstance(value, cst.Subscript) and of_group(value.value):
-                found.append(code(node))  # `group.exceptions[0].error`
-            elif star and isinstance(value, cst.Name) and value.value in items:
-                found.append(code(node))  # `e.error`, `e` an error of the group
+                    found.append(f"{value.value}.{node.attr.value}")
+            elif star and (isinstance(value, cst.Subscript) and of_group(value.value) or item(value)):
+                found.append(code(node))  # `group.exceptions[0].error`, `first.error`, `e.error`
 
-    if star:
-        state.walk(handler.body, Items())
+    for _ in range(
+        2
+    ):  # a name bound from a name bound before (`errors = group.exceptions; first = errors[0]`)
+        state.walk(handler.body, Bindings())
     state.walk(handler.body, Reads())
     return found[0] if found else None
 

@@ -11,7 +11,7 @@ from typing import cast
 
 import libcst as cst
 
-from migrate_roots.codemods import _capability_guard, _except_widen
+from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings, flow
 from migrate_roots.codemods.program import memo as kept_values
@@ -173,12 +173,10 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     # A roots-capability check in front of the call would keep an explicit argument from ever being read:
     # the rewrite widens it to "argument given, or the old condition" (_capability_guard), else it is marked.
     preds = _capability_guard.predicates(state)
-    if _capability_guard.has_check(func, preds) and _capability_guard.guards(call, func, state) is None:
-        return (
-            "MR105",
-            "a roots-capability check guards this call: with a path argument the check must go; decide what "
-            "a client without roots and without the argument gets",
-        )
+    if _capability_guard.has_check(func, preds):
+        widened = _capability_widen.plan(call, func, state)
+        if isinstance(widened, str):
+            return "MR105", widened
     # A value looked up first and filled by the read when empty (`cached = CACHE.get(key)` or `_roots.get()`,
     # then `if cached is None: cached = await ...`): a cache, which would shadow the argument on a hit.
     tested = _tested_around(call, func, state)

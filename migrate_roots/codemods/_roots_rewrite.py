@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _capability_guard, _except_widen
+from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._roots_edits import (
     ALIASES,
@@ -130,7 +130,7 @@ class _Rewriter:
                     call, _replace_site(call, given, site.shape, name, _wrap_at(state, call, grown), taken)
                 )
                 drop_idle_binding(call, state)  # `fetch = ctx.session.list_roots`, used only by the call
-                _capability_guard.widen_around(call, value, state)
+                _capability_widen.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
                 rewritten = True
         for func in self.rule.functions.values():
@@ -198,7 +198,7 @@ class _Rewriter:
                 keyword = plan.keywords.get(pos, state.settings.param_name)
                 wrap = _wrap_at(state, call, len(f", {keyword}={value}"))
                 state.edit(call, _add_keyword(keyword, value, wrap))
-                _capability_guard.widen_around(call, value, state)
+                _capability_widen.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
         needs = _annotation_imports(plan, state.settings.target)
         shim = own_style(state.wrapper.module, plan.shim_import, state.package)
