@@ -310,7 +310,10 @@ class Engine:
             # A file left out of an earlier round imports none of the functions known then: only the new ones
             # can make it join now (the test is a disjunction over the names).
             joins = follow.Joins(tokens, new, modules)
-            more, more_failed = self._prefilter([f for f in files if f not in seen], joins)
+            left = [f for f in files if f not in seen]
+            if not tokens and not new:  # modules alone join by their name: no file's bytes need reading
+                left = [f for f in left if os.path.splitext(os.path.basename(f))[0] in joins.stems]
+            more, more_failed = self._prefilter(left, joins)
             failed += more_failed
             seen |= {str(p) for p in more} | {f.path for f in more_failed}
             # A stage-two file (a tool calling a helper) is guessed with its package's stage-one files

@@ -74,7 +74,7 @@ class Joins:
 
     def test(self, path: str, data: bytes) -> bool:
         if self.wanted and self._is_wanted(path):
-            return True
+            return bool(data.strip())  # an empty `__init__.py` holds nothing to read
         if self.gate is not None and self.gate.search(data):
             for scope in scopes(path):
                 names = self.scoped.get(scope)

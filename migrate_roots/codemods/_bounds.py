@@ -259,7 +259,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     checks: list[tuple[str, frozenset[str], Pos]] = []
     deferred: list[tuple[int, Pos, frozenset[str]]] = []
     resolved = _resolved_names(func)
-    held = spell.held_relpaths(func.body)  # `rel = os.path.relpath(target, base)`
+    held = spell.held_relpaths(func.body, _visit)  # `rel = os.path.relpath(target, base)`
     labelled = spell.labelled_returns(func, _visit)  # a labeller's `return f"{path} (outside the workspace)"`
 
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:

@@ -519,7 +519,9 @@ class SiteIndex:
 
 
 def _takes_middleware_context(node: cst.FunctionDef, state: FileState) -> bool:
-    """A parameter annotated with fastmcp's `MiddlewareContext`."""
+    """A parameter annotated with fastmcp's `MiddlewareContext` (asked only where the file names it)."""
+    if not spells(state, "MiddlewareContext"):
+        return False
     params = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
     return any(
         p.annotation is not None
