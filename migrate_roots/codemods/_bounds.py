@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -259,8 +260,8 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
     checks: list[tuple[str, frozenset[str], Pos]] = []
     deferred: list[tuple[int, Pos, frozenset[str]]] = []
     resolved = _resolved_names(func)
-    held = spell.held_relpaths(func.body, _visit)  # `rel = os.path.relpath(target, base)`
-    labelled = spell.labelled_returns(func, _visit)  # a labeller's `return f"{path} (outside the workspace)"`
+    held = spell.Lazy(func.body, _visit)  # `rel = os.path.relpath(target, base)`
+    labelled: Any = spell.LazyLabels(func, _visit)  # a labeller's `return f"{path} (outside the workspace)"`
 
     def bind(targets: frozenset[str], value: cst.CSTNode) -> None:
         if not targets:
