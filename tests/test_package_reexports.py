@@ -180,3 +180,26 @@ def test_a_tool_reaching_a_helper_through_a_chain_of_star_imports_is_threaded(tm
     text = (root / "pkg" / "server.py").read_text()
     assert "async def where(ctx: Context, root: RootPath = None) -> str:" in text
     assert "workspace(ctx, root=root)" in text
+
+
+@pytest.mark.parametrize(
+    ("registration", "argument"),
+    [("mcp.tool(where)", "workspace"), ("mcp.tool(where, exclude_args=['workspace'])", "root")],
+)
+def test_a_tool_registered_through_a_package_re_export_is_that_tool(tmp_path, registration, argument):
+    """Sweep N, r10: `from pkg import where; mcp.tool(where)`, `where` defined in `pkg.tools` and re-exported by
+    `pkg/__init__.py`: marked MR103 "which is not a tool". Its hidden `exclude_args` go with it."""
+    tools = (
+        "from fastmcp import Context\n\n\nasync def where(ctx: Context, workspace: str | None = None) -> str:\n"
+        "    if workspace is None:\n        roots = await ctx.list_roots()\n        workspace = str(roots[0].uri)\n"
+        "    return workspace\n"
+    )
+    server = f"from fastmcp import FastMCP\n\nfrom pkg import where\n\nmcp = FastMCP('t')\n{registration}\n"
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("from pkg.tools import where\n")
+    (root / "pkg" / "tools.py").write_text(tools)
+    (root / "pkg" / "server.py").write_text(server)
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR102", "rewritten")], findings
+    assert f"reads the `{argument}` argument" in findings[0].message

@@ -59,6 +59,18 @@ class Functions:
                 if summary.sdk:
                     self.sdk.add((root, fq))
         self.roots_of = roots_of
+        # A tool registered by a name a package re-exports (`from pkg import where; mcp.tool(where)`, `where`
+        # defined in `pkg.tools`: sweep N, r10) is the function that name resolves to.
+        for root, model in models.items():
+            for fq, name in model.tools.items():
+                key = self.resolve(root, fq) if (root, fq) not in self.by_key else None
+                if key is not None and self.by_key[key][1].tool is None:
+                    path, func = self.by_key[key]
+                    func = replace(func, tool=name)
+                    if fq in model.hidden:  # ... with the `exclude_args` given there
+                        unfit = frozenset(func.params) if "*" in model.hidden[fq] else model.hidden[fq]
+                        func = replace(func, not_paths=func.not_paths | unfit, fixed=func.fixed | unfit)
+                    self.by_key[key] = (path, func)
         self.calls: dict[Key, list[tuple[Key, Pos]]] = {}
         for key, (path, func) in self.by_key.items():
             package = summaries[path].package
