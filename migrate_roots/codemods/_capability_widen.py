@@ -25,6 +25,7 @@ from migrate_roots.codemods._capability_guard import (
     has_check,
     predicates,
 )
+from migrate_roots.codemods._plumbing_queries import _contains
 from migrate_roots.codemods._style import style_of
 from migrate_roots.codemods.base import FileState
 from migrate_roots.model import Severity
@@ -39,15 +40,6 @@ def _exits(block: cst.BaseSuite) -> bool:
     return isinstance(small, (cst.Return, cst.Raise, cst.Continue, cst.Break))
 
 
-def _within(node: cst.CSTNode, outer: cst.CSTNode, state: FileState) -> bool:
-    current: cst.CSTNode | None = node
-    while current is not None:
-        if current is outer:
-            return True
-        current = state.parent(current)
-    return False
-
-
 def _precedes(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
     """Does the read follow `guard` in the same block (or in a block nested after it)?"""
     block = state.parent(guard)
@@ -56,7 +48,7 @@ def _precedes(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
     statements = list(getattr(block, "body", ()))
     if guard not in statements:
         return False
-    return any(_within(call, s, state) for s in statements[statements.index(guard) + 1 :])
+    return any(_contains(s, call, state) for s in statements[statements.index(guard) + 1 :])
 
 
 # Why a check is not widened: the caller marks the read with it (MR105).
@@ -76,13 +68,13 @@ def plan(call: cst.CSTNode, func: cst.FunctionDef, state: FileState) -> list[tup
     # check in the test it widens as a whole (`caps is not None and caps.roots`, MemoryForge) they are part of it.
     tests = [t.test for t in (_test_of(c, func, state) for c in checks) if t is not None]
     for attribute in _capability_attributes(func.body):
-        if not any(_within(attribute, c, state) for c in [*checks, *tests]) and not any(
-            _within(attribute, a, state) for a in assigns
+        if not any(_contains(c, attribute, state) for c in [*checks, *tests]) and not any(
+            _contains(a, attribute, state) for a in assigns
         ):
             return GUARDED
     out: list[tuple[cst.CSTNode, str]] = []
     for check in checks:
-        if any(_within(check, a, state) for a in assigns):
+        if any(_contains(a, check, state) for a in assigns):
             continue  # a definition: its uses are what count
         test_of = _test_of(check, func, state)
         if _mixed(check, flags):
@@ -92,10 +84,10 @@ def plan(call: cst.CSTNode, func: cst.FunctionDef, state: FileState) -> list[tup
             )
         if test_of is None:
             return GUARDED
-        if _within(call, test_of.body, state):
+        if _contains(test_of.body, call, state):
             how = OR
         elif (
-            _within(call, test_of.orelse, state)
+            _contains(test_of.orelse, call, state)
             if isinstance(test_of, cst.IfExp)
             else _reached_when_false(test_of, call, state)
         ):
@@ -167,7 +159,7 @@ def _test_of(check: cst.CSTNode, func: cst.FunctionDef, state: FileState) -> cst
 def _reached_when_false(guard: cst.If, call: cst.CSTNode, state: FileState) -> bool:
     """The read is in the `else`, or follows an `if` (without `else`) whose branch always leaves."""
     if guard.orelse is not None:
-        return _within(call, guard.orelse, state)
+        return _contains(guard.orelse, call, state)
     return _exits(guard.body) and _precedes(guard, call, state)
 
 

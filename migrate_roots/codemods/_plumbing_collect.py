@@ -23,6 +23,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _is_tool,
     _log_argument,
     _mentions_site,
+    _names,
     _our_description,
     _pattern_argument,
     _statement_of_call,
@@ -389,14 +390,3 @@ def _awaited(call: cst.Call, state: FileState) -> bool:
 
     node.visit(Waits())
     return found
-
-
-def _names(node: cst.CSTNode) -> set[str]:
-    out: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            out.add(n.value)
-
-    node.visit(Names())
-    return out

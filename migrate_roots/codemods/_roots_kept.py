@@ -32,19 +32,18 @@ def cache_refusals(functions: Iterable[Func], state: FileState) -> None:
         # A module variable the cache analysis does not remove (a helper module without the SDK, whose read it
         # does not know as one: sweep M, r03) stays too, unmarked by MR211.
         unknown = sorted(n for n in site.cached if n not in closed and n not in removed and n not in kept)
-        if unknown and not names:
+        held = (
+            (unknown[0], "a module variable kept across calls (`global`)")
+            if unknown and not names
+            else (closed[0], "a variable of the enclosing function kept across calls (`nonlocal`)")
+            if closed and not names
+            else None
+        )
+        if held is not None:
             site.refusal = (
                 "MR211" if own else "MR101" if site.shape == "result" else "MR102",
-                f"roots read behind `{unknown[0]}`, a module variable kept across calls (`global`): a path "
-                "argument here would be read when it is filled and ignored while it holds; remove that cache by "
-                "hand, then run again",
-            )
-        elif closed and not names:
-            site.refusal = (
-                "MR211" if own else "MR101" if site.shape == "result" else "MR102",
-                f"roots read behind `{closed[0]}`, a variable of the enclosing function kept across calls "
-                "(`nonlocal`): a path argument here would be read when it is filled and ignored while it "
-                "holds; remove that cache by hand, then run again",
+                f"roots read behind `{held[0]}`, {held[1]}: a path argument here would be read when it is "
+                "filled and ignored while it holds; remove that cache by hand, then run again",
             )
         elif names and own:
             site.refusal = (
