@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import cast
 
 import libcst as cst
@@ -247,11 +246,6 @@ def _model_class(
     return (cls, theirs) if cls is not None else None
 
 
-@lru_cache(maxsize=256)
 def _module_classes(path: str) -> dict[str, cst.ClassDef]:
-    try:
-        with open(path, "rb") as handle:
-            tree = cst.parse_module(handle.read())
-    except (OSError, cst.ParserSyntaxError, RecursionError):
-        return {}
-    return {s.name.value: s for s in tree.body if isinstance(s, cst.ClassDef)}
+    tree = _sdk_alias.parsed_module(path)
+    return {s.name.value: s for s in tree.body if isinstance(s, cst.ClassDef)} if tree is not None else {}

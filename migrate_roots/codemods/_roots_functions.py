@@ -29,6 +29,7 @@ class Functions:
 
     def __init__(self, summaries: Mapping[str, Summary], models: Mapping[str, ProgramModel]) -> None:
         self.by_key: dict[Key, tuple[str, Func]] = {}
+        self.memo: dict[Key, Key | None] = {}  # `resolve`'s answers, by (root, name)
         self.sdk: set[Key] = set()  # functions of files that import the SDK
         roots_of: dict[str, list[str]] = {}
         self.modules: set[tuple[str, str]] = set()
@@ -93,7 +94,7 @@ class Functions:
         # Once per name: star imports fan out at every level, and a package whose modules star-import each
         # other took minutes (dedalus-mcp-python, once stage two read more of it). A name being resolved is
         # a cycle when met again: no answer.
-        memo = self.__dict__.setdefault("_memo", {})
+        memo = self.memo
         if (root, fq) in memo:
             return memo[(root, fq)]
         memo[(root, fq)] = None

@@ -160,10 +160,8 @@ def _star_bound(node: cst.ImportFrom, state: FileState) -> frozenset[str]:
 def _own_names(path: str) -> frozenset[str]:
     """Names of `_IMPORTED` a module binds at its top level other than to the library's own (a class, a
     function, an assignment, another import), and exports (`__all__`, when it has one, lists them)."""
-    try:
-        with open(path, "rb") as handle:
-            tree = cst.parse_module(handle.read())
-    except (OSError, cst.ParserSyntaxError, RecursionError):
+    tree = _sdk_alias.parsed_module(path)
+    if tree is None:
         return frozenset()
     found: set[str] = set()
     listed: set[str] | None = None

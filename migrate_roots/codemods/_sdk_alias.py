@@ -25,6 +25,7 @@ import os
 import sys
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 _SDKS = ("mcp", "fastmcp")
 # Never a first-party module: the SDKs themselves and the standard library (3.10+ lists it).
@@ -237,3 +238,16 @@ def translate(name: str, module: str, root: str, cache: dict[str, str | None]) -
             break
     cache[name] = answer
     return answer or name
+
+
+@lru_cache(maxsize=256)
+def parsed_module(path: str) -> Any:
+    """Another first-party module's libcst tree, parsed once per process for the rules that look into it (a
+    closed model it defines, the `Field` its star import binds), or None when it cannot be read or parsed."""
+    import libcst as cst
+
+    try:
+        with open(path, "rb") as handle:
+            return cst.parse_module(handle.read())
+    except (OSError, cst.ParserSyntaxError, RecursionError):
+        return None
