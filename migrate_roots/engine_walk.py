@@ -172,6 +172,7 @@ def _walk(
     plan: Mapping[str, Any],
     meta: Mapping[Any, Any] | None = None,
 ) -> tuple[FileState, list[Rule]]:
+    from migrate_roots.codemods._read import reading
     from migrate_roots.codemods.base import FileState
 
     codemods.load()
@@ -191,9 +192,10 @@ def _walk(
     )
     runners = {codemods.REGISTRY[c].runner or codemods.REGISTRY[c] for c in options.enabled}
     rules = [cls() for cls in sorted(runners, key=lambda r: r.code) if cls.nodes]
-    _visit(module, state, rules)
-    for rule in rules:
-        rule.leave(state)
+    with reading(state):
+        _visit(module, state, rules)
+        for rule in rules:
+            rule.leave(state)
     return state, rules
 
 

@@ -52,18 +52,15 @@ from migrate_roots.codemods._bounds_checks import (
     _pathish,
 )
 from migrate_roots.codemods._bounds_spellings import _callee, _raises_at_end, _relpath_of
+from migrate_roots.codemods._read import read
 
 Pos = tuple[int, int]
 
 Walk = Callable[[cst.CSTNode, cst.CSTVisitor], None]
 
 
-def _libcst_walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
-    node.visit(visitor)
-
-
 # The walk `facts` uses: the indexed file's own (`FileState.walk`, no node copies) while `facts` runs.
-_walker: list[Walk] = [_libcst_walk]
+_walker: list[Walk] = [read]
 
 
 def _visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
@@ -244,7 +241,7 @@ def facts(
     func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos], walk: Walk | None = None
 ) -> BoundFacts | None:
     """The signs of a bound in `func` and the flows that lead to them; `walk`: the file's read-only walk."""
-    _walker.append(walk or _libcst_walk)
+    _walker.append(walk or read)
     try:
         return _facts(func, pos)
     finally:

@@ -9,6 +9,7 @@ import re
 import libcst as cst
 
 from migrate_roots.codemods._bounds_spellings import _callee
+from migrate_roots.codemods._read import read
 
 _VALUE_ERROR_CATCHERS = frozenset({"ValueError", "Exception", "BaseException"})
 
@@ -28,7 +29,7 @@ def _node_ids(node: cst.CSTNode) -> set[int]:
             found.add(id(child))
             return True
 
-    node.visit(All())
+    read(node, All())
     return found
 
 
@@ -86,7 +87,7 @@ def _fallback(handler: cst.ExceptHandler) -> bool:
                 computes = True
             return not refuses
 
-    handler.body.visit(Find())
+    read(handler.body, Find())
     return computes and not refuses
 
 

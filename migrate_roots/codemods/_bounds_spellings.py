@@ -41,13 +41,15 @@ from types import MappingProxyType
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
+
 PARTS = "a comparison of the path's leading `parts` with the bound's"
 PARDIR = "a `relpath` whose first part is `..`"
 WALK = "a walk up the path's parents looked up in a collection"
 
 
 def _walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
-    node.visit(visitor)
+    read(node, visitor)
 
 
 def _callee(call: cst.Call) -> str | None:
@@ -89,7 +91,7 @@ class _Texts(cst.CSTVisitor):
 
 def _says(node: cst.CSTNode, words: re.Pattern[str]) -> bool:
     texts = _Texts(words)
-    node.visit(texts)
+    read(node, texts)
     return texts.found
 
 
@@ -297,7 +299,7 @@ def held_relpaths(
                     else:
                         found[name] = call
 
-    (walk or (lambda node, visitor: node.visit(visitor)))(body, Find())
+    (walk or read)(body, Find())
     return {name: call for name, call in found.items() if name not in twice}
 
 

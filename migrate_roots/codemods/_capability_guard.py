@@ -28,6 +28,7 @@ from functools import lru_cache
 import libcst as cst
 
 from migrate_roots.codemods import _era, _sdk_alias
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import dotted, last_name, returns_in
 
@@ -104,7 +105,7 @@ def _mentions_roots(node: cst.CSTNode) -> bool:
             nonlocal found
             found = found or n.value in ("roots", "RootsCapability")
 
-    node.visit(Find())
+    read(node, Find())
     return found
 
 
@@ -129,7 +130,7 @@ def _capability_attributes(node: cst.CSTNode) -> list[cst.CSTNode]:
             if isinstance(func, cst.Name) and func.value == "getattr" and _getattr_name(n) in _CAPABILITIES:
                 found.append(n)  # `getattr(session, "client_capabilities", None)`
 
-    node.visit(Find())
+    read(node, Find())
     return [n for n in found if id(n) not in other]
 
 
@@ -178,7 +179,7 @@ def _variables(
                 flags.update(f"{CLIENT}{n}" for n in names)
 
     for _ in range(2):  # a flag derived from a flag
-        func.body.visit(Assigns())
+        read(func.body, Assigns())
     return caps, flags, assigns
 
 
@@ -192,7 +193,7 @@ def _checks(func: cst.FunctionDef, caps: set[str], flags: set[str]) -> list[cst.
                 return False
             return True
 
-    func.body.visit(Find())
+    read(func.body, Find())
     return found
 
 
@@ -285,7 +286,7 @@ def _imports(module: cst.Module, lines: list[str]) -> list[cst.Import | cst.Impo
         def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
             found.append(node)
 
-    module.visit(Imports())
+    read(module, Imports())
     return found
 
 
@@ -365,7 +366,7 @@ def _touches(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
                 found = _is_check(n, caps, flags) and not _mixed(n, flags)
             return not found
 
-    node.visit(Find())
+    read(node, Find())
     return found
 
 
@@ -383,7 +384,7 @@ def _pure(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
         def visit_BooleanOperation(self, n: cst.BooleanOperation) -> None:
             operations.append(n)
 
-    node.visit(Find())
+    read(node, Find())
     return _touches(node, caps, flags) and all(
         _touches(o.left, caps, flags) and _touches(o.right, caps, flags) for o in operations
     )

@@ -15,6 +15,7 @@ import re
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.program.flow import dotted
 
 ATTRIBUTES = frozenset({"protocol_version", "protocolVersion"})
@@ -96,7 +97,7 @@ def _bindings(statements: list[cst.CSTNode]) -> dict[str, list[cst.BaseExpressio
             return False
 
     for statement in statements:
-        statement.visit(Bound())
+        read(statement, Bound())
     return out
 
 
@@ -188,7 +189,7 @@ def mentioned(node: cst.CSTNode) -> bool:
             nonlocal found
             found = found or n.attr.value in ATTRIBUTES
 
-    node.visit(Find())
+    read(node, Find())
     return found
 
 

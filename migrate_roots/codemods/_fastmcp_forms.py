@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_handed_to import _fq, _short_code
 from migrate_roots.codemods._roots_model import Func, Summary, import_root
 from migrate_roots.codemods._roots_uses import spells
@@ -59,7 +60,7 @@ def _aliases_in(node: cst.CSTNode) -> set[str]:
                 if arg.keyword is not None and arg.keyword.value in _ALIASES:
                     found.update(_strings(arg.value))  # `AliasChoices("root", "dir")` too
 
-    node.visit(Calls())
+    read(node, Calls())
     return found
 
 
@@ -71,7 +72,7 @@ def _strings(node: cst.BaseExpression) -> set[str]:
             value = s.evaluated_value
             out.add(value if isinstance(value, str) else "")
 
-    node.visit(Strings())
+    read(node, Strings())
     return out
 
 

@@ -12,6 +12,7 @@ from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._lowlevel_closed import refuse_closed, refuse_own_key
 from migrate_roots.codemods._lowlevel_model import Handler, Index, _code
 from migrate_roots.codemods._lowlevel_schemas import _statements, _ToolIndexer
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 
 SPLAT = "**"  # the dispatch call hands the arguments on with `**`
@@ -276,7 +277,7 @@ class _Indexer(_ToolIndexer):
                         return
                     Find.found = [_code(a.value).strip() for a in node.args if a.keyword is None]
 
-        handler.func.body.visit(Find())
+        read(handler.func.body, Find())
         return Find.found
 
     def _table_value(

@@ -20,6 +20,7 @@ from migrate_roots.codemods._lowlevel_edits import (
     _replace_with,
 )
 from migrate_roots.codemods._lowlevel_model import CODE, Handler, Index, Schema, _code, _handler_tools
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_edits import _extra, _wrap_at
 from migrate_roots.codemods._roots_model import Plan
 from migrate_roots.codemods._style import style_of
@@ -155,7 +156,7 @@ class _Rewrite:
                     if statement is not None:
                         statements[statement] = None
 
-        handler.func.visit(Calls())
+        read(handler.func, Calls())
         if not statements:
             return
         for statement in statements:

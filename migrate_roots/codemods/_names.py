@@ -15,6 +15,8 @@ from itertools import count
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
+
 
 def candidates(param: str) -> list[str]:
     return [param, f"{param}_path", f"{param}_dir", f"{param}_arg"]
@@ -39,7 +41,7 @@ def taken_and_returned(
     found: set[str] = set()
     returned: list[str] = []
     combined: set[str] = set()  # mentioned in another returned value: `join(roots[0].uri.path, save_path)`
-    visit = walk or (lambda node, visitor: node.visit(visitor))
+    visit = walk or read
 
     class Names(cst.CSTVisitor):
         depth = 0  # nested functions entered: their returns are not this function's
@@ -83,7 +85,7 @@ def _mentioned(node: cst.CSTNode, params: frozenset[str]) -> set[str]:
             if name.value in params:
                 out.add(name.value)
 
-    node.visit(Names())
+    read(node, Names())
     return out
 
 

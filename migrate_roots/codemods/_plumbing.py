@@ -27,6 +27,7 @@ from migrate_roots.codemods._plumbing_state import (
     _scheduled,
     _state_write,
 )
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 
 
@@ -297,5 +298,5 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                 if isinstance(n.func, cst.Name):
                     found.add(n.func.value)
 
-        node.visit(Calls())
+        read(node, Calls())
         return found

@@ -32,6 +32,7 @@ from migrate_roots.codemods._plumbing_state import (
     _names_global,
     _sends_resource_changed,
 )
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.program import flow
 from migrate_roots.codemods.program.flow import last_name
 from migrate_roots.model import Action, Severity
@@ -228,7 +229,7 @@ class _Caches(_PlumbingBase):
                     return  # `logger = setup_logger()`, then `logger.warning(...)`
                 found.append(f"{name}.{func.attr.value}()")
 
-        node.visit(Calls())
+        read(node, Calls())
         return found[0] if found else None
 
     def _fetches_through(self, func: cst.FunctionDef) -> bool:
@@ -477,7 +478,7 @@ def _assigned_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
         def visit_AugAssign(self, n: cst.AugAssign) -> None:
             found.append(n.target)
 
-    node.visit(Targets())
+    read(node, Targets())
     return found
 
 

@@ -29,6 +29,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _statement_of_call,
 )
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local, _names_global
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_uses import constant_text
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class _Collector(cst.CSTVisitor):
             and self.classes
             and any(self.state.qnames(b.value) & _sdk.FASTMCP_MIDDLEWARE for b in self.classes[-1].bases)
         ):
-            node.body.visit(_MiddlewareBranches(self.o))
+            read(node.body, _MiddlewareBranches(self.o))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.stack.pop()
@@ -388,5 +389,5 @@ def _awaited(call: cst.Call, state: FileState) -> bool:
             if name in _WAITERS:
                 found = found or any(kept in _names(a.value) for a in n.args)
 
-    node.visit(Waits())
+    read(node, Waits())
     return found

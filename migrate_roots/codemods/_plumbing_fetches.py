@@ -17,6 +17,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _is_site,
 )
 from migrate_roots.codemods._plumbing_state import _resource_calls, _state_write
+from migrate_roots.codemods._read import read
 from migrate_roots.model import Action, Severity
 
 # Calls without side effects that a roots read's result goes through (MR213 removes a call made only of them).
@@ -56,7 +57,7 @@ class _Fetches(_PlumbingBase):
             def visit_Call(self, n: cst.Call) -> None:
                 calls.append(n)
 
-        func.body.visit(Calls())
+        read(func.body, Calls())
         for call in calls:
             if _is_site(call, state):
                 continue

@@ -19,6 +19,7 @@ from migrate_roots.codemods._plumbing_edits import (
 )
 from migrate_roots.codemods._plumbing_queries import _contains
 from migrate_roots.codemods._plumbing_state import _ALLOWS, _bound_name, _dotted, _inside
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.model import Severity
 
@@ -275,7 +276,7 @@ def allow_lists(state: FileState, node: cst.CSTNode) -> set[str]:
                     name = func.attr.value if isinstance(func, cst.Attribute) else func.value
                     hits.append(name in _CHECKS)
 
-        node.visit(Calls())
+        read(node, Calls())
         return any(hits)
 
     def own(expr: cst.BaseExpression) -> str | None:
@@ -328,5 +329,5 @@ def _raises(node: cst.CSTNode) -> bool:
         def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
             return False
 
-    node.visit(Raise())
+    read(node, Raise())
     return found

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_handed_to import _tool_decorator
 from migrate_roots.codemods._roots_taken import taken_receiver
 from migrate_roots.codemods.base import FileState
@@ -200,7 +201,7 @@ def _names(node: cst.CSTNode) -> set[str]:
         def visit_Name(self, n: cst.Name) -> None:
             found.add(n.value)
 
-    node.visit(Names())
+    read(node, Names())
     return found
 
 
@@ -217,7 +218,7 @@ def _strings_in(node: cst.CSTNode) -> set[str]:
             if isinstance(value, str):
                 found.add(value)
 
-    node.visit(Strings())
+    read(node, Strings())
     return found
 
 
@@ -229,7 +230,7 @@ def _assigned_names(node: cst.CSTNode) -> set[str]:
             if isinstance(n.target, cst.Name):
                 found.add(n.target.value)
 
-    node.visit(Assigned())
+    read(node, Assigned())
     return found
 
 
@@ -248,7 +249,7 @@ def _all_simple_lines(node: cst.CSTNode) -> list[cst.SimpleStatementLine]:
         def visit_FunctionDef(self, n: cst.FunctionDef) -> bool:
             return n is node
 
-    node.visit(Lines())
+    read(node, Lines())
     return found
 
 
@@ -333,7 +334,7 @@ def _mentions_site(value: cst.BaseExpression, func: cst.FunctionDef, owner: _Plu
             if _is_site(n, state):
                 found = True
 
-    value.visit(Sites())
+    read(value, Sites())
     if found:
         return True
     derived = _derived_from_sites(func, state)
@@ -371,12 +372,12 @@ def _derive(func: cst.FunctionDef, state: FileState) -> set[str]:
                     if _is_site(n, state):
                         holds = True
 
-            node.value.visit(Sites())
+            read(node.value, Sites())
             if holds or (_names(node.value) & names):
                 for target in node.targets:
                     if isinstance(target.target, cst.Name):
                         names.add(target.target.value)
 
     for _ in range(2):
-        func.body.visit(Assigns())
+        read(func.body, Assigns())
     return names

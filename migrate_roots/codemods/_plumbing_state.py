@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._sdk import SDK_PREFIXES
 from migrate_roots.codemods.base import FileState
 
@@ -102,7 +103,7 @@ def _state_write(node: cst.CSTNode) -> str | None:
         def visit_AnnAssign(self, n: cst.AnnAssign) -> None:
             self._target(n.target)
 
-    node.visit(Writes())
+    read(node, Writes())
     return found[0] if found else None
 
 
@@ -115,7 +116,7 @@ def _relays(node: cst.CSTNode) -> bool:
             if isinstance(n.func, cst.Attribute) and n.func.attr.value == "send_roots_list_changed":
                 found = True
 
-    node.visit(Relay())
+    read(node, Relay())
     return found
 
 
@@ -127,7 +128,7 @@ def _resource_calls(node: cst.CSTNode) -> list[cst.Call]:
             if isinstance(n.func, cst.Attribute) and n.func.attr.value == "send_resource_list_changed":
                 found.append(n)
 
-    node.visit(Calls())
+    read(node, Calls())
     return found
 
 
@@ -191,5 +192,5 @@ def _scheduled(node: cst.CSTNode) -> str | None:
             if name in _SPAWNS and n.args and not found:
                 found.append(cst.Module([]).code_for_node(n.args[0].value))
 
-    node.visit(Spawns())
+    read(node, Spawns())
     return found[0] if found else None

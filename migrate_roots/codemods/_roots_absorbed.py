@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Func, Summary, import_root
 from migrate_roots.codemods.base import FileState
 
@@ -70,7 +71,7 @@ def _raises(handler: cst.ExceptHandler) -> bool:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
 
-    handler.body.visit(Raises())
+    read(handler.body, Raises())
     return found
 
 

@@ -17,6 +17,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._bounds import _names_in
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.bindings import plain_assignments
@@ -48,7 +49,7 @@ def _mentions_uri(node: cst.CSTNode) -> bool:
             attr = n.args[1].value if named else None
             found = found or (isinstance(attr, cst.SimpleString) and attr.evaluated_value == "uri")
 
-    node.visit(Uri())
+    read(node, Uri())
     return found
 
 
@@ -117,7 +118,7 @@ def _hashes_a_param(func: cst.FunctionDef, state: FileState) -> bool:
             if not found and _is_hash(n, state) and n.args:
                 found = bool(_names_in(n.args[0].value) & params)
 
-    func.body.visit(Hashes())
+    read(func.body, Hashes())
     return found
 
 

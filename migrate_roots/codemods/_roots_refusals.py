@@ -12,6 +12,7 @@ from typing import cast
 import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings, flow
 from migrate_roots.codemods.program import memo as kept_values
@@ -235,7 +236,7 @@ def _lookup_before(
             if at < line and named and isinstance(node.value, (cst.Call, cst.Subscript, cst.Attribute)):
                 found.append((code(node.value), at))
 
-    func.body.visit(Assigns())
+    read(func.body, Assigns())
     return found[-1] if found else None
 
 
@@ -252,7 +253,7 @@ def _calls_param(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
             if isinstance(node.func, cst.Name):
                 called.add(node.func.value)
 
-    inner.body.visit(Calls())
+    read(inner.body, Calls())
     return bool(called & params)
 
 
@@ -334,7 +335,7 @@ def _returns_name(func: cst.FunctionDef, name: str) -> bool:
             if isinstance(node.value, cst.Name) and node.value.value == name:
                 found = True
 
-    func.body.visit(Returns())
+    read(func.body, Returns())
     return found
 
 
@@ -358,7 +359,7 @@ def _derived_names(func: cst.FunctionDef, seed: str) -> set[str]:
                         names.add(target.target.value)
 
     for _ in range(2):
-        func.body.visit(Assigns())
+        read(func.body, Assigns())
     return names
 
 
@@ -369,7 +370,7 @@ def _names_in(node: cst.CSTNode) -> list[cst.Name]:
         def visit_Name(self, n: cst.Name) -> None:
             found.append(n)
 
-    node.visit(Names())
+    read(node, Names())
     return found
 
 
@@ -384,7 +385,7 @@ def _compares_none(func: cst.FunctionDef, names: set[str]) -> bool:
                     if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
                         hit = True
 
-    func.body.visit(Compare())
+    read(func.body, Compare())
     return hit
 
 

@@ -12,6 +12,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_edits import (
     ALIASES,
     _add_helper_param,
@@ -397,7 +398,7 @@ def _by_name_calls(module: cst.Module) -> list[tuple[cst.Call, str]]:
                 if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
                     found.append((node, name.evaluated_value))
 
-    module.visit(Find())
+    read(module, Find())
     return found
 
 

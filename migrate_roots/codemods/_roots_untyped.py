@@ -10,6 +10,7 @@ from collections.abc import Iterable
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Site, Summary
 from migrate_roots.codemods._roots_refusals import _uses
 from migrate_roots.codemods.base import FileState
@@ -133,7 +134,7 @@ def _used_at_once(call: cst.Call, state: FileState) -> bool:
             owner = state.parent(node)
             found = found or (node.value == held and isinstance(owner, (cst.Await, cst.Arg, cst.Return)))
 
-    state.function.body.visit(Handed())
+    read(state.function.body, Handed())
     return not found
 
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 import libcst as cst
 
 from migrate_roots.codemods import _sdk_alias
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Func, Summary, import_root
 from migrate_roots.codemods.base import FileState
 
@@ -244,7 +245,7 @@ def _returned(func: cst.FunctionDef) -> list[cst.FunctionDef]:
             if isinstance(node.value, cst.Name):
                 names.add(node.value.value)
 
-    func.visit(Returns())
+    read(func, Returns())
     body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
     return [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value in names]
 
@@ -260,7 +261,7 @@ def _is_wrapper(inner: cst.FunctionDef, outer: cst.FunctionDef) -> bool:
             nonlocal found
             found = found or (isinstance(node.func, cst.Name) and node.func.value in params)
 
-    inner.visit(Calls())
+    read(inner, Calls())
     return found
 
 
@@ -301,7 +302,7 @@ def _why_opaque(wrapper: cst.FunctionDef) -> str | None:
             nonlocal keeps
             keeps = keeps or node.names[0].name.value
 
-    wrapper.body.visit(Body())
+    read(wrapper.body, Body())
     if not passes:
         return (
             f"does not pass `**{kwargs}` on: a path argument would never reach the function; pass them on, then "

@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope
 
 from migrate_roots.codemods import _sdk_alias
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the rules read them here)
     CALL_TOOL_DECORATORS,
     CALL_TOOL_KEYWORDS,
@@ -84,7 +85,7 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression, depth: int = 0) 
                 head = text.split("[")[0].split("|")[0].strip()
                 names.update(_module_qualified(state, head))
 
-    annotation.visit(Names())
+    read(annotation, Names())
     found = [kind for kind in aliased if kind not in (None, FOREIGN)]
     if found:
         return found[0]
@@ -481,7 +482,7 @@ def self_attribute_kind(state: Any, expr: cst.Attribute, depth: int) -> str | No
                     kinds.append(expr_kind(state, assign.value, depth + 1))
                 kinds.append(annotation_kind(state, assign.annotation.annotation))
 
-    node.body.visit(Assigns())
+    read(node.body, Assigns())
     known = [k for k in kinds if k in (LL_SERVER, HL_SERVER)]
     # A session or context kept on the object (`self._session: ServerSession | None = None`, or given one):
     # held across requests, as `self.session` is by its name.

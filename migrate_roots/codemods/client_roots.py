@@ -24,6 +24,7 @@ from libcst.metadata import Scope
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._edits import drop_keyword
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Action, Severity
 
@@ -68,7 +69,7 @@ def _annotation_kind(state: FileState, annotation: cst.BaseExpression) -> str | 
         def visit_Attribute(self, node: cst.Attribute) -> None:
             names.update(state.qnames(node))
 
-    annotation.visit(Names())
+    read(annotation, Names())
     if names & (_sdk.CLIENT_SESSIONS | _sdk.MCP2_CLIENTS):
         return MCP_CLIENT
     if names & _sdk.FASTMCP_CLIENTS:
@@ -131,7 +132,7 @@ def _self_kind(state: FileState, expr: cst.Attribute, depth: int) -> str | None:
             if _is_self_attr(node.target, attr):
                 kinds.append(_annotation_kind(state, node.annotation.annotation))
 
-    current.body.visit(Assigns())
+    read(current.body, Assigns())
     known = [k for k in kinds if k is not None]
     return known[0] if known else None
 

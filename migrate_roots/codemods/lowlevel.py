@@ -43,6 +43,7 @@ from migrate_roots.codemods._lowlevel_model import (
     _runtime_refusal,
 )
 from migrate_roots.codemods._lowlevel_rewrite import _Rewrite
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Plan
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.roots_call import RootsCall
@@ -200,5 +201,5 @@ def _handed_on_whole(handler: Handler, state: FileState) -> list[tuple[cst.Call,
                 )
                 return
 
-    handler.func.body.visit(Find())
+    read(handler.func.body, Find())
     return found

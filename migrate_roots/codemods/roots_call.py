@@ -34,6 +34,7 @@ from migrate_roots.codemods import (
     _roots_untyped,
     _roots_wrappers,
 )
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_handed_to import _fq, _module_constant
 from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
 from migrate_roots.codemods._roots_plan import plan_package
@@ -468,7 +469,7 @@ def _sets_signature(node: cst.FunctionDef) -> bool:
                 isinstance(target.target, cst.Attribute) and target.target.attr.value == "__signature__"
             )
 
-    node.visit(Sets())
+    read(node, Sets())
     return found
 
 

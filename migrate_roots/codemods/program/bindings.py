@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import _FILLS, _is_container, _names
 
@@ -64,7 +65,7 @@ def _table(func: cst.FunctionDef) -> dict[str, list[Binding]]:
                 add(getattr(node, attr), (node, other, "other"))
             return True
 
-    func.visit(Binds())
+    read(func, Binds())
     return table
 
 
@@ -80,7 +81,7 @@ def plain_assignments(func: cst.FunctionDef) -> list[tuple[str, cst.BaseExpressi
                 if isinstance(target.target, cst.Name):
                     out.append((target.target.value, node.value, node))
 
-    func.visit(Assigns())
+    read(func, Assigns())
     return out
 
 
@@ -95,7 +96,7 @@ def declared_shared(func: cst.FunctionDef) -> set[str]:
         def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
             out.update(n.name.value for n in node.names)
 
-    func.visit(Shared())
+    read(func, Shared())
     return out
 
 
@@ -136,7 +137,7 @@ def _filled_in(block: cst.CSTNode) -> set[str]:
             ):
                 found.add(func.value.value)
 
-    block.visit(Fills())
+    read(block, Fills())
     return found
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 
 
@@ -144,7 +145,7 @@ def _tested_names(test: cst.CSTNode) -> set[str]:
                 return False
             return True
 
-    test.visit(Chains())
+    read(test, Chains())
     return names
 
 
@@ -203,7 +204,7 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
         def visit_Name(self, name: cst.Name) -> None:
             out.append(name)
 
-    node.visit(Names())
+    read(node, Names())
     return out
 
 
@@ -227,7 +228,7 @@ def none_on_failure(func: cst.FunctionDef, name: str) -> bool:
                     ):
                         found = True
 
-    func.visit(Handlers())
+    read(func, Handlers())
     return found
 
 
@@ -256,7 +257,7 @@ def tests_truth(func: cst.FunctionDef, names: set[str]) -> bool:
             is_len = isinstance(node.func, cst.Name) and node.func.value == "len"
             found = found or (is_len and bool(node.args) and named(node.args[0].value))
 
-    func.visit(Truth())
+    read(func, Truth())
     return found
 
 
@@ -295,7 +296,7 @@ def returns_in(block: cst.CSTNode) -> list[cst.Return]:
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
 
-    block.visit(Returns())
+    read(block, Returns())
     return found
 
 

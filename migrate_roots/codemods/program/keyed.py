@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.bindings import all_bindings, bindings_of, declared_shared
 from migrate_roots.codemods.program.flow import _leaves, _names
@@ -321,7 +322,7 @@ def _untouched(name: str, func: cst.FunctionDef, state: FileState, before: tuple
             elif not isinstance(parent, (cst.Param, cst.Comparison)):
                 ok = False
 
-    func.visit(Uses())
+    read(func, Uses())
     return ok
 
 

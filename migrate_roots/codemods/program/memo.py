@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import (
     _FILLS,
@@ -71,7 +72,7 @@ def _mentions(node: cst.CSTNode) -> set[str]:
             if chain is not None:
                 found.add(chain)
 
-    node.visit(Chains())
+    read(node, Chains())
     return found
 
 
@@ -96,7 +97,7 @@ def _filled_attributes(func: cst.FunctionDef) -> frozenset[str]:
                 chain = dotted(call.value)
                 filled.update([chain] if chain is not None else [])
 
-    func.body.visit(Fills())
+    read(func.body, Fills())
     return frozenset(filled)
 
 
@@ -197,7 +198,7 @@ def _exists_on(test: cst.BaseExpression, state: FileState) -> str | None:
             if isinstance(subject, cst.Name) and _module_level(subject, state):
                 found.append(subject.value)
 
-    test.visit(Calls())
+    read(test, Calls())
     return found[0] if found else None
 
 
@@ -274,7 +275,7 @@ def _assigned_attributes(
             if pair is not None and on_session(pair):
                 found.add(pair)
 
-    func.body.visit(Sets())
+    read(func.body, Sets())
     return frozenset(found)
 
 
@@ -289,7 +290,7 @@ def _asked_attributes(test: cst.BaseExpression) -> set[str]:
                 if pair is not None:
                     found.add(pair)
 
-    test.visit(Asks())
+    read(test, Asks())
     return found
 
 

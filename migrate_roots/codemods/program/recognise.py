@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk, _sdk_alias
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import registrars
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration
@@ -385,5 +386,5 @@ def _returned_local(func: cst.FunctionDef) -> str | None:
             if isinstance(node.value, cst.Name) and node.value.value in local:
                 found.append(node.value.value)
 
-    func.visit(Returns())
+    read(func, Returns())
     return found[0] if len(set(found)) == 1 else None

@@ -28,6 +28,7 @@ from functools import lru_cache
 import libcst as cst
 
 from migrate_roots.codemods import _sdk, _sdk_alias
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import returns_in
 
@@ -71,7 +72,7 @@ class _Body(cst.CSTVisitor):
 
 def _body(func: cst.FunctionDef) -> _Body:
     found = _Body()
-    func.body.visit(found)
+    read(func.body, found)
     return found
 
 
@@ -214,7 +215,7 @@ def foreign(path: str, module: str, root: str) -> dict[str, str]:
             if isinstance(annotation, cst.Name) and annotation.value in classes:
                 servers.add(node.name.value)
 
-    tree.visit(Servers())
+    read(tree, Servers())
     for statement in tree.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             value: cst.BaseExpression | None

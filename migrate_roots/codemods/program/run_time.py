@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 import libcst as cst
 
 from migrate_roots.codemods._plumbing_queries import _strings_in
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.bindings import plain_assignments
 from migrate_roots.codemods.program.flow import _names
@@ -32,7 +33,7 @@ def sure_value(value: cst.BaseExpression) -> bool:
                 found.append(node)
             return not found
 
-    value.visit(Unsure())
+    read(value, Unsure())
     return not found
 
 
@@ -64,11 +65,11 @@ def declared(factory: cst.FunctionDef) -> frozenset[str]:
 
         def visit_If(self, node: cst.If) -> bool:
             tests.append(node.test)
-            node.body.visit(self)
+            read(node.body, self)
             tests.pop()
             if node.orelse is not None:
                 tests.append(node.test)
-                node.orelse.visit(self)
+                read(node.orelse, self)
                 tests.pop()
             return False
 
@@ -89,7 +90,7 @@ def declared(factory: cst.FunctionDef) -> frozenset[str]:
                 unsure -= 1
             super().on_leave(original_node)
 
-    factory.visit(Params())
+    read(factory, Params())
     body_sure = all(sure_call(c) for c in calls_in(factory))
     return frozenset(out) if body_sure else frozenset()
 
@@ -111,7 +112,7 @@ def calls_in(node: cst.CSTNode) -> list[cst.Call]:
         def visit_Call(self, n: cst.Call) -> None:
             out.append(n)
 
-    node.visit(Calls())
+    read(node, Calls())
     return out
 
 
