@@ -236,6 +236,7 @@ class _Indexer(_ToolIndexer):
         handler_text = _code(handler.func)
         for node in self.dicts:
             entries: list[tuple[str, cst.FunctionDef]] = []
+            imported: dict[str, list[str]] = {}
             for element in node.elements:
                 if not isinstance(element, cst.DictElement):
                     continue
@@ -243,11 +244,16 @@ class _Indexer(_ToolIndexer):
                 func = self.resolve(element.value)
                 if found and found[0] in self.index.tools and func is not None:
                     entries.append((found[0], func))
-            if not entries:
+                elif found and found[0] in self.index.tools:
+                    for fq in self._imported(element.value):
+                        imported.setdefault(fq, []).append(found[0])
+            if not entries and not imported:
                 continue
             holder = _holder_name(node, self.state)
             if holder is None or holder not in handler_text and not _inside(node, handler.func, self.state):
                 continue
+            line = self.state.pos(node)[0]
+            handler.elsewhere += [(fq, keys, holder or "{...}", line) for fq, keys in imported.items()]
             position = self._dispatch_position(handler, holder)
             by_func: dict[cst.FunctionDef, list[str]] = {}
             for key, func in entries:
@@ -255,6 +261,39 @@ class _Indexer(_ToolIndexer):
             for func, keys in by_func.items():
                 value, why = self._table_value(func, handler, position)
                 handler.tables.append((func, keys, value, why))
+        handler.elsewhere += self._imported_tables(handler)
+
+    def _imported_tables(self, handler: Handler) -> list[tuple[str, list[str], str, int]]:
+        """Tables of another module the handler looks the tool name up in (`HANDLERS.get(name)`,
+        `HANDLERS[name]` after `from .handlers import HANDLERS`): (the table's name, no keys, as written, line).
+        The plan reads the table's functions from that module's facts (`ModuleFacts.tables`)."""
+        found: list[tuple[str, list[str], str, int]] = []
+        outer = self
+
+        class Find(cst.CSTVisitor):
+            def visit_Subscript(self, node: cst.Subscript) -> None:
+                if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+                    self.table(node.value, node.slice[0].slice.value)
+
+            def visit_Call(self, node: cst.Call) -> None:
+                func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args:
+                    self.table(func.value, node.args[0].value)
+
+            def table(self, base: cst.BaseExpression, key: cst.BaseExpression) -> None:
+                if outer._is_name(key, handler) and isinstance(base, (cst.Name, cst.Attribute)):
+                    line = outer.state.pos(base)[0]
+                    found.extend((fq, [], _code(base).strip(), line) for fq in outer._imported(base))
+
+        read(handler.func.body, Find())
+        return found
+
+    def _imported(self, value: cst.BaseExpression) -> set[str]:
+        """The names a table value has through an import (`handle_where` after `from .handlers import
+        handle_where`, `handlers.handle_where`): a function of another module, when the plan knows it."""
+        if not isinstance(value, (cst.Name, cst.Attribute)):
+            return set()
+        return {name for name in self.state.qnames(value) if name.rpartition(".")[0] != self.state.module}
 
     def _dispatch_position(self, handler: Handler, holder: str) -> list[str] | None:
         """Source texts of the arguments passed to `holder[name](...)` / `holder.get(name)(...)`."""

@@ -54,6 +54,9 @@ class Handler:
     )  # (block, keys, qualname)
     tables: list[tuple[cst.FunctionDef, list[str], str, str | None]] = field(default_factory=list)
     # (function, keys, value expression, refusal)
+    # Table entries naming a function of another module (`from .handlers import handle_where`): (its fully
+    # qualified name, keys, the table as written, the table's line). The plan names them in its marker.
+    elsewhere: list[tuple[str, list[str], str, int]] = field(default_factory=list)
 
 
 @dataclass

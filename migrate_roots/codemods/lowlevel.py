@@ -116,6 +116,10 @@ class LowLevelTools(Rule):
                 shown = self._shown(keys)
                 refusal = splat or ((UNKNOWN, why_table) if why_table else _first_refusal(self.index, keys))
                 like[func] = (state.qualname(func), shown, value or handler.value, CODE, refusal, shown)
+            dispatched = state.extra.setdefault("dispatched", [])  # read by the plan (ModuleFacts.dispatched)
+            dispatched += [
+                (fq, self._shown(keys), holder, line) for fq, keys, holder, line in handler.elsewhere
+            ]
 
     def _shown(self, keys: list[str]) -> str:
         """The tools a branch serves as the client names them (`tree`), described in the module or not."""

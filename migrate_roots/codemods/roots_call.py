@@ -28,6 +28,7 @@ import libcst as cst
 from migrate_roots.codemods import (
     _fastmcp_forms,
     _roots_absorbed,
+    _roots_follow,
     _roots_kept,
     _roots_keyed,
     _roots_select,
@@ -262,36 +263,7 @@ class RootsCall(SiteIndex, Rule):
 
     @classmethod
     def follow_functions(cls, summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
-        out: set[str] = set()
-        for summary in summaries.values():
-            # To a fixed point within the module: its getter of its own class (`get_service() -> Service`
-            # beside `Service`) or a helper calling its own roots helper leads there too.
-            grown = True
-            while grown:
-                grown = False
-                known = reached | out
-                for func in summary.functions.values():
-                    # Tools too: a test that imports the tool's module may patch the helper where it is
-                    # imported.
-                    name = f"{summary.module}.{func.qualname.split('@')[0].split('.')[0]}"
-                    if func.qualname == "<module>" or name in out:
-                        continue
-                    gives = bool(func.gives) and _calls_into(func.gives, known)
-                    if func.sites or gives or any(_calls_into(callee, known) for callee, _ in func.calls):
-                        # What an importer names: the module's top-level function or class.
-                        out.add(name)
-                        grown = True
-            # A re-export under another name (`from .base_dir import resolve as base_dir_of`): its importers
-            # name the module's own binding (the same name is already found: `follow.expand`).
-            for bound, target in summary.facts.imports if summary.facts is not None else ():
-                if bound != target.rpartition(".")[2] and _calls_into(target, reached):
-                    out.add(f"{summary.module}.{bound}")
-            # A star re-export (`mid.py`: `from .helpers import *`): `from .mid import *` importers join too.
-            stars = set(summary.facts.stars) if summary.facts is not None else set()
-            out |= {
-                f"{summary.module}.{n.rpartition('.')[2]}" for n in reached if n.rpartition(".")[0] in stars
-            }
-        return out
+        return _roots_follow.functions(summaries, reached)
 
     @classmethod
     def follow_modules(cls, summaries: Mapping[str, Any]) -> set[str]:
@@ -301,14 +273,14 @@ class RootsCall(SiteIndex, Rule):
         out: set[str] = set()
         for summary in summaries.values():
             if any(f.sites for q, f in summary.functions.items() if q != "<module>"):
-                out |= _first_party_imports(summary)
+                out |= _roots_follow.first_party_imports(summary)
             out |= _roots_wrappers.decorator_modules(summary)
         return out
 
     @classmethod
     def follow_onward(cls, summaries: Mapping[str, Any]) -> set[str]:
         # `guard.ensure_within`, called by the `files.read_inside` the read hands its result to.
-        return {m for summary in summaries.values() for m in _first_party_imports(summary)}
+        return {m for summary in summaries.values() for m in _roots_follow.first_party_imports(summary)}
 
     @classmethod
     def links(cls, summary: Any) -> set[str]:
@@ -322,17 +294,6 @@ class RootsCall(SiteIndex, Rule):
     @classmethod
     def plan(cls, summaries: Mapping[str, Any], settings: Any) -> Mapping[str, Any]:
         return _roots_select.plan(summaries, settings)
-
-
-def _calls_into(callee: str, reached: set[str]) -> bool:
-    """`pkg.mod.helper` or `pkg.mod.Class.method` for a reached `pkg.mod.helper` / `pkg.mod.Class`; the method
-    of what a getter returns (`pkg.mod.get_service().enrich`) for a reached getter."""
-    callee = callee.replace(typed.RETURNED, ".")
-    while callee:
-        if callee in reached:
-            return True
-        callee = callee.rpartition(".")[0]
-    return False
 
 
 class FastmcpListRoots(Rule):
@@ -502,21 +463,3 @@ def _unwrapped_refusal(func: Func, defs: Mapping[str, cst.FunctionDef]) -> tuple
 def _returned_functions(func: cst.FunctionDef) -> list[cst.FunctionDef]:
     """The functions `func` defines in its body and returns by name."""
     return [s for s in func.body.body if isinstance(s, cst.FunctionDef) and _returns_name(func, s.name.value)]
-
-
-def _first_party_imports(summary: Any) -> set[str]:
-    """The modules of the file's own top-level package it imports from (each name, and its parent: the name
-    may be a module or a function)."""
-    facts = summary.facts
-    if facts is None:
-        return set()
-    top = summary.module.split(".")[0]
-    found = {m for _, fq in facts.imports if fq.split(".")[0] == top for m in (fq, fq.rpartition(".")[0])}
-    # ... and the modules of the project's functions it calls, imported inside a function too (codereviewbuddy's
-    # `gh.py` imports `github_api` where it calls it: unread, its `graphql` could not be told from a bound).
-    for func in summary.functions.values():
-        for callee, _ in func.calls:
-            if callee.split(".")[0] == top and typed.RETURNED not in callee:
-                module = callee.rpartition(".")[0]
-                found |= {module, module.rpartition(".")[0]}
-    return found - {""}

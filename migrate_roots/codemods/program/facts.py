@@ -54,6 +54,12 @@ class ModuleFacts:
     # Methods of this module's classes that override a method of a project class: (the override, the method
     # it overrides, line). A path argument threaded to the overridden one would reach the override too.
     overrides: tuple[tuple[str, str, int], ...] = ()
+    # Functions of another module that a low-level dispatch table of this module calls as tools (`HANDLERS =
+    # {"where": handle_where}`): (fully qualified name, the tools, the table as written, line).
+    dispatched: tuple[tuple[str, str, str, int], ...] = ()
+    # Module-level dicts of functions keyed by a string (`HANDLERS = {"where": handle_where}`), which a
+    # low-level handler of another module may dispatch on: (name, ((key, the value's qualified name), ...)).
+    tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(
@@ -64,4 +70,5 @@ class ModuleFacts:
             or self.opaque
             or self.handed
             or self.overrides
+            or self.dispatched
         )

@@ -46,6 +46,8 @@ class ProgramModel:
     made: dict[str, tuple[str, str, str, int]] = field(default_factory=dict)
     # A nested function handed by name to the project's code: (enclosing function, call, path, line).
     handed: dict[str, tuple[str, str, str, int]] = field(default_factory=dict)
+    # A function of another module that a low-level dispatch table calls as tools: (tools, table, path, line).
+    dispatched: dict[str, tuple[str, str, str, int]] = field(default_factory=dict)
     # (caller, line) -> the global flag that makes that call happen once per process.
     once: dict[tuple[str, int], str] = field(default_factory=dict)
     # Tools registered from values no function names: (spelling, path, line), the first of the group.
@@ -64,6 +66,8 @@ class ProgramModel:
                         model.opaque = (spelling, path, line)
                 for fq, spelling, line in getattr(facts, "handed", ()):
                     model.handed.setdefault(fq, ("", spelling, path, line))
+                for fq, tools, table, line in getattr(facts, "dispatched", ()):
+                    model.dispatched.setdefault(fq, (tools, table, path, line))
             for func in summary.functions.values():
                 if func.tool and func.refusal:
                     model.refused[f"{summary.module}.{func.qualname}"] = func.refusal
@@ -93,6 +97,14 @@ class ProgramModel:
                         )
                     if pos in getattr(func, "once", {}):
                         model.once[(f"{summary.module}.{func.qualname}", pos[0])] = func.once[pos]
+        for fq, (tools, table, path, line) in list(model.dispatched.items()):
+            # A table of another module (`HANDLERS.get(name)`, tools ''): its functions, keyed by tool name.
+            module, _, name = fq.rpartition(".")
+            entries = (
+                dict(getattr(model.modules.get(module), "tables", ())).get(name, ()) if not tools else ()
+            )
+            for key, value in entries:
+                model.dispatched.setdefault(value, (key, table, path, line))
         classes = {c for facts in model.modules.values() for c in facts.server_classes}
         for path, summary in summaries.items():
             facts = getattr(summary, "facts", None)
@@ -152,6 +164,14 @@ class ProgramModel:
                 if fq != current and not why.startswith("tool `"):  # say who, before why
                     why = f"`{_last(current)}`: {why}"
                 return code, f"roots read {_via(fq, current)}{why}"
+            if current in self.dispatched:
+                tools, table, path, line = self.dispatched[current]
+                return "MR153", (
+                    f"roots read {_via(fq, current)}`{_last(current)}`, which `{table}` ({_short(path)}:{line}) "
+                    f"dispatches as tool{'s' * (',' in tools)} `{tools}` from another module: the low-level "
+                    "rewrite edits a schema and its dispatched function only in the module of the `call_tool` "
+                    "handler; add the path property to the schema and read it from the arguments by hand"
+                )
             if current in self.unresolved:
                 path, registration = self.unresolved[current]
                 return "MR103", (

@@ -303,6 +303,7 @@ def module_facts(
     instances: list[tuple[str, str]] = []
     imports: list[tuple[str, str]] = []
     overrides: list[tuple[str, str, int]] = []
+    tables: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):
             for base in statement.bases:
@@ -324,6 +325,10 @@ def module_facts(
                 continue
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             value = small.value
+            if isinstance(value, cst.Dict) and len(targets) == 1 and isinstance(targets[0], cst.Name):
+                entries = _table_entries(state, value)
+                if entries:
+                    tables.append((targets[0].value, entries))
             for target in targets:
                 if not isinstance(target, cst.Name):
                     continue
@@ -347,7 +352,23 @@ def module_facts(
         opaque=opaque,
         handed=handed,
         overrides=tuple(overrides),
+        dispatched=tuple(state.extra.get("dispatched", ())),
+        tables=tuple(tables),
     )
+
+
+def _table_entries(state: FileState, value: cst.Dict) -> tuple[tuple[str, str], ...]:
+    """(key, qualified name of the value) of a dict's string-keyed entries whose values name something."""
+    entries: list[tuple[str, str]] = []
+    for element in value.elements:
+        if not isinstance(element, cst.DictElement) or not isinstance(
+            element.value, (cst.Name, cst.Attribute)
+        ):
+            continue
+        key = element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
+        if isinstance(key, str):
+            entries += [(key, name) for name in sorted(state.qnames(element.value))]
+    return tuple(entries)
 
 
 def registered_function(ref: str, scope: str, defs: Mapping[str, cst.FunctionDef]) -> str | None:
