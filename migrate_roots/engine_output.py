@@ -55,6 +55,10 @@ def _rewritten(
     shim = state.extra.get("shim")
     new_module = module.visit(ApplyEdits(state)) if (state.edits or state.markers) else module
     new_text = new_module.code
+    if module.default_indent == "\t" and new_text != source.text:
+        from migrate_roots.codemods._tabs import tabbed
+
+        new_text = tabbed(new_text, source.text)
     if state.markers:
         new_text = _marker_lines.renumber(source.text, new_text, str(path))
     if new_text == source.text:
@@ -157,7 +161,7 @@ def _shim_result(path: Path, options: Options, since: int) -> FileResult:
 # gets these lines after its docstring, so that its formatter check and line-length rules stay green on the
 # file until a person reformats it (sweep H, r03: 85 E501 and a failing `ruff format --check` at 79).
 _LAID_OUT = """
-# Laid out for 88 columns by migrate-roots; this project uses {width}.
+# Laid out for {ours} by migrate-roots; this project uses {theirs}.
 # The comments below keep the formatter and line-length checks off
 # this file: reformat it to your style, then delete them.
 # fmt: off
@@ -166,18 +170,21 @@ _LAID_OUT = """
 """
 
 
-def render_shim(settings: Settings, width: int = 88, single: bool = False) -> str:
+def render_shim(settings: Settings, width: int = 88, single: bool = False, tabs: bool = False) -> str:
     """The compatibility module, with the operator's variable; `width`: the line length of the project it goes
-    into; `single`: the project's isort forces one imported name a statement."""
+    into; `single`: the project's isort forces one imported name a statement; `tabs`: its formatter indents
+    with tabs."""
     import re
     from importlib.resources import files
 
     text = (files("migrate_roots.templates") / "_mcp_roots_compat.py").read_text(encoding="utf-8")
     default = 'ALLOWLIST_ENV = "MCP_ROOTS_ALLOWED_PATHS"'
     text = text.replace(default, f"ALLOWLIST_ENV = {settings.allowlist_env!r}".replace("'", '"'), 1)
-    if width != 88:
+    if width != 88 or tabs:
         end = text.index('"""\n', 3) + 4  # after the module docstring
-        text = text[:end] + _LAID_OUT.format(width=width) + text[end:]
+        ours = "88 columns" + (", four spaces an indent," if tabs else "")
+        theirs = " and ".join(x for x in (str(width) * (width != 88), "tabs" * tabs) if x)
+        text = text[:end] + _LAID_OUT.format(ours=ours, theirs=theirs) + text[end:]
     if single:
         # `from x import a, b` would be I001 there (sweep I, r14); the template lists the names in isort's
         # default order (constants, classes, then the rest), which one a line keeps.
@@ -194,7 +201,7 @@ def _shim_text(path: Path, settings: Settings) -> str:
     from migrate_roots.codemods._style import style_of
 
     style = style_of(str(path))
-    return render_shim(settings, style.line_length, style.force_single_line)
+    return render_shim(settings, style.line_length, style.force_single_line, style.tabs)
 
 
 def write_shim(path: Path, options: Options) -> FileResult:

@@ -29,6 +29,7 @@ class Style:
     known_third_party: frozenset[str] = frozenset()
     force_single_line: bool = False  # isort's: one imported name a statement
     lines_after_imports: int = -1  # isort's: blank lines after the imports (-1: ruff decides, one for us)
+    tabs: bool = False  # ruff's `format.indent-style = "tab"`
 
     def first_party(self, top: str) -> bool:
         """Whether ruff's isort counts the top-level module `top` as first party."""
@@ -68,6 +69,7 @@ def _from_ruff(table: dict[str, Any], root: Path, black: dict[str, Any] | None) 
         known_third_party=frozenset(x for x in isort.get("known-third-party", []) if isinstance(x, str)),
         force_single_line=isort.get("force-single-line") is True,
         lines_after_imports=after if isinstance(after := isort.get("lines-after-imports"), int) else -1,
+        tabs=isinstance(fmt := table.get("format"), dict) and fmt.get("indent-style") == "tab",
     )
 
 
