@@ -252,7 +252,7 @@ def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[st
     for kind, bound, detail in _sdk_alias.top_level(data, package):  # in order: the last binding wins
         source = _sdk_alias.first_party(root, detail[0]) if kind == "import" else None
         offered = _exported(source, detail[0], root, depth + 1) if source else frozenset()
-        for prefix in ("", _era.DATE):
+        for prefix in ("", _era.DATE, MIXED):
             if kind == "def" and prefix + bound in own or source and prefix + detail[1] in offered:
                 names.add(prefix + bound)
             else:
@@ -312,10 +312,11 @@ def _imported_predicates(state: FileState) -> set[str]:
             for alias in small.names if module else ():
                 name = dotted(alias.name) or ""
                 local = (dotted(alias.asname.name) or "") if alias.asname else name
-                if name in found:
-                    names.add(local)  # `from .caps import has_roots`
-                if _era.DATE + name in found:
-                    names.add(_era.DATE + local)  # `from .versions import MODERN`
+                # `from .caps import has_roots`; `from .versions import MODERN`; a predicate that joins the
+                # check to other conditions (`return not READ_ONLY and caps.roots is not None`) stays mixed.
+                for prefix in ("", _era.DATE, MIXED):
+                    if prefix + name in found:
+                        names.add(prefix + local)
                 submodule = _sdk_alias.first_party(root, f"{module}.{name}")
                 if submodule is not None:  # `from pkg import caps`
                     names.update(_qualified(local, p) for p in _exported(submodule, f"{module}.{name}", root))
