@@ -29,6 +29,7 @@ from migrate_roots.engine_types import (
     Entry,
     Guess,
     Indexed,
+    Moves,
     Options,
     Progress,
     _failure,
@@ -236,7 +237,7 @@ class Engine:
         hits, failed = self._prefilter(files, codemods.trigger_pattern(options.enabled))
         if not hits:  # the rules need not even be imported
             failed.sort(key=lambda f: Path(f.path).as_posix())
-            yield from self._render(((f, False) for f in failed), since, 0)
+            yield from self._render(((f, False, ()) for f in failed), since, 0)
             self.summary.seconds = round(time.perf_counter() - start, 3)
             return
         from migrate_roots.engine_files import _rewrite_one
@@ -341,21 +342,31 @@ class Engine:
         return added
 
     def _render(
-        self, results: Iterable[tuple[FileResult, bool]], since: int, pending: int
+        self, results: Iterable[tuple[FileResult, bool, Moves]], since: int, pending: int
     ) -> Iterator[FileResult]:
-        """Count and yield the interesting results (each with whether the rewrite phase made it), then the
-        compatibility modules they import."""
+        """Count and yield the interesting results (each with whether the rewrite phase made it, and the lines
+        it moved), then the compatibility modules they import. From the first file whose markers cite another
+        file's lines, the results are held until every file is rewritten (`engine_recite`)."""
+        from migrate_roots.engine_recite import Recite
+
         shims: dict[str, None] = {}
         done = 0
-        for result, rewritten in results:
+        recite = Recite(self.options)
+        held: list[FileResult] = []
+        for result, rewritten, moved in results:
             if rewritten:
                 done += 1
                 self.progress("rewrite", done, pending)
             self._count(result)
+            recite.note(result, moved)
             if result.shim:
                 shims[result.shim] = None
             if result.findings or result.status in (Status.CHANGED, Status.FAILED):
-                yield result
+                if held or recite.cites(result):
+                    held.append(result)
+                else:
+                    yield result
+        yield from recite.finish(held)
         if shims:
             from migrate_roots.engine_output import _display, _shim_result
         for shim in sorted(shims):

@@ -15,7 +15,18 @@ from typing import TYPE_CHECKING, Any
 from migrate_roots import codemods, guards, sourcefile, writer
 from migrate_roots.engine_output import _Linked, _ReadOnly, _rewritten, _write
 from migrate_roots.engine_plan import _plan
-from migrate_roots.engine_types import Dispatch, Entry, Guess, Indexed, Options, _failure, _hash, _pickled
+from migrate_roots.engine_types import (
+    Dispatch,
+    Entry,
+    Guess,
+    Indexed,
+    Moves,
+    Options,
+    Rewritten,
+    _failure,
+    _hash,
+    _pickled,
+)
 from migrate_roots.engine_walk import _analyse, _parse, _ParseFailure, _walk
 from migrate_roots.model import FileResult, Finding, Status
 
@@ -183,18 +194,24 @@ def _guess(
         if not (plan or indexed.needs_rewrite):
             return None
         state, _ = _walk(path, source, module, wrapper, options, "rewrite", plan, index_state.meta)
-        result, new = _rewritten(path, source, module, state, options)
-        return plan, Guess(result, new if options.write else None, _hash(data))
+        result, new, moved = _rewritten(path, source, module, state, options)
+        return plan, Guess(result, new if options.write else None, _hash(data), moved)
     except Exception:  # a speculation only: the rewrite phase redoes it for real and reports any error
         return None
 
 
-def rewrite_file(path: Path, options: Options, plan: Mapping[str, Any]) -> FileResult:
+def rewrite_file(
+    path: Path, options: Options, plan: Mapping[str, Any], moved: list[Moves] | None = None
+) -> FileResult:
+    """Rewrite one file under its plan; `moved` gets the lines the rewrite moved."""
+
     def work(data: bytes) -> FileResult:
         source, module, state, _ = _analyse(path, data, options, "rewrite", plan)
-        result, new = _rewritten(path, source, module, state, options)
+        result, new, lines = _rewritten(path, source, module, state, options)
         if new is not None and options.write:
             _write(path, new, data, result, options)
+        if moved is not None:
+            moved.append(lines)
         return result
 
     return _guarded(path, options, work)
@@ -214,8 +231,11 @@ def commit_file(path: Path, options: Options, guess: Guess) -> FileResult:
     return _guarded(path, options, work)
 
 
-def _rewrite_one(item: Dispatch, options: Options) -> FileResult:
+def _rewrite_one(item: Dispatch, options: Options) -> Rewritten:
     path, guess, plan = item
     if guess is not None:
-        return commit_file(path, options, guess)
-    return rewrite_file(path, options, plan)
+        result = commit_file(path, options, guess)
+        return result, guess.moved if result.status is Status.CHANGED else ()
+    moved: list[Moves] = []
+    result = rewrite_file(path, options, plan, moved)
+    return result, moved[0] if moved else ()

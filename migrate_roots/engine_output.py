@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from migrate_roots import guards, sourcefile, writer
 from migrate_roots.config import Settings
-from migrate_roots.engine_types import Options, _failure
+from migrate_roots.engine_types import Moves, Options, _failure
 from migrate_roots.model import FileResult, Finding, Severity, Status
 
 if TYPE_CHECKING:
@@ -45,8 +45,9 @@ def _write(path: Path, new: bytes, old: bytes, result: FileResult, options: Opti
 
 def _rewritten(
     path: Path, source: sourcefile.Source, module: cst.Module, state: FileState, options: Options
-) -> tuple[FileResult, bytes | None]:
-    """The result of the rewrite walk recorded in `state`, and the new bytes (None: unchanged)."""
+) -> tuple[FileResult, bytes | None, Moves]:
+    """The result of the rewrite walk recorded in `state`, the new bytes (None: unchanged), and the lines that
+    moved (for the markers of other files that cite this one: `engine_recite`)."""
     from migrate_roots.codemods import _marker_lines
     from migrate_roots.codemods.base import ApplyEdits
 
@@ -62,14 +63,14 @@ def _rewritten(
     if state.markers:
         new_text = _marker_lines.renumber(source.text, new_text, str(path))
     if new_text == source.text:
-        return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None
+        return FileResult(path=str(path), status=Status.UNCHANGED, findings=findings, tools=tools), None, ()
     # The re-parse guards what is written or shown; a scan shows no code.
     if options.write or options.want_diff:
         _verify(new_text, source.text, path)
     result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
     if options.want_diff:
         result.diff = unified_diff(str(path), source.text, new_text)
-    return result, source.encode(new_text)
+    return result, source.encode(new_text), _marker_lines.moves(source.text, new_text)
 
 
 def _not_removed(state: FileState) -> list[Finding]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from migrate_roots import codemods
 from migrate_roots.config import Settings
-from migrate_roots.engine_types import _NONE, Dispatch, Entry, Indexed, Options, _unpickled
+from migrate_roots.engine_types import _NONE, Dispatch, Entry, Indexed, Moves, Options, Rewritten, _unpickled
 from migrate_roots.engine_walk import package_info
 from migrate_roots.model import FileResult
 from migrate_roots.spill import Ref, Spill
@@ -144,17 +144,19 @@ def _dispatched(entry: Entry, spill: Spill, options: Options) -> Dispatch:
 
 
 def _outcome(
-    item: FileResult | Entry, spill: Spill, rewritten: Iterator[FileResult]
-) -> tuple[FileResult, bool]:
-    """A file's final result, and whether it came from the rewrite phase."""
+    item: FileResult | Entry, spill: Spill, rewritten: Iterator[Rewritten]
+) -> tuple[FileResult, bool, Moves]:
+    """A file's final result, whether it came from the rewrite phase, and the lines its rewrite moved."""
     if isinstance(item, FileResult):
-        return item, False
+        return item, False, ()
     if item.kind == "dispatch":
-        return next(rewritten), True
+        result, moved = next(rewritten)
+        return result, True, moved
     indexed: Indexed = spill.get(cast(Ref, item.ref))
     if item.kind == "ready":
-        return _unpickled(cast(bytes, indexed.guess)).result, True
-    return indexed.result, False
+        guess = _unpickled(cast(bytes, indexed.guess))
+        return guess.result, True, guess.moved
+    return indexed.result, False, ()
 
 
 def _plan(

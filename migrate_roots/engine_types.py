@@ -78,11 +78,19 @@ class Entry:
     commit: bool = False
 
 
+# (first line as read, first line as written, how many lines) of the blocks a rewrite kept (_marker_lines).
+Moves = tuple[tuple[int, int, int], ...]
+
+
 @dataclass
 class Guess:
     result: FileResult
     new: bytes | None = None  # the bytes to write (only when writing)
     old_hash: bytes = b""  # of the bytes the rewrite was made from
+    moved: Moves = ()  # the lines the rewrite moved
+
+
+Rewritten = tuple[FileResult, Moves]  # what the rewrite phase yields for a file
 
 
 Dispatch = tuple[Path, Guess | None, Mapping[str, Any]]  # a file, its confirmed guess, its plan

@@ -1,51 +1,103 @@
-"""Places a marker cites in its own file (`reach only from `list_repos` (pkg/server.py:16)`), renumbered for the
-file as written: the reasons are worded on the source as read, and every marker or edit above the cited line
-moves it. Findings keep the numbers of the source as read, which is what they are reported against.
+"""Places a marker cites (`reach only from `list_repos` (pkg/server.py:16)`), renumbered for the files as
+written: the reasons are worded on the sources as read, and every marker or edit above the cited line moves it.
+Findings keep the numbers of the sources as read, which is what they are reported against.
+
+A citation of the marker's own file is renumbered when the file is rewritten (`renumber`). A citation of
+another file the same run changes is renumbered once that file's moves are known (`recite`, run by the engine
+after the rewrite phase: `engine_recite`).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Mapping
 
 _CITE = re.compile(r"\((?P<file>[\w./\\-]+\.pyi?):(?P<line>\d+)\)")
 _MARKER = re.compile(r"^\s*#\s*migrate-roots:")
 _CONTINUATION = re.compile(r"^\s*#   \S")
 
+# (first line as read, first line as written, how many lines), 1-based: the blocks that keep their lines.
+Moves = tuple[tuple[int, int, int], ...]
 
-def _moved(old: list[str], new: list[str]) -> dict[int, int]:
-    """Line of the source as read (1-based) -> its line as written, for the lines that survive unchanged, and
-    the first line of an edited block for the block's first line."""
-    moved: dict[int, int] = {}
+
+def moves(old_text: str, new_text: str) -> Moves:
+    """The blocks of lines a rewrite kept (and the first lines of each edited block, paired in order)."""
+    old, new = old_text.splitlines(keepends=True), new_text.splitlines(keepends=True)
+    out: list[tuple[int, int, int]] = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
-            moved.update((i1 + k + 1, j1 + k + 1) for k in range(i2 - i1))
+            out.append((i1 + 1, j1 + 1, i2 - i1))
         elif tag == "replace":
-            moved.update((i1 + k + 1, j1 + k + 1) for k in range(min(i2 - i1, j2 - j1)))
-    return moved
+            out.append((i1 + 1, j1 + 1, min(i2 - i1, j2 - j1)))
+    return tuple(out)
+
+
+def _table(blocks: Moves) -> dict[int, int]:
+    return {first + k: written + k for first, written, count in blocks for k in range(count)}
+
+
+def _same_file(path: str, cited: str) -> bool:
+    path, cited = path.replace("\\", "/"), cited.replace("\\", "/")
+    return path == cited or path.endswith("/" + cited)
 
 
 def renumber(old_text: str, new_text: str, path: str) -> str:
     """`new_text` with the lines its markers cite in the file at `path` moved to where they are now."""
     if "migrate-roots:" not in new_text or _CITE.search(new_text) is None:
         return new_text
-    target = path.replace("\\", "/")
-    new = new_text.splitlines(keepends=True)
-    moved: dict[int, int] | None = None
-    inside = False
-    for index, line in enumerate(new):
-        inside = bool(_MARKER.match(line)) or (inside and bool(_CONTINUATION.match(line)))
-        if not inside or _CITE.search(line) is None:
-            continue
-        if moved is None:
-            moved = _moved(old_text.splitlines(keepends=True), new)
+    table: dict[int, int] | None = None
 
-        def place(match: re.Match[str], table: dict[int, int] = moved) -> str:
-            cited = match["file"].replace("\\", "/")
-            if not (target == cited or target.endswith("/" + cited)):
-                return match[0]
-            line_number = table.get(int(match["line"]))
+    def lookup(cited: str) -> dict[int, int] | None:
+        nonlocal table
+        if not _same_file(path, cited):
+            return None
+        if table is None:
+            table = _table(moves(old_text, new_text))
+        return table
+
+    return "".join(_renumbered(new_text.splitlines(keepends=True), lookup, ""))
+
+
+def cites_elsewhere(message: str, path: str) -> bool:
+    """Whether a finding's message cites a line of a file other than its own."""
+    return any(not _same_file(path, m["file"]) for m in _CITE.finditer(message))
+
+
+def recite(text: str, path: str, changed: Mapping[str, Moves], prefix: str = "") -> str:
+    """`text` (a file as written, or a diff of it: `prefix` "+") with the lines its markers cite in other files
+    that this run changed moved to where they are now. A citation that names more than one of them (two
+    `server.py` files in folders of one name) is left as read."""
+    tables: dict[str, dict[int, int]] = {}
+
+    def lookup(cited: str) -> dict[int, int] | None:
+        if _same_file(path, cited):
+            return None
+        found = [p for p in changed if _same_file(p, cited)]
+        if len(found) != 1:
+            return None
+        if found[0] not in tables:
+            tables[found[0]] = _table(changed[found[0]])
+        return tables[found[0]]
+
+    return "".join(_renumbered(text.splitlines(keepends=True), lookup, prefix))
+
+
+def _renumbered(lines: list[str], lookup: Callable[[str], dict[int, int] | None], prefix: str) -> list[str]:
+    inside = False
+    for index, line in enumerate(lines):
+        if prefix and not line.startswith(prefix):
+            inside = False
+            continue
+        body = line[len(prefix) :]
+        inside = bool(_MARKER.match(body)) or (inside and bool(_CONTINUATION.match(body)))
+        if not inside or _CITE.search(body) is None:
+            continue
+
+        def place(match: re.Match[str]) -> str:
+            table = lookup(match["file"])
+            line_number = table.get(int(match["line"])) if table is not None else None
             return match[0] if line_number is None else f"({match['file']}:{line_number})"
 
-        new[index] = _CITE.sub(place, line)
-    return "".join(new)
+        lines[index] = prefix + _CITE.sub(place, body)
+    return lines
