@@ -112,3 +112,30 @@ async def where(ctx: Context) -> str:
     findings, _ = _run(tmp_path, {"_state.py": state, "handlers.py": handlers})
     kept = [f[2] for f in findings if f[0] == "MR212" and "roots kept on `_state.cached`" in f[2]]
     assert kept and "(a global of module `_state`, shared by every request and session)" in kept[0], findings
+
+
+def test_a_cache_on_an_imported_object_is_named_as_an_object(tmp_path):
+    # Sweep M, r03's side note: `from .config import SETTINGS` is an object a module binds, not a module.
+    config = "class Settings:\n    workspace = None\n\n\nSETTINGS = Settings()\n"
+    handlers = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+from .config import SETTINGS
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    SETTINGS.workspace = str(result.roots[0].uri)
+    return SETTINGS.workspace
+"""
+    findings, _ = _run(tmp_path, {"config.py": config, "handlers.py": handlers})
+    kept = [f[2] for f in findings if f[0] == "MR212" and "roots kept on `SETTINGS.workspace`" in f[2]]
+    assert kept, findings
+    assert (
+        "(an attribute of `SETTINGS`, an object imported from `.config` and shared by every request)"
+        in kept[0]
+    )
+    assert "a global of module" not in kept[0]

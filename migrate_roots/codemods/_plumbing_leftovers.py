@@ -221,10 +221,35 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
     if isinstance(head, cst.Name) and head.value == "self":
         return "an attribute of `self`, kept as long as the object"
     if isinstance(head, cst.Name) and _sdk.imported(state, head):
-        return f"a global of module `{head.value}`, shared by every request and session"
+        return _imported_holder(state, head)
     if isinstance(head, cst.Name) and (head.value == "cls" or head.value[:1].isupper()):
         return "a class attribute, shared by every instance"
     return "an attribute of a long-lived object"
+
+
+def _imported_holder(state: FileState, head: cst.Name) -> str:
+    """`config.workspace` (a module: `import config`) or `SETTINGS.workspace` (an object a module binds: `from
+    .config import SETTINGS`), as the marker says it (sweep M, r03: "a global of module `SETTINGS`")."""
+    scope = state.scope(head)
+    found = [getattr(a, "node", None) for a in scope[head.value]] if scope is not None else []
+    source = next((n for n in found if isinstance(n, cst.ImportFrom)), None)
+    module = _dotted(source.module) if source is not None and source.module is not None else ""
+    module = "." * len(source.relative) + module if source is not None else module
+    submodule = source is not None and _first_party_module(state, source, head.value)
+    if source is None or submodule:
+        return f"a global of module `{head.value}`, shared by every request and session"
+    return f"an attribute of `{head.value}`, an object imported from `{module}` and shared by every request"
+
+
+def _first_party_module(state: FileState, source: cst.ImportFrom, name: str) -> bool:
+    """`from pkg import config`: `config` a module of the project (a file or package beside the importer's)."""
+    from migrate_roots.codemods import _sdk_alias
+
+    level = len(source.relative)
+    base = _dotted(source.module) if source.module is not None else ""
+    module = _sdk_alias.relative(state.package, level, base) if level else base
+    root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+    return bool(module) and _sdk_alias.first_party(root, f"{module}.{name}") is not None
 
 
 def _portable_roots(lines: list[str]) -> bool:
