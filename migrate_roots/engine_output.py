@@ -70,7 +70,9 @@ def _rewritten(
     result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
     if options.want_diff:
         result.diff = unified_diff(str(path), source.text, new_text)
-    return result, source.encode(new_text), _marker_lines.moves(source.text, new_text)
+    # What moved matters only where markers are written or shown (a scan shows none).
+    shown = options.write or options.want_diff
+    return result, source.encode(new_text), _marker_lines.moves(source.text, new_text) if shown else ()
 
 
 def _not_removed(state: FileState) -> list[Finding]:
