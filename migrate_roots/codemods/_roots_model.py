@@ -171,6 +171,10 @@ class Summary:
     # Tools handed to fastmcp's `Tool.from_tool(..., transform_fn=fn)`, `fn` without `**kwargs` (_fastmcp_forms):
     # (the tool's dotted names, the call as written, its line).
     transformed: tuple[tuple[tuple[str, ...], str, int], ...] = ()
+    # Tools it runs by name or through their tool object ("name:where", "fn:pkg.fs.where"), and the servers it
+    # mounts with a prefix: (prefix, the mounted server's dotted name or "", the call, line) (_roots_run_by_name).
+    runs: frozenset[str] = frozenset()
+    mounts: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @dataclass
@@ -200,6 +204,9 @@ class Plan:
     absorbed: set[str] = field(
         default_factory=set
     )  # helpers whose reads pass None, absorbed (_roots_absorbed)
+    # A run of a tool that now takes a new argument ("name:where" / "fn:pkg.fs.where", _roots_run_by_name) ->
+    # (the argument, the tool said for the marker).
+    by_name: dict[str, tuple[str, str]] = field(default_factory=dict)
     shim_import: str = ""
     shim_path: str = ""
 

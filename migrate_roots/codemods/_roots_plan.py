@@ -23,6 +23,7 @@ from migrate_roots.codemods import (
     _roots_keyed,
     _roots_plan_doubles,
     _roots_plan_tools,
+    _roots_run_by_name,
     _roots_wrappers,
     _shim_place,
 )
@@ -347,6 +348,7 @@ def plan_package(
     _roots_plan_tools.refused_callers(by_key, calls, reach, plans)
     _roots_plan_tools.handed_threaded(by_key, reach, plans, lambda key, fq: funcs.resolve(key[0], fq))
     _roots_plan_doubles.plan_doubles(summaries, plans)
+    _roots_run_by_name.plan(summaries, by_key, plans, funcs.resolve)
     for path, plan in plans.items():
         summary = summaries[path]
         # A file that only passes the value on may widen an `except McpError` (codemods/_except_widen.py).

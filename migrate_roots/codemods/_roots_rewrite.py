@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
+from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen, _roots_run_by_name
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
-from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_edits import (
     ALIASES,
     _add_helper_param,
@@ -151,7 +150,7 @@ class _Rewriter:
             if noted is not None and not given:
                 state.mark(noted, code, why, Severity.BROKEN)
         self._doubles()
-        self._called_by_name()
+        _roots_run_by_name.mark(state, plan)  # a tool gaining an argument, run by other code without it
         if not (rewritten or bound or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
@@ -273,32 +272,6 @@ class _Rewriter:
         self.state.edit(handler, _except_widen.widen)
         return True
 
-    def _called_by_name(self) -> None:
-        """A tool of this module that gains an argument, run by name through the server from other code
-        (`await mcp.call_tool("where", {})`, B's r11): that call passes no path; marked."""
-        state, plan = self.state, self.plan
-        gaining = {
-            func.tool: plan.tools[q][0]
-            for q, func in self.rule.functions.items()
-            if func.tool and q in plan.tools and plan.tools[q][2]
-        }
-        if not gaining or "call_tool" not in state.wrapper.module.code:
-            return
-        for call, name in _by_name_calls(state.wrapper.module):
-            param = gaining.get(name)
-            given = len(call.args) > 1 and f'"{param}"' in state.wrapper.module.code_for_node(
-                call.args[1].value
-            )
-            if param is not None and not given:
-                state.mark(
-                    call,
-                    "MR104",
-                    f"runs the tool `{name}` by its name through the server, and `{name}` now takes `{param}`: "
-                    f"this call passes none, so on MCP 2026-07-28 requests the tool asks for it; pass `{param}` "
-                    "in the arguments, by hand",
-                    Severity.BROKEN,
-                )
-
     def _doubles(self) -> None:
         state, plan, finder = self.state, self.plan, self.finder
         for qualname, (name, helper) in plan.doubles.items():
@@ -384,22 +357,6 @@ def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, 
         if "list" in shapes:
             needs.append(("typing", "List"))
     return needs
-
-
-def _by_name_calls(module: cst.Module) -> list[tuple[cst.Call, str]]:
-    """`await mcp.call_tool("where", {...})`: a tool run through the server by its name."""
-    found: list[tuple[cst.Call, str]] = []
-
-    class Find(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "call_tool" and node.args:
-                name = node.args[0].value
-                if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
-                    found.append((node, name.evaluated_value))
-
-    read(module, Find())
-    return found
 
 
 class _NodeFinder(cst.CSTVisitor):

@@ -31,6 +31,7 @@ from migrate_roots.codemods import (
     _roots_follow,
     _roots_kept,
     _roots_keyed,
+    _roots_run_by_name,
     _roots_select,
     _roots_untyped,
     _roots_wrappers,
@@ -203,7 +204,9 @@ class RootsCall(SiteIndex, Rule):
         reexports = any(target.split(".")[0] == top for target in targets)
         wrappers = _roots_wrappers.opaque(state.wrapper.module) if spells(state, "def ") else {}
         transformed = _fastmcp_forms.transformed(self.transforms, self.defs, state.module)
-        if not (wanted or doubles or facts or reexports or wrappers or transformed):
+        runs = frozenset(key for _, keys, *_ in _roots_run_by_name.runs(state) for key in keys)
+        mounts = _roots_run_by_name.mounts(state)
+        if not (wanted or doubles or facts or reexports or wrappers or transformed or runs or mounts):
             return None
         sdk = bool(state.extra.get("imports_sdk"))
         instances = typed.instances(state, lambda n: _fq(state, n))
@@ -223,6 +226,8 @@ class RootsCall(SiteIndex, Rule):
             _roots_wrappers.clashes(state),
             self._own_keys(state),
             transformed,
+            runs,
+            mounts,
         )
 
     def _own_keys(self, state: FileState) -> frozenset[str]:
