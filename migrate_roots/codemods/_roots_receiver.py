@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._roots_foreign import foreign_site
 from migrate_roots.codemods._roots_local import local_checks
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods._roots_refusals import (
@@ -41,6 +42,7 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
             override_site(call, receiver, state)
             or maybe_site(call, receiver, state)
             or untraced_site(call, receiver, state)
+            or foreign_site(call, receiver, state)  # `ctx.session` of `ctx: Context` from mcp_use
         )
     elif kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, receiver):
         return maybe_site(call, receiver, state)  # the kind is a guess from the imports: it may be fastmcp's
@@ -56,8 +58,8 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
             "tool (or the proxied request) by hand",
         )
         return site
-    else:
-        return None  # not an MCP object: a user's own list_roots()
+    else:  # not an MCP object (a user's own list_roots()), or a framework's class it does not know
+        return foreign_site(call, receiver, state) if kind == _sdk.FOREIGN else None
     site = Site(state.pos(call), shape, _uses(call, shape, state))
     return local_checks(site, call, state)
 

@@ -284,6 +284,8 @@ def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int
             base = _imported_server(state, value)
         if base in (CONTEXT, FASTMCP_CONTEXT, LL_SERVER, HL_SERVER):
             return REQUEST_CONTEXT  # a server's is the current request's (a context variable)
+        if base == FOREIGN:
+            return FOREIGN  # `ctx.request_context` of `ctx: Context` from a framework it does not know
         return CAPTURED if base is None and state.extra.get("imports_sdk") else None
     if attr == "session":
         parent = state.parent(value)
