@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods.base import FileState
 
@@ -81,7 +82,7 @@ def _foreign_class(annotation: cst.BaseExpression, state: FileState) -> tuple[st
                 if q.source is QualifiedNameSource.IMPORT and not q.name.startswith("."):
                     found.append((state.wrapper.module.code_for_node(node), state._absolute(q.name)))
 
-    annotation.visit(Names())
+    read(annotation, Names())
     classes = {
         (spelled, dotted)
         for spelled, dotted in found
