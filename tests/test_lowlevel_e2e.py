@@ -30,6 +30,10 @@ FIXTURES = {
     "lowlevel_mcp1_splat.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     # The same server, its object imported from another module (`_layout` writes app.py and server.py).
     "lowlevel_mcp1.py:split": (("mcp1",), {"where": "single", "where_all": "list"}),
+    # Handlers registered by calling the decorator (sweep P, r02): `server.call_tool()(call_tool)` at module
+    # level (`_layout` writes the calls), `self.server.call_tool()(self.call_tool)` in a class.
+    "lowlevel_mcp1.py:callform": (("mcp1",), {"where": "single", "where_all": "list"}),
+    "lowlevel_mcp1_callform.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     # fastmcp 4 has no low-level API of its own: its users write mcp 2.x `Server`s, driven by fastmcp 4's client.
     "lowlevel_mcp2.py": (("mcp2", "fastmcp4"), {"where": "list", "where_all": "list"}),
     "lowlevel_fastmcp.py": (("fastmcp2", "fastmcp3"), {"where": "single", "where_all": "list"}),
@@ -57,14 +61,22 @@ SERVER = 'from mcp.server.lowlevel import Server\n\nserver = Server("lowlevel-mc
 
 def _layout(fixture: str, folder: Path) -> None:
     """The fixture as `folder/server.py`; `name.py:split` moves its server object into `folder/app.py`, which
-    server.py imports (ai-governance-mcp's shape)."""
-    name, _, split = fixture.partition(":")
+    server.py imports (ai-governance-mcp's shape); `name.py:callform` registers its handlers by calling the
+    decorators after the functions (`server.call_tool()(call_tool)`)."""
+    name, _, variant = fixture.partition(":")
     text = (HERE / "e2e" / name).read_text()
     folder.mkdir()
-    if split:
+    if variant == "split":
         assert SERVER in text
         (folder / "app.py").write_text(SERVER)
         text = text.replace(SERVER, "from app import server\n")
+    elif variant == "callform":
+        calls = ""
+        for handler in ("list_tools", "call_tool"):
+            assert f"@server.{handler}()\n" in text
+            text = text.replace(f"@server.{handler}()\n", "")
+            calls += f"server.{handler}()({handler})\n"
+        text = text.replace("\n\nasync def _main", f"\n\n{calls}\n\nasync def _main")
     (folder / "server.py").write_text(text)
 
 

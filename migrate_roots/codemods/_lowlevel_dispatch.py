@@ -73,6 +73,13 @@ class _Indexer(_ToolIndexer):
                     found.setdefault(func, "v1")
         for call in self.calls:
             ref: cst.BaseExpression | None = None
+            registered = self._registered(call)
+            if registered is not None:
+                # `server.call_tool()(call_tool)`: the decorator applied by a call, the same registration.
+                resolved = self.resolve(registered)
+                if resolved is not None:
+                    found.setdefault(resolved, "v1")
+                continue
             if _sdk.call_kind(self.state, call) == _sdk.LL_SERVER:
                 for arg in call.args:
                     if arg.keyword is not None and arg.keyword.value in _sdk.CALL_TOOL_KEYWORDS:
@@ -94,6 +101,21 @@ class _Indexer(_ToolIndexer):
             handler = self._handler(func, form)
             if handler is not None:
                 self.index.handlers.append(handler)
+
+    def _registered(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The function `X.call_tool()(fn)` registers (mcp 1.x's decorator called by hand), or None."""
+        inner = call.func
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        if (
+            isinstance(inner, cst.Call)
+            and isinstance(inner.func, cst.Attribute)
+            and inner.func.attr.value in _sdk.CALL_TOOL_DECORATORS
+            and len(args) == 1
+            and len(call.args) == 1
+            and _sdk.expr_kind(self.state, inner.func.value) == _sdk.LL_SERVER
+        ):
+            return args[0].value
+        return None
 
     def resolve(self, ref: cst.BaseExpression) -> cst.FunctionDef | None:
         """The function a reference names: a module/enclosing-scope function, or `self.method`."""

@@ -274,7 +274,9 @@ class ProgramModel:
             through = "" if handed[0] == fq else f", reached from `{_last(handed[0])}`"
             kind = _HANDLER_CALL.search(spelling)
             if kind is not None:  # `mcp.resource("cfg://x")(fn)`, `Server(on_get_prompt=fn)` (sweep F, r01)
-                what = next(k for k in ("resource", "prompt", "completion") if k in kind[0].lower())
+                what = next(
+                    k for k in ("list_tools", "resource", "prompt", "completion") if k in kind[0].lower()
+                )
                 return "MR103", (
                     f"roots read in `{short}`{through}, the {what} handler registered by `{spelling}` "
                     f"({_short(path)}:{line}), outside any tool call: {_handler_advice(what)}"
@@ -345,7 +347,9 @@ def _short(path: str) -> str:
 
 # A call that registers a function as a resource, prompt or completion handler, as written.
 _HANDLER_CALL = re.compile(
-    r"\.(resource|prompt|completion)\(|\bon_(read_resource|get_prompt|completion)\s*="
+    # mcp 1.x low-level decorators called by hand too (`server.list_tools()(list_tools)`, sweep P, r02)
+    r"\.(resource|prompt|completion|list_tools|read_resource|get_prompt)\(|"
+    r"\bon_(read_resource|get_prompt|completion|list_tools)\s*="
     r"|\b(Prompt|Resource|FunctionResource|ResourceTemplate)\.from_function\(|\.add_(prompt|resource)\("
 )
 
