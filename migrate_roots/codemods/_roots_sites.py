@@ -240,6 +240,8 @@ class SiteIndex:
                 func.tool = found.name or node.name.value
             elif found is not None and found.pending is not None:
                 self.registrations.append(found.pending)
+            elif recognise.language(state, decorator.decorator):
+                continue
             else:
                 func.handler = func.handler or recognise.handler(state, decorator.decorator)
                 if func.handler is None and func.decorator is None:

@@ -29,6 +29,8 @@ TOOL_ADDERS = frozenset({"add_tool"})
 # fastmcp's own registrar of methods: `@mcp_tool(...)` on a method of an `MCPMixin` subclass, registered on the
 # server its instance's `register_all(mcp)` names (fastmcp 2.x-4.x), through `Tool.from_function(bound method)`.
 MIXIN_TOOL = frozenset({"fastmcp.contrib.mcp_mixin.mcp_tool", "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_tool"})
+# Decorators of the language: they register nothing, so a marker never names them as a registrar (sweep R, r04).
+LANGUAGE_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod", "abc.abstractmethod"})
 # The function a registration names when its value is no function of the module (`getattr(tools, name)`).
 OPAQUE = "<value>"
 
@@ -173,6 +175,12 @@ def handler(state: FileState, node: cst.BaseExpression) -> str | None:
     if kind in (_sdk.HL_SERVER, _sdk.LL_SERVER) or _may_be_server(state, target.value):
         return f"@{_code(state, target)}"
     return None
+
+
+def language(state: FileState, node: cst.BaseExpression) -> bool:
+    """`@staticmethod`, `@classmethod`, `@abc.abstractmethod`: a decorator of the language."""
+    names = state.qnames(node)
+    return bool(names) and names <= LANGUAGE_DECORATORS
 
 
 def _module_import(state: FileState, expr: cst.BaseExpression) -> bool:
