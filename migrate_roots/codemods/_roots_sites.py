@@ -51,7 +51,7 @@ from migrate_roots.codemods._roots_uses import (
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
-from migrate_roots.codemods.program.model import MIDDLEWARE, MIDDLEWARE_CODE
+from migrate_roots.codemods.program.model import MIDDLEWARE, MIDDLEWARE_CODE, STANDALONE_TOOL
 
 
 class SiteIndex:
@@ -243,9 +243,17 @@ class SiteIndex:
             elif recognise.language(state, decorator.decorator):
                 continue
             else:
-                func.handler = func.handler or recognise.handler(state, decorator.decorator)
+                kind = recognise.standalone(state, decorator.decorator)
+                spelled = "@" + _short_code(state, decorator.decorator)
+                # fastmcp's standalone `@resource(...)` / `@prompt` is a handler, as `@mcp.resource` is.
+                seen = (
+                    spelled
+                    if kind in ("resource", "prompt")
+                    else recognise.handler(state, decorator.decorator)
+                )
+                func.handler = func.handler or seen
                 if func.handler is None and func.decorator is None:
-                    func.decorator = "@" + _short_code(state, decorator.decorator)
+                    func.decorator = (STANDALONE_TOOL if kind == "tool" else "") + spelled
                 if func.tool and func.handler is None and func.under is None:
                     func.under = _short_code(state, decorator.decorator)
         outer = state.parent(node)

@@ -254,6 +254,13 @@ class ProgramModel:
                 )
             place = f"({_short(path)}:{line})"
             where = f" {place}" if caller == fq else f", reached from `{_last(caller)}` {place}"
+            if decorator.startswith(STANDALONE_TOOL):
+                return "MR103", (
+                    f"roots read in `{short}`{where}, a tool declared with fastmcp's standalone "
+                    f"`{decorator[len(STANDALONE_TOOL) :]}`, registered by a provider (such as "
+                    "`FileSystemProvider`) or by a call migrate-roots does not follow: give that tool a path "
+                    "argument by hand"
+                )
             return "MR103", (
                 f"roots read in `{short}`{where}, decorated by `{decorator}`, which "
                 "migrate-roots does not know as a tool registration (a registrar of the project is not "
@@ -333,6 +340,8 @@ def _last(fq: str) -> str:
 MIDDLEWARE = "middleware:"  # `Func.handler` of a fastmcp Middleware's hook: "middleware:<its class>"
 # ... of a function that takes a fastmcp MiddlewareContext: "middleware-code:<its class, or itself>"
 MIDDLEWARE_CODE = "middleware-code:"
+# `Func.decorator` of a function under fastmcp's standalone `@tool`: "standalone-tool:@tool(...)"
+STANDALONE_TOOL = "standalone-tool:"
 
 
 def _via(fq: str, handler: str) -> str:

@@ -31,6 +31,16 @@ TOOL_ADDERS = frozenset({"add_tool"})
 MIXIN_TOOL = frozenset({"fastmcp.contrib.mcp_mixin.mcp_tool", "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_tool"})
 # Decorators of the language: they register nothing, so a marker never names them as a registrar (sweep R, r04).
 LANGUAGE_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod", "abc.abstractmethod"})
+# fastmcp 3+'s standalone decorators: they mark a function for a provider (`FileSystemProvider`) or a later
+# `mcp.add_tool(fn)` to serve, on no server object a file shows (sweep R, r02).
+STANDALONE = {
+    "fastmcp.tools.tool": "tool",
+    "fastmcp.tools.function_tool.tool": "tool",
+    "fastmcp.resources.resource": "resource",
+    "fastmcp.resources.function_resource.resource": "resource",
+    "fastmcp.prompts.prompt": "prompt",
+    "fastmcp.prompts.function_prompt.prompt": "prompt",
+}
 # The function a registration names when its value is no function of the module (`getattr(tools, name)`).
 OPAQUE = "<value>"
 
@@ -106,6 +116,8 @@ def decorator(
     `@mcp_tool(...)` on a method of a mixin."""
     call = node if isinstance(node, cst.Call) else None
     target = call.func if call is not None else node
+    if standalone(state, node) is not None:
+        return None  # `@fastmcp.tools.tool`: a module's decorator, on no server object
     if call is not None and not state.qnames(target).isdisjoint(MIXIN_TOOL):
         return Found(_tool_name(call))
     if isinstance(target, cst.Name):
@@ -181,6 +193,14 @@ def language(state: FileState, node: cst.BaseExpression) -> bool:
     """`@staticmethod`, `@classmethod`, `@abc.abstractmethod`: a decorator of the language."""
     names = state.qnames(node)
     return bool(names) and names <= LANGUAGE_DECORATORS
+
+
+def standalone(state: FileState, node: cst.BaseExpression) -> str | None:
+    """The kind of fastmcp's standalone decorator `node` is (`@tool`, `@tool(name=...)`: "tool"; "resource",
+    "prompt"), or None."""
+    target = node.func if isinstance(node, cst.Call) else node
+    kinds = {STANDALONE[n] for n in state.qnames(target) if n in STANDALONE}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _module_import(state: FileState, expr: cst.BaseExpression) -> bool:
