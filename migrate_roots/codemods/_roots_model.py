@@ -68,6 +68,7 @@ class Func:
     bound: dict[Pos, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     returns: tuple[str, ...] = ()  # parameters it returns as they are (`return explicit`): a fallback value
     handler: str | None = None  # registered by a decorator other than a tool's (`@server.list_tools()`)
+    handler_line: int = 0  # where, when not at the function (a lifespan: `FastMCP(..., lifespan=fn)`)
     decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
     under: str | None = (
         None  # such a decorator below the tool's own (applied first: the SDK registers its result)

@@ -185,6 +185,10 @@ class RootsCall(SiteIndex, Rule):
         return frozenset(names)
 
     def summarize(self, state: FileState) -> Any:
+        for name, (spelled, line) in recognise.lifespans(state).items():
+            func = self.functions.get(name)
+            if func is not None and not func.tool and func.handler is None:
+                func.handler, func.handler_line = spelled, line
         wanted = {
             q: f
             for q, f in self.functions.items()

@@ -87,7 +87,8 @@ class ProgramModel:
                     )
                     model.outer_params[f"{summary.module}.{func.qualname}"] = func.outer_params
                 if getattr(func, "handler", None):
-                    model.handlers[f"{summary.module}.{func.qualname}"] = (func.handler, path, func.pos[0])
+                    line = getattr(func, "handler_line", 0) or func.pos[0]
+                    model.handlers[f"{summary.module}.{func.qualname}"] = (func.handler, path, line)
                 for callee, pos in func.calls:
                     # `Config().load` (a method of what a constructor or getter returns, program/typed.py) is
                     # also `Config.load` to the reasons: a class's method, when `Config` is a class.
@@ -373,6 +374,11 @@ def _handler_advice(spelling: str) -> str:
     if "resource" in spelling.lower():
         return (
             "a resource read carries no arguments beyond its URI: put the path in its URI template, by hand"
+        )
+    if "lifespan" in spelling:
+        return (
+            "the server's lifespan runs at its start, outside any request, and on MCP 2026-07-28 has no client "
+            "to ask: take the directory from the server's configuration, or read it in the tools, by hand"
         )
     return "nothing can pass a path argument here"
 

@@ -30,7 +30,15 @@ TOOL_ADDERS = frozenset({"add_tool"})
 # server its instance's `register_all(mcp)` names (fastmcp 2.x-4.x), through `Tool.from_function(bound method)`.
 MIXIN_TOOL = frozenset({"fastmcp.contrib.mcp_mixin.mcp_tool", "fastmcp.contrib.mcp_mixin.mcp_mixin.mcp_tool"})
 # Decorators of the language: they register nothing, so a marker never names them as a registrar (sweep R, r04).
-LANGUAGE_DECORATORS = frozenset({"builtins.staticmethod", "builtins.classmethod", "abc.abstractmethod"})
+LANGUAGE_DECORATORS = frozenset(
+    {
+        "builtins.staticmethod",
+        "builtins.classmethod",
+        "abc.abstractmethod",
+        "contextlib.asynccontextmanager",
+        "contextlib.contextmanager",
+    }
+)
 # fastmcp 3+'s standalone decorators: they mark a function for a provider (`FileSystemProvider`) or a later
 # `mcp.add_tool(fn)` to serve, on no server object a file shows (sweep R, r02).
 STANDALONE = {
@@ -187,6 +195,36 @@ def handler(state: FileState, node: cst.BaseExpression) -> str | None:
     if kind in (_sdk.HL_SERVER, _sdk.LL_SERVER) or _may_be_server(state, target.value):
         return f"@{_code(state, target)}"
     return None
+
+
+def lifespans(state: FileState) -> dict[str, tuple[str, int]]:
+    """The module's functions a server runs as its lifespan (`FastMCP("x", lifespan=lifespan)`,
+    `mcp.settings.lifespan = lifespan`): name -> (the registration as written, its line). Code that runs at the
+    server's start, outside any request (the `@asynccontextmanager` on it is no registrar: sweep Q, w1)."""
+    if not any("lifespan" in line for line in state.lines):
+        return {}
+    found: dict[str, tuple[str, int]] = {}
+    for statement in state.wrapper.module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            value = getattr(small, "value", None)
+            if isinstance(small, cst.Assign) and isinstance(value, cst.Name):
+                for target in small.targets:
+                    if isinstance(target.target, cst.Attribute) and target.target.attr.value == "lifespan":
+                        spelled = f"{_code(state, target.target)} = {value.value}"
+                        found.setdefault(value.value, (spelled, state.pos(small)[0]))
+            elif isinstance(value, cst.Call) and _sdk.call_kind(state, value) in (
+                _sdk.HL_SERVER,
+                _sdk.LL_SERVER,
+            ):
+                for arg in value.args:
+                    if (
+                        arg.keyword is not None
+                        and arg.keyword.value == "lifespan"
+                        and isinstance(arg.value, cst.Name)
+                    ):
+                        spelled = f"{_code(state, value.func)}(..., lifespan={arg.value.value})"
+                        found.setdefault(arg.value.value, (spelled, state.pos(value)[0]))
+    return found
 
 
 def language(state: FileState, node: cst.BaseExpression) -> bool:
