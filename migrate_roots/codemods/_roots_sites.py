@@ -10,7 +10,15 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from migrate_roots.codemods import _bounds, _fastmcp_forms, _names, _roots_absorbed, _sdk, _test_patches
+from migrate_roots.codemods import (
+    _bounds,
+    _fastmcp_forms,
+    _names,
+    _roots_absorbed,
+    _roots_decorated,
+    _sdk,
+    _test_patches,
+)
 from migrate_roots.codemods._param_types import module_runners, unfit_params
 from migrate_roots.codemods._roots_edits import ALIASES
 from migrate_roots.codemods._roots_handed_to import (
@@ -23,7 +31,6 @@ from migrate_roots.codemods._roots_handed_to import (
     _starred,
     handed_values,
     imported_ref,
-    is_middleware,
 )
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
@@ -51,7 +58,6 @@ from migrate_roots.codemods._roots_uses import (
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
-from migrate_roots.codemods.program.model import MIDDLEWARE, MIDDLEWARE_CODE, STANDALONE_TOOL
 
 
 class SiteIndex:
@@ -234,39 +240,7 @@ class SiteIndex:
         )
         func.bound_sign = _bounds.facts(node, state.pos, state.walk)
         func.gives = typed.returned_class(state, node, lambda n: _fq(state, n))
-        for decorator in node.decorators:
-            found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
-            if found is not None and found.pending is None:
-                func.tool = found.name or node.name.value
-            elif found is not None and found.pending is not None:
-                self.registrations.append(found.pending)
-            elif recognise.language(state, decorator.decorator):
-                continue
-            else:
-                kind = recognise.standalone(state, decorator.decorator)
-                spelled = "@" + _short_code(state, decorator.decorator)
-                # fastmcp's standalone `@resource(...)` / `@prompt` is a handler, as `@mcp.resource` is.
-                seen = (
-                    spelled
-                    if kind in ("resource", "prompt")
-                    else recognise.handler(state, decorator.decorator)
-                )
-                func.handler = func.handler or seen
-                if func.handler is None and func.decorator is None:
-                    func.decorator = (STANDALONE_TOOL if kind == "tool" else "") + spelled
-                if func.tool and func.handler is None and func.under is None:
-                    func.under = _short_code(state, decorator.decorator)
-        outer = state.parent(node)
-        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.ClassDef, cst.Module)):
-            outer = state.parent(outer)
-        middleware = isinstance(outer, cst.ClassDef) and is_middleware(outer, state)
-        if middleware and node.name.value.startswith("on_"):
-            func.handler = func.handler or f"{MIDDLEWARE}{outer.name.value}"  # type: ignore[union-attr]
-        elif func.handler is None and _takes_middleware_context(node, state):
-            # `check(self, context: MiddlewareContext)` of a class whose Middleware base is the project's
-            # (`RootsGuard(ToolGuard)`): code the base's hook runs (session 15's sweep D, r07).
-            owner = outer.name.value if isinstance(outer, cst.ClassDef) else node.name.value
-            func.handler = f"{MIDDLEWARE_CODE}{owner}"
+        outer = _roots_decorated.classify(func, node, state, self.registrations)
         if isinstance(outer, cst.FunctionDef):
             func.handed_to = _handed_to(outer, node.name.value, state)
             func.made_tool = _handed_to(outer, node.name.value, state, sdk_tool=True)
@@ -526,15 +500,3 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
-
-
-def _takes_middleware_context(node: cst.FunctionDef, state: FileState) -> bool:
-    """A parameter annotated with fastmcp's `MiddlewareContext` (asked only where the file names it)."""
-    if not spells(state, "MiddlewareContext"):
-        return False
-    params = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
-    return any(
-        p.annotation is not None
-        and _sdk.annotation_kind(state, p.annotation.annotation) == _sdk.MIDDLEWARE_CONTEXT
-        for p in params
-    )
