@@ -301,7 +301,8 @@ def test_refuses_dispatched_function_without_arguments_parameter(tmp_path):
 
         async def where(a, b):
             # migrate-roots: MR153: cannot tell which parameter of this dispatched function
-            #   receives the tool arguments
+            #   receives the tool arguments: the dispatch `TOOLS[name]()` (pkg/server.py:21)
+            #   does not hand on the arguments dict
             result = await server.request_context.session.list_roots()
             return str(result.roots[0].uri)
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import libcst as cst
@@ -276,12 +277,12 @@ class _Indexer(_ToolIndexer):
                 continue
             line = self.state.pos(node)[0]
             handler.elsewhere += [(fq, keys, holder or "{...}", line) for fq, keys in imported.items()]
-            position = self._dispatch_position(handler, holder)
+            dispatch = self._dispatch_position(handler, holder or _code(node).strip())
             by_func: dict[cst.FunctionDef, list[str]] = {}
             for key, func in entries:
                 by_func.setdefault(func, []).append(key)
             for func, keys in by_func.items():
-                value, why = self._table_value(func, handler, position)
+                value, why = self._table_value(func, handler, dispatch)
                 handler.tables.append((func, keys, value, why))
         handler.elsewhere += self._imported_tables(handler)
 
@@ -317,34 +318,59 @@ class _Indexer(_ToolIndexer):
             return set()
         return {name for name in self.state.qnames(value) if name.rpartition(".")[0] != self.state.module}
 
-    def _dispatch_position(self, handler: Handler, holder: str) -> list[str] | None:
-        """Source texts of the arguments passed to `holder[name](...)` / `holder.get(name)(...)`."""
+    def _dispatch_position(self, handler: Handler, holder: str) -> tuple[list[str], str, int] | None:
+        """The dispatch call `holder[name](...)` / `holder.get(name)(...)`, or `fn(...)` after a local
+        `fn = holder.get(name)` / `fn = holder[name]`: the source texts of its arguments, its text, its line."""
+        outer = self
 
         class Find(cst.CSTVisitor):
-            found: list[str] | None = None
+            found: tuple[list[str], str, int] | None = None
+            aliases: set[str] = set()
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                value = node.value
+                if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+                    value = value.func.value if value.func.attr.value == "get" else value
+                elif isinstance(value, cst.Subscript):
+                    value = value.value
+                if (
+                    _code(value).strip() == holder
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0].target, cst.Name)
+                ):
+                    Find.aliases = Find.aliases | {node.targets[0].target.value}
 
             def visit_Call(self, node: cst.Call) -> None:
                 func = node.func
                 if isinstance(func, cst.Subscript):
-                    base = func.value
+                    base = _code(func.value).strip()
                 elif isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
-                    base = func.func.value
+                    base = _code(func.func.value).strip()
+                elif isinstance(func, cst.Name) and func.value in Find.aliases:
+                    base = holder
                 else:
                     return
-                if _code(base).strip() == holder and Find.found is None:
+                if base == holder and Find.found is None:
+                    line = outer.state.pos(node)[0]
+                    text = _code(node).strip()
                     if any(a.star for a in node.args):
                         # `TOOLS[name](**arguments)`: the arguments arrive as keywords, not as one dict.
-                        Find.found = [SPLAT]
+                        Find.found = ([SPLAT], text, line)
                         return
-                    Find.found = [_code(a.value).strip() for a in node.args if a.keyword is None]
+                    Find.found = (
+                        [_code(a.value).strip() for a in node.args if a.keyword is None],
+                        text,
+                        line,
+                    )
 
         read(handler.func.body, Find())
         return Find.found
 
     def _table_value(
-        self, func: cst.FunctionDef, handler: Handler, position: list[str] | None
+        self, func: cst.FunctionDef, handler: Handler, dispatch: tuple[list[str], str, int] | None
     ) -> tuple[str, str | None]:
         param = self.state.settings.param_name
+        position = dispatch[0] if dispatch is not None else None
         if position == [SPLAT]:
             return (
                 "",
@@ -363,9 +389,16 @@ class _Indexer(_ToolIndexer):
                     return (f'({p} or {{}}).get("{param}")' if guard else f'{p}.get("{param}")'), None
                 if handler.form == "v2" and text == handler.params_name:
                     return f'({params[i]}.arguments or {{}}).get("{param}")', None
-        if len(params) == 1 and handler.form == "v1":
-            return f'{params[0]}.get("{param}")', None
-        return "", "cannot tell which parameter of this dispatched function receives the tool arguments"
+        why = "cannot tell which parameter of this dispatched function receives the tool arguments"
+        # A single parameter is the arguments dict only when the dispatch visibly hands that dict on: a model
+        # validated from it (`Model.model_validate(arguments)`) has no `.get`.
+        if dispatch is not None:
+            call, line = dispatch[1], dispatch[2]
+            shown = call if len(call) <= 60 else call[:57] + "..."
+            head, base = os.path.split(self.state.path)
+            place = f"{os.path.basename(head)}/{base}" if os.path.basename(head) else base
+            return "", f"{why}: the dispatch `{shown}` ({place}:{line}) does not hand on the arguments dict"
+        return "", f"{why}: no call of the table found in `{handler.func.name.value}`"
 
 
 def _extra_blocks(statement: cst.CSTNode) -> Iterator[cst.BaseSuite]:
