@@ -21,6 +21,7 @@ from migrate_roots.codemods import (
     _roots_by_name,
     _roots_handed_out,
     _roots_keyed,
+    _roots_plan_called,
     _roots_plan_doubles,
     _roots_plan_tools,
     _roots_run_by_name,
@@ -110,6 +111,7 @@ def plan_package(
     # refused as a whole, as a tool's own refusal is (a refused tool's call of a threaded helper is said).
     wrapped = _roots_wrappers.refusals(by_key, summaries, set(by_key), funcs.resolve)
     wrapped.update(_fastmcp_forms.refusals(by_key, summaries, funcs.resolve))  # `from_tool`'s transform_fn
+    wrapped.update(_roots_plan_called.refusals(by_key, calls, param))  # a dispatched function called directly
     for key, why in {**_roots_wrappers.clash_refusals(by_key, summaries, settings.target), **wrapped}.items():
         path, func = by_key[key]
         if func.refusal is None:
