@@ -28,6 +28,8 @@ FIXTURES = {
     "lowlevel_mcp1_class.py": (("mcp1",), {"where": "list", "where_all": "list"}),
     # Arguments handed on with `**arguments` to the functions that read roots (B's r07 shape, session 14).
     "lowlevel_mcp1_splat.py": (("mcp1",), {"where": "single", "where_all": "list"}),
+    # A module binding `ROOT_PROPERTY` to a property of its own (sweep P, r04): ours is declared under a free name.
+    "lowlevel_mcp1_taken_property.py": (("mcp1",), {"where": "single", "where_all": "list"}),
     # The same server, its object imported from another module (`_layout` writes app.py and server.py).
     "lowlevel_mcp1.py:split": (("mcp1",), {"where": "single", "where_all": "list"}),
     # Handlers registered by calling the decorator (sweep P, r02): `server.call_tool()(call_tool)` at module

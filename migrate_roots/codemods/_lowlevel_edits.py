@@ -99,9 +99,10 @@ def _clean(ws: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhit
     return ws
 
 
-def _insert_constants(shapes: list[str], width: int, blank: int = 1) -> Any:
-    """Module edit: the property constants (`ROOT_PROPERTY`), after the leading imports, one comment above."""
-    texts = [_schema_text.property_statement(shape, width) for shape in shapes]
+def _insert_constants(named: list[tuple[str, str]], width: int, blank: int = 1) -> Any:
+    """Module edit: the property constants ((shape, name): `ROOT_PROPERTY`), after the leading imports, one
+    comment above."""
+    texts = [_schema_text.property_statement(shape, width, name) for shape, name in named]
     return _schema_text.insert_after_imports(texts, _schema_text.PROPERTY_COMMENT, width, blank)
 
 

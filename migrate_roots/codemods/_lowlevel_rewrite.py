@@ -5,6 +5,7 @@ into a tool error result.
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import libcst as cst
@@ -116,7 +117,8 @@ class _Rewrite:
         if self.constants:
             blank = style_of(self.state.path).lines_after_imports
             self.state.edit(
-                self.state.wrapper.module, _insert_constants(sorted(self.constants), self.width, blank)
+                self.state.wrapper.module,
+                _insert_constants(sorted(self.constants.items()), self.width, blank),
             )
         if self.needs:
             state = self.state
@@ -169,12 +171,21 @@ class _Rewrite:
 
     # --- edits ---------------------------------------------------------------------------------------
     def _property(self, shape: str) -> cst.Name:
-        """The module-level constant holding the property (`ROOT_PROPERTY`), declared once per module."""
-        name = _schema_text.PROPERTIES[shape]
+        """The module-level constant holding the property (`ROOT_PROPERTY`), declared once per module: the
+        module's own when an earlier run wrote it; under a free name (`ROOT_PROPERTY_2`) when the module binds
+        the name to something else (its own schema property: sweep P, r04)."""
+        if shape in self.constants:
+            return cst.Name(self.constants[shape])
+        base = _schema_text.PROPERTIES[shape]
         scope = self.state.scope(self.state.wrapper.module)
-        if name not in self.constants and not (scope is not None and name in scope):
-            self.constants[shape] = name
-        return cst.Name(name)
+        for n in range(1, 100):
+            name = base if n == 1 else f"{base}_{n}"
+            if scope is None or name not in scope:
+                self.constants[shape] = name
+                return cst.Name(name)
+            if _ours(scope[name], shape, self.state):
+                return cst.Name(name)
+        raise AssertionError("no free name for the property constant")
 
     def _in_place(self, schema: Schema, shape: str) -> None:
         if schema.kind == "model":
@@ -258,6 +269,23 @@ class _Rewrite:
             return node.with_changes(body=body.with_changes(body=[*kept, statement]))
 
         return change
+
+
+def _ours(assignments: Any, shape: str, state: FileState) -> bool:
+    """Every binding of the name is a module-level assignment of the property an earlier run wrote."""
+    expected = _schema_text.property_value(shape)
+    for assignment in assignments:
+        target = getattr(assignment, "node", None)
+        holder = state.parent(target) if isinstance(target, cst.Name) else None
+        node = state.parent(holder) if isinstance(holder, cst.AssignTarget) else None
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            return False
+        try:
+            if ast.literal_eval(_code(node.value).strip()) != expected:
+                return False
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return False
+    return bool(assignments)
 
 
 _TOOL_ERROR = cst.parse_statement(

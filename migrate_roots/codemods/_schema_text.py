@@ -54,7 +54,15 @@ def string_lines(text: str, lead: int, indent: int, width: int) -> str:
     return f"\n{' ' * indent}".join(f'"{part}"' for part in parts)
 
 
-def property_statement(shape: str, width: int) -> str:
+def property_value(shape: str) -> dict[str, object]:
+    """The property `property_statement` writes, as a value (an earlier run's constant is reused)."""
+    kind: dict[str, object] = (
+        {"type": "array", "items": {"type": "string"}} if shape == "list" else {"type": "string"}
+    )
+    return {**kind, "description": description(shape)}
+
+
+def property_statement(shape: str, width: int, name: str = "") -> str:
     """`ROOT_PROPERTY = {"type": "string", "description": (...)}`, a module-level statement."""
     kind = (
         '    "type": "array",\n    "items": {"type": "string"},\n'
@@ -62,7 +70,7 @@ def property_statement(shape: str, width: int) -> str:
         else '    "type": "string",\n'
     )
     text = string_lines(description(shape), 8, 8, width)
-    return f'{PROPERTIES[shape]} = {{\n{kind}    "description": (\n        {text}\n    ),\n}}\n'
+    return f'{name or PROPERTIES[shape]} = {{\n{kind}    "description": (\n        {text}\n    ),\n}}\n'
 
 
 def field_statement(param: str, annotation: str, shape: str, width: int, column: int) -> str:
