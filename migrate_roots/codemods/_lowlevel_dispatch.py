@@ -285,6 +285,65 @@ class _Indexer(_ToolIndexer):
                 value, why = self._table_value(func, handler, dispatch)
                 handler.tables.append((func, keys, value, why))
         handler.elsewhere += self._imported_tables(handler)
+        handler.elsewhere += self._computed(handler)
+
+    def _computed(self, handler: Handler) -> list[tuple[str, list[str], str, int]]:
+        """Methods the handler looks up by a name it computes from the tool's (`getattr(self,
+        f"handle_{name}")`): (the method's dotted name, its tool's key, the lookup as written, line). Not
+        followed: the plan names the lookup in the method's marker (program/model.py, `dispatched`)."""
+        node = self.state.parent(handler.func)
+        while node is not None and not isinstance(node, cst.ClassDef):
+            node = self.state.parent(node)
+        if not isinstance(node, cst.ClassDef):
+            return []
+        methods = {s.name.value: s for s in node.body.body if isinstance(s, cst.FunctionDef)}
+        found: list[tuple[str, list[str], str, int]] = []
+        outer = self
+
+        class Find(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                if not (
+                    isinstance(call.func, cst.Name)
+                    and call.func.value == "getattr"
+                    and len(call.args) >= 2
+                    and _code(call.args[0].value).strip() == "self"
+                ):
+                    return
+                affixes = outer._affixes(call.args[1].value, handler)
+                if affixes is None:
+                    return
+                text, line = _code(call).strip(), outer.state.pos(call)[0]
+                for key in outer.index.tools:
+                    method = methods.get(affixes[0] + key[2:] + affixes[1])
+                    if method is not None:
+                        fq = f"{outer.state.module}.{outer.state.qualname(method)}"
+                        found.append((fq, [key], text, line))
+
+        read(handler.func.body, Find())
+        return found
+
+    def _affixes(self, expr: cst.BaseExpression, handler: Handler) -> tuple[str, str] | None:
+        """(prefix, suffix) of a name built around the tool name: `f"handle_{name}"`, `"handle_" + name`."""
+        if isinstance(expr, cst.FormattedString):
+            parts = list(expr.parts)
+            texts = [p.value if isinstance(p, cst.FormattedStringText) else None for p in parts]
+            holes = [i for i, p in enumerate(parts) if isinstance(p, cst.FormattedStringExpression)]
+            if len(holes) != 1 or any(t is None for i, t in enumerate(texts) if i != holes[0]):
+                return None
+            hole = parts[holes[0]]
+            assert isinstance(hole, cst.FormattedStringExpression)
+            if hole.conversion or hole.format_spec or not self._is_name(hole.expression, handler):
+                return None
+            return "".join(texts[: holes[0]] or ""), "".join(texts[holes[0] + 1 :] or "")  # type: ignore[arg-type]
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+            left, right = expr.left, expr.right
+            if isinstance(left, cst.SimpleString) and self._is_name(right, handler):
+                value = left.evaluated_value
+                return (value, "") if isinstance(value, str) else None
+            if isinstance(right, cst.SimpleString) and self._is_name(left, handler):
+                value = right.evaluated_value
+                return ("", value) if isinstance(value, str) else None
+        return None
 
     def _imported_tables(self, handler: Handler) -> list[tuple[str, list[str], str, int]]:
         """Tables of another module the handler looks the tool name up in (`HANDLERS.get(name)`,

@@ -165,6 +165,14 @@ class ProgramModel:
                 if fq != current and not why.startswith("tool `"):  # say who, before why
                     why = f"`{_last(current)}`: {why}"
                 return code, f"roots read {_via(fq, current)}{why}"
+            if current in self.dispatched and self.dispatched[current][1].startswith("getattr("):
+                tools, lookup, path, line = self.dispatched[current]
+                return "MR153", (
+                    f"roots read {_via(fq, current)}`{_last(current)}`, which the low-level tool handler looks up "
+                    f"by a computed name (`{lookup}`, {_short(path)}:{line}) as tool `{tools}`: migrate-roots "
+                    "does not follow a computed dispatch; add the path property to the tool's schema and read "
+                    "it from the arguments by hand"
+                )
             if current in self.dispatched:
                 tools, table, path, line = self.dispatched[current]
                 return "MR153", (
