@@ -165,22 +165,8 @@ class ProgramModel:
                 if fq != current and not why.startswith("tool `"):  # say who, before why
                     why = f"`{_last(current)}`: {why}"
                 return code, f"roots read {_via(fq, current)}{why}"
-            if current in self.dispatched and self.dispatched[current][1].startswith("getattr("):
-                tools, lookup, path, line = self.dispatched[current]
-                return "MR153", (
-                    f"roots read {_via(fq, current)}`{_last(current)}`, which the low-level tool handler looks up "
-                    f"by a computed name (`{lookup}`, {_short(path)}:{line}) as tool `{tools}`: migrate-roots "
-                    "does not follow a computed dispatch; add the path property to the tool's schema and read "
-                    "it from the arguments by hand"
-                )
             if current in self.dispatched:
-                tools, table, path, line = self.dispatched[current]
-                return "MR153", (
-                    f"roots read {_via(fq, current)}`{_last(current)}`, which `{table}` ({_short(path)}:{line}) "
-                    f"dispatches as tool{'s' * (',' in tools)} `{tools}` from another module: the low-level "
-                    "rewrite edits a schema and its dispatched function only in the module of the `call_tool` "
-                    "handler; add the path property to the schema and read it from the arguments by hand"
-                )
+                return "MR153", _dispatched(fq, current, *self.dispatched[current])
             if current in self.unresolved:
                 path, registration = self.unresolved[current]
                 return "MR103", (
@@ -355,6 +341,23 @@ STANDALONE_TOOL = "standalone-tool:"
 
 def _via(fq: str, handler: str) -> str:
     return "in " if fq == handler else f"in `{fq.rpartition('.')[2]}`, reached from "
+
+
+def _dispatched(fq: str, current: str, tools: str, spelled: str, path: str, line: int) -> str:
+    """MR153's text for a function a low-level handler dispatches to in a way the rewrite does not follow: a
+    table of another module, or a method looked up by a name built from the tool's (`getattr(self, ...)`)."""
+    head = f"roots read {_via(fq, current)}`{_last(current)}`, which "
+    if spelled.startswith("getattr("):
+        return head + (
+            f"the low-level tool handler looks up by a computed name (`{spelled}`, {_short(path)}:{line}) as tool "
+            f"`{tools}`: migrate-roots does not follow a computed dispatch; add the path property to the tool's "
+            "schema and read it from the arguments by hand"
+        )
+    return head + (
+        f"`{spelled}` ({_short(path)}:{line}) dispatches as tool{'s' * (',' in tools)} `{tools}` from another "
+        "module: the low-level rewrite edits a schema and its dispatched function only in the module of the "
+        "`call_tool` handler; add the path property to the schema and read it from the arguments by hand"
+    )
 
 
 def _short(path: str) -> str:
