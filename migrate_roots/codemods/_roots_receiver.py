@@ -59,9 +59,40 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
         )
         return site
     else:  # not an MCP object (a user's own list_roots()), or a framework's class it does not know
-        return foreign_site(call, receiver, state) if kind == _sdk.FOREIGN else None
+        if kind != _sdk.FOREIGN:
+            return None
+        return foreign_site(call, receiver, state) or (
+            untraced_site(call, receiver, state) if _built_by_a_call(receiver, state) else None
+        )
     site = Site(state.pos(call), shape, _uses(call, shape, state))
     return local_checks(site, call, state)
+
+
+def _built_by_a_call(receiver: cst.BaseExpression, state: FileState) -> bool:
+    """`ctx = make()` / `ctx = server.get_context()` (mcp-use's server: sweep S, r04), then `await
+    ctx.list_roots()`: a value some call built, taken for no MCP object (boto3's `client.list_roots()` is one,
+    and is not awaited: `untraced_site` asks for the await). Not an instance of a class of this module that
+    defines its own `list_roots`."""
+    if not isinstance(receiver, cst.Name):
+        return False
+    scope = state.scope(receiver)
+    bound = list(scope[receiver.value]) if scope is not None and receiver.value in scope else []
+    targets = [getattr(b, "node", None) for b in bound]
+    if len(targets) != 1 or not isinstance(targets[0], cst.Name):
+        return False
+    assign = state.parent(state.parent(targets[0]) or targets[0])
+    value = assign.value if isinstance(assign, cst.Assign) else None
+    if not isinstance(value, (cst.Call, cst.Await)):
+        return False
+    built = value.expression if isinstance(value, cst.Await) else value
+    func = built.func if isinstance(built, cst.Call) else None
+    own = {
+        s.name.value
+        for s in state.wrapper.module.body
+        if isinstance(s, cst.ClassDef)
+        and any(isinstance(m, cst.FunctionDef) and m.name.value == "list_roots" for m in s.body.body)
+    }
+    return not (isinstance(func, cst.Name) and func.value in own)
 
 
 def outside_functions(call: cst.Call, state: FileState) -> str:
