@@ -146,3 +146,28 @@ def test_the_shim_in_a_tab_project_says_so_and_keeps_the_formatter_off(tmp_path)
 def test_ruff_is_there():
     # The checks above run ruff as the project would; it is a test dependency, never skipped.
     assert shutil.which("ruff") or _ruff(Path("."), "--version").returncode == 0
+
+
+def test_noop_a_file_mixing_tab_and_space_blocks_keeps_what_the_rewrite_wrote(tmp_path):
+    """Sweep S, r03: the first block in tabs, the tool in spaces; tabs in the tool's block made the rewrite
+    unparseable (MR904, nothing written). Such a file keeps the rewrite's spaces."""
+    source = (
+        'from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("demo")\n\n\n'
+        "def helper() -> int:\n\treturn 1\n\n\n"
+        "@mcp.tool()\nasync def where(pattern: str, limit: int, ctx: Context, verbose: bool = False) -> str:\n"
+        "    if verbose:\n        result = await ctx.session.list_roots()\n        return str(result.roots[0].uri)\n"
+        "    return pattern\n"
+    )
+    old = "def f():\n\treturn 1\n\ndef g():\n    return 2\n"
+    assert tabbed(old.replace("return 2", "return (\n        2\n    )"), old) == old.replace(
+        "return 2", "return (\n        2\n    )"
+    )
+    proj = tmp_path / "proj"
+    (proj / "pkg").mkdir(parents=True)
+    (proj / "pkg" / "__init__.py").write_text("")
+    (proj / "pkg" / "server.py").write_text(source)
+    results = helpers.run_engine(proj, select=["MR1"])
+    assert [f.code for r in results for f in r.findings] == ["MR101"]
+    text = (proj / "pkg" / "server.py").read_text()
+    compile(text, "server.py", "exec")
+    assert '        result = await list_roots_compat(ctx, root, name="root")\n' in text

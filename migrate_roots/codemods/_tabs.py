@@ -20,9 +20,11 @@ _LEAD = re.compile(r"^(\t*)((?:    )+)(?! )")
 
 
 def tabbed(new: str, old: str) -> str:
-    """`new` (a rewrite of `old`, a file indented with tabs) with its added lines indented with tabs."""
+    """`new` (a rewrite of `old`, a file indented with tabs) with its added lines indented with tabs. A file
+    that indents some blocks with spaces (libcst's default indent is its first block's: sweep S, r03) is left
+    as written: a tab there could meet a block of spaces, which Python refuses."""
     inside = _string_lines(new)
-    if inside is None:
+    if inside is None or not _tabs_only(old):
         return new
     lines = new.splitlines(keepends=True)
     matcher = difflib.SequenceMatcher(None, old.splitlines(keepends=True), lines, autojunk=False)
@@ -33,6 +35,18 @@ def tabbed(new: str, old: str) -> str:
             if index + 1 not in inside:
                 lines[index] = _LEAD.sub(lambda m: m[1] + "\t" * (len(m[2]) // 4), lines[index], count=1)
     return "".join(lines)
+
+
+def _tabs_only(text: str) -> bool:
+    """Every block of `text` is indented with tabs alone."""
+    try:
+        return all(
+            set(token.string) <= {"\t"}
+            for token in tokenize.generate_tokens(io.StringIO(text).readline)
+            if token.type == tokenize.INDENT
+        )
+    except (tokenize.TokenError, SyntaxError):
+        return False
 
 
 def _string_lines(text: str) -> set[int] | None:
