@@ -84,7 +84,7 @@ def test_a_tool_of_another_module_run_by_name_is_marked(tmp_path, body):
     root, findings = _run(tmp_path, "", body)
     assert codes(findings) == ["MR104"], findings
     assert findings[0].message.startswith(
-        "runs the tool `where` by its name through the server, and `where` (fs.py:"
+        "runs the tool `where` by its name through the server, and `where` (pkg/fs.py:"
     ), findings[0].message
     assert "now takes `root`: this call passes none" in findings[0].message
     assert "# migrate-roots: MR104: runs the tool `where`" in (root / "pkg" / "server.py").read_text()
@@ -119,7 +119,7 @@ def test_a_tool_registered_on_a_server_another_module_binds_is_found_under_its_p
     files = {"app.py": APP, "tools.py": TOOLS}
     _, findings = _run(tmp_path, setup, 'result = await mcp.call_tool("app_look", {})', files)
     assert codes(findings) == ["MR104"], findings
-    assert "and `app_look` is `look` (tools.py:" in findings[0].message
+    assert "and `app_look` is `look` (pkg/tools.py:" in findings[0].message
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ def test_a_mount_of_a_server_it_cannot_tell_is_said_as_a_condition(tmp_path, set
 def test_a_tool_of_another_module_run_through_its_tool_object_is_marked(tmp_path, body, how):
     _, findings = _run(tmp_path, "", body)
     assert codes(findings) == ["MR104"], findings
-    assert how in findings[0].message and "`where` (fs.py:" in findings[0].message
+    assert how in findings[0].message and "`where` (pkg/fs.py:" in findings[0].message
 
 
 SAME = """\
@@ -213,5 +213,21 @@ def test_a_name_two_servers_use_is_said_as_a_condition(tmp_path):
         {"other.py": other},
     )
     assert codes(findings) == ["MR104"], findings
-    assert "and if it is the tool of that name at fs.py:" in findings[0].message
-    assert "(tools named so: fs.py:" in findings[0].message and "other.py:" in findings[0].message
+    assert "and if it is the tool of that name at pkg/fs.py:" in findings[0].message
+    assert "(tools named so: pkg/fs.py:" in findings[0].message and "pkg/other.py:" in findings[0].message
+
+
+def test_the_run_tool_is_cited_by_its_folder_and_line_as_written(tmp_path):
+    """Sweep S, r01: `pkg/server.py` runs `fs_where` of `pkg/fs/server.py`; cited by its base name, the line was
+    taken for the caller's own and never renumbered (after apply it pointed into the RootPath block)."""
+    fs_server = FS
+    main = (
+        'from fastmcp import FastMCP\n\nfrom pkg.fs.server import fs\n\nmcp = FastMCP("main")\n'
+        'mcp.mount(fs, namespace="fs")\n\n\n@mcp.tool\nasync def summary() -> str:\n'
+        '    return str(await mcp.call_tool("fs_where", {}))\n'
+    )
+    root = package(tmp_path, {"server.py": main, "fs/__init__.py": "", "fs/server.py": fs_server})
+    run_engine(root, select=["MR1"])
+    written = (root / "pkg" / "fs" / "server.py").read_text().splitlines()
+    line = next(i for i, text in enumerate(written, 1) if text.startswith("async def where("))
+    assert f"`where` (fs/server.py:{line})" in (root / "pkg" / "server.py").read_text()

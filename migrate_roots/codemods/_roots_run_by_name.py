@@ -12,7 +12,6 @@ marker (`mark`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_handed_to import _fq
 from migrate_roots.codemods._roots_model import Plan, import_root
 from migrate_roots.codemods._roots_uses import spells
+from migrate_roots.codemods.program.model import _short
 from migrate_roots.model import Severity
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def plan(
 
 def _where(key: Any, by_key: Mapping[Any, tuple[str, Any]]) -> str:
     path, func = by_key[key]
-    return f"{os.path.basename(path)}:{func.pos[0]}"
+    return f"{_short(path)}:{func.pos[0]}"
 
 
 def _module_of(key: Any, by_key: Mapping[Any, tuple[str, Any]]) -> str:
@@ -252,7 +252,7 @@ def _by_prefix(
         for key in named.get(name, []):
             if key not in gaining:
                 continue
-            mounted = f"mounted with the prefix `{prefix}` by `{spelled}` ({os.path.basename(path)}:{line})"
+            mounted = f"mounted with the prefix `{prefix}` by `{spelled}` ({_short(path)}:{line})"
             if server and server in servers.get(_module_of(key, by_key), ()):
                 return gaining[key], f"`{called}` is `{name}` ({_where(key, by_key)}), {mounted}, which"
             # Another server, or one it cannot follow (`mount(make_fs(), ...)`): said as a condition.
