@@ -203,10 +203,16 @@ def _append(items: Any, new: Any) -> list[Any]:
         return [*out, new.with_changes(comma=last.comma.with_changes(whitespace_after=bare))]
     space_field = "whitespace_after_param" if isinstance(last, cst.Param) else "whitespace_after_arg"
     space = getattr(last, space_field, None)
-    if last.comma is cst.MaybeSentinel.DEFAULT and isinstance(space, cst.ParenthesizedWhitespace):
+    inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+    exploded = inner is not None and isinstance(inner.whitespace_after, cst.ParenthesizedWhitespace)
+    if (
+        last.comma is cst.MaybeSentinel.DEFAULT
+        and isinstance(space, cst.ParenthesizedWhitespace)
+        and exploded
+    ):
         # Exploded, no trailing comma (the newline before the bracket is the last item's): the new item goes
-        # on a line of its own, indented like its siblings, and takes that newline.
-        inner = out[-2].comma if len(out) > 1 and isinstance(out[-2].comma, cst.Comma) else None
+        # on a line of its own, indented like its siblings, and takes that newline. (All on one indented line,
+        # as ruff lays a long signature out: the new item joins that line, below.)
         if inner is None or not isinstance(inner.whitespace_after, cst.ParenthesizedWhitespace):
             line = space.with_changes(last_line=cst.SimpleWhitespace(_indent_of(space) + "    "))
             inner = cst.Comma(whitespace_after=line)

@@ -71,8 +71,8 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
 def _built_by_a_call(receiver: cst.BaseExpression, state: FileState) -> bool:
     """`ctx = make()` / `ctx = server.get_context()` (mcp-use's server: sweep S, r04), then `await
     ctx.list_roots()`: a value some call built, taken for no MCP object (boto3's `client.list_roots()` is one,
-    and is not awaited: `untraced_site` asks for the await). Not an instance of a class of this module that
-    defines its own `list_roots`."""
+    and is not awaited: `untraced_site` asks for the await). Not a constructed instance (`Workspace()`, a class by
+    its CapWords name: the project's own `list_roots`, or a library's)."""
     if not isinstance(receiver, cst.Name):
         return False
     scope = state.scope(receiver)
@@ -86,13 +86,14 @@ def _built_by_a_call(receiver: cst.BaseExpression, state: FileState) -> bool:
         return False
     built = value.expression if isinstance(value, cst.Await) else value
     func = built.func if isinstance(built, cst.Call) else None
-    own = {
-        s.name.value
-        for s in state.wrapper.module.body
-        if isinstance(s, cst.ClassDef)
-        and any(isinstance(m, cst.FunctionDef) and m.name.value == "list_roots" for m in s.body.body)
-    }
-    return not (isinstance(func, cst.Name) and func.value in own)
+    last = (
+        func.attr.value
+        if isinstance(func, cst.Attribute)
+        else func.value
+        if isinstance(func, cst.Name)
+        else ""
+    )
+    return not last[:1].isupper()  # `Workspace()`: an instance of a class the project (or a library) names
 
 
 def outside_functions(call: cst.Call, state: FileState) -> str:
