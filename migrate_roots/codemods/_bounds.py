@@ -16,6 +16,8 @@ marked (MR109) rather than rewritten.
 - `a.startswith(b)` where either side is a resolved path (`resolve()`, `realpath`, `abspath`, `normpath`,
   `absolute()`);
 - `root in candidate.parents`;
+- a path checked against a collection at once: `map(target.is_relative_to, bases)` (or `filter`, or a resolved
+  `startswith`), `allowed.isdisjoint(target.parents)` (`intersection`, `&`): the collection is the bound;
 - a resolved path looked up in a collection under an `if` (`if abspath(p) not in allowed:`), the collection
   being the bound; `fnmatch(abspath(p), root + "/*")` under an `if`; `relpath(real, base).startswith("..")`
   (the bound is `base`); `uri.startswith(str(root.uri))`;
@@ -36,7 +38,6 @@ against another directory bounds nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,9 @@ from migrate_roots.codemods._bounds_checks import (
     _helper_test,
     _node_ids,
     _pathish,
+    _says_outside,
+    _targets,
+    collection_check,
 )
 from migrate_roots.codemods._bounds_spellings import _callee, _raises_at_end, _relpath_of
 from migrate_roots.codemods._read import read
@@ -68,18 +72,6 @@ def _visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
 
 
 _RESOLVERS = frozenset({"resolve", "realpath", "abspath", "normpath", "absolute"})
-_OUTSIDE = re.compile(r"\boutside\b|\bnot\s+(within|inside|under)\b|\bescap(e|es|ing)\b", re.IGNORECASE)
-# ... about a path: a word for one, or the value shown (`f"{p} is outside"`, `"%s escapes"`). "Citation locator is
-# outside immutable evidence" (MemoryForge, a character range) is not.
-_PATHISH = re.compile(
-    r"\b(paths?|dirs?|director(y|ies)|folders?|roots?|workspaces?|sandbox|allowed|base|files?|repo(sitory)?|"
-    r"projects?|locations?|tree|mounts?|scope|bound(s|ary)?)\b|\{|%[sr]",
-    re.IGNORECASE,
-)
-
-
-def _says_outside(text: str) -> bool:
-    return bool(_OUTSIDE.search(text)) and bool(_PATHISH.search(text))
 
 
 class _ResolvesFinder(cst.CSTVisitor):
@@ -165,26 +157,6 @@ def _names_and_calls(node: cst.CSTNode) -> tuple[frozenset[str], list[cst.Call]]
     finder = _NamesAndCalls()
     _visit(node, finder)
     return frozenset(finder.found), finder.calls
-
-
-def _targets(node: cst.CSTNode) -> frozenset[str]:
-    """Names an assignment target binds (`a`, `a, b`, `[a, *b]`), not attributes or subscripts."""
-    if isinstance(node, cst.Name):
-        return frozenset({node.value})
-    if isinstance(node, (cst.Tuple, cst.List)):
-        return frozenset().union(*(_targets(e.value) for e in node.elements))
-    if isinstance(node, cst.StarredElement):
-        return _targets(node.value)
-    if (
-        isinstance(node, cst.Subscript)
-        and isinstance(node.value, cst.Name)
-        and len(node.slice) == 1
-        and isinstance(node.slice[0].slice, cst.Slice)
-        and node.slice[0].slice.lower is None
-        and node.slice[0].slice.upper is None
-    ):
-        return frozenset({node.value.value})  # `allowed[:] = [...]`: the list filled anew in place
-    return frozenset()
 
 
 def _bound_side(test: cst.CSTNode) -> frozenset[str]:
@@ -409,6 +381,30 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 signs.append((sign, mentioned))
                 checked = mentioned if name in ("commonpath", "commonprefix") else _subject(call)
                 checks.append((sign, checked, pos(call)))
+            self.collection(call)
+
+        def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+            self.collection(node)  # `allowed & set(target.parents)`
+
+        def collection(self, node: cst.Call | cst.BinaryOperation) -> None:
+            """`any(map(target.is_relative_to, bases))`, `allowed.isdisjoint(target.parents)`: the collection
+            is the bound, a call in it too (`set(await _bases(ctx))`: named by its position, as `answer`)."""
+            found = collection_check(node)
+            # An unresolved prefix counts where it refuses, as `path.startswith(a)` does.
+            weak = found is not None and found[1] == "startswith" and id(node) not in self.refusing
+            if found is None or (weak and not _resolves(found[2], resolved)):
+                return
+            sign, _, checked, bound = found
+            names: set[str] = set()
+            for side in bound:
+                mentioned, calls = _names_and_calls(side)
+                names |= mentioned
+                for inner in calls:
+                    tag = frozenset({f"<{pos(inner)[0]}:{pos(inner)[1]}>"})
+                    results.append((pos(inner), tag))
+                    names |= tag
+            signs.append((sign, frozenset(names)))
+            checks.append((sign, _names_in(checked), pos(node)))
 
         def visit_Raise(self, node: cst.Raise) -> None:
             if node.exc is not None and _says_outside(_strings(node.exc)):

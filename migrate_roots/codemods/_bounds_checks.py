@@ -21,6 +21,40 @@ _PATH_CALLS = frozenset(
 _PATH_NAME = re.compile(r"(^p$|path|dir|folder|file|target|dest)", re.IGNORECASE)
 
 
+_OUTSIDE = re.compile(r"\boutside\b|\bnot\s+(within|inside|under)\b|\bescap(e|es|ing)\b", re.IGNORECASE)
+# ... about a path: a word for one, or the value shown (`f"{p} is outside"`, `"%s escapes"`). "Citation locator is
+# outside immutable evidence" (MemoryForge, a character range) is not.
+_PATHISH = re.compile(
+    r"\b(paths?|dirs?|director(y|ies)|folders?|roots?|workspaces?|sandbox|allowed|base|files?|repo(sitory)?|"
+    r"projects?|locations?|tree|mounts?|scope|bound(s|ary)?)\b|\{|%[sr]",
+    re.IGNORECASE,
+)
+
+
+def _says_outside(text: str) -> bool:
+    return bool(_OUTSIDE.search(text)) and bool(_PATHISH.search(text))
+
+
+def _targets(node: cst.CSTNode) -> frozenset[str]:
+    """Names an assignment target binds (`a`, `a, b`, `[a, *b]`), not attributes or subscripts."""
+    if isinstance(node, cst.Name):
+        return frozenset({node.value})
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return frozenset().union(*(_targets(e.value) for e in node.elements))
+    if isinstance(node, cst.StarredElement):
+        return _targets(node.value)
+    if (
+        isinstance(node, cst.Subscript)
+        and isinstance(node.value, cst.Name)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Slice)
+        and node.slice[0].slice.lower is None
+        and node.slice[0].slice.upper is None
+    ):
+        return frozenset({node.value.value})  # `allowed[:] = [...]`: the list filled anew in place
+    return frozenset()
+
+
 def _node_ids(node: cst.CSTNode) -> set[int]:
     found: set[int] = set()
 
@@ -104,4 +138,57 @@ def _helper_test(test: cst.BaseExpression) -> cst.Call | None:
         and len(test.args) >= 2
     ):
         return test
+    return None
+
+
+# Containment spelled over a whole collection at once (sweep T, r07): the bound is a collection, the path is
+# checked against each member by a method handed to `map` / `filter`, or its parents are intersected with it.
+DISJOINT = "the path's `parents` intersected with a collection"
+_COLLECTIONS = frozenset({"set", "frozenset", "list", "tuple", "sorted"})
+
+
+def _parents_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`target` of `target.parents`, `set(target.parents)`, `{target, *target.parents}`; else None."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "parents":
+        return node.value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in _COLLECTIONS:
+        return _parents_of(node.args[0].value) if len(node.args) == 1 else None
+    if isinstance(node, (cst.Set, cst.List, cst.Tuple)):
+        found = (_parents_of(e.value) for e in node.elements)
+        return next((f for f in found if f is not None), None)
+    return None
+
+
+def collection_check(
+    node: cst.Call | cst.BinaryOperation,
+) -> tuple[str, str, cst.BaseExpression, list[cst.BaseExpression]] | None:
+    """(sign, method, checked path, bound side) of `map(target.is_relative_to, bases)` (or `filter`, or a
+    `startswith` the caller must find resolved: method says which), `allowed.isdisjoint(target.parents)`
+    (either way round, `intersection`, `&`); else None."""
+    if isinstance(node, cst.BinaryOperation):
+        if not isinstance(node.operator, cst.BitAnd):
+            return None
+        pair = (node.left, node.right)
+    elif _callee(node) in ("map", "filter") and isinstance(node.func, cst.Name) and len(node.args) >= 2:
+        method = node.args[0].value
+        if isinstance(method, cst.Attribute) and method.attr.value in ("is_relative_to", "startswith"):
+            return (
+                f"`{method.attr.value}` mapped over a collection",
+                method.attr.value,
+                method.value,
+                [a.value for a in node.args[1:]],
+            )
+        return None
+    elif (
+        _callee(node) in ("isdisjoint", "intersection")
+        and isinstance(node.func, cst.Attribute)
+        and len(node.args) == 1
+    ):
+        pair = (node.func.value, node.args[0].value)
+    else:
+        return None
+    for one, other in (pair, pair[::-1]):
+        checked = _parents_of(one)
+        if checked is not None and _parents_of(other) is None:
+            return DISJOINT, "parents", checked, [other]
     return None
