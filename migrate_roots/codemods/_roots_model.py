@@ -185,6 +185,8 @@ class Plan:
     values: dict[str, str] = field(default_factory=dict)  # qualname -> expression of the path value there
     calls: dict[Pos, str] = field(default_factory=dict)  # call position -> expression to pass as keyword
     keywords: dict[Pos, str] = field(default_factory=dict)  # call position -> keyword, when not param-name
+    # Calls passing a list-shaped value into a parameter that takes one path: its first, `root[0] if root else None`.
+    firsts: set[Pos] = field(default_factory=set)
     # call position -> the callee's own name: `first_root(ctx).iterdir()` is two calls at one position
     callees: dict[Pos, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # helper qualname -> argument its errors name

@@ -49,6 +49,12 @@ def tool_to_tool(
             plans[path].callees[pos] = callee[1].rpartition(".")[2]
             if name != param:
                 plans[path].keywords[pos] = name
+            # The caller's list (`root: RootPaths`) into the callee's own `path: str` (sweep T, r01): a list there
+            # is a TypeError; its first is the main workspace, as the callee's one path stands for its roots.
+            own, shape, fresh = plans[path].tools[func.qualname]
+            listed = shape == "list" if fresh else func.aliased.get(own) == "list"
+            if listed and not new and cfunc.aliased.get(name) != "list":
+                plans[path].firsts.add(pos)
 
 
 def unset_tools(

@@ -196,8 +196,9 @@ class _Rewriter:
             call = finder.call_to(pos, plan.callees.get(pos))
             if call is not None:
                 keyword = plan.keywords.get(pos, state.settings.param_name)
-                wrap = _wrap_at(state, call, len(f", {keyword}={value}"))
-                state.edit(call, _add_keyword(keyword, value, wrap))
+                given = f"{value}[0] if {value} else None" if pos in plan.firsts else value
+                wrap = _wrap_at(state, call, len(f", {keyword}={given}"))
+                state.edit(call, _add_keyword(keyword, given, wrap))
                 _capability_widen.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
         needs = _annotation_imports(plan, state.settings.target)
