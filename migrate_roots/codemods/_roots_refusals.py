@@ -14,7 +14,7 @@ import libcst as cst
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import bindings, flow
+from migrate_roots.codemods.program import bindings, flow, kept_calls
 from migrate_roots.codemods.program import memo as kept_values
 
 
@@ -142,6 +142,15 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             + " returned from before the read "
             f"({os.path.basename(state.path)}:{cache[1]}), which MR211 does not remove: a path argument here would be ignored while the "
             "cache holds an entry; remove the cache (or key it by the argument) by hand, then run again",
+        )
+    # `_CACHE.setdefault(key, <read>)` on a holder that outlives the call: the first value wins (sweep T, r05).
+    first = kept_calls.setdefault_holder(call, state)
+    if first is not None:
+        return (
+            "MR211",
+            f"roots read into `{first[0]}` by `setdefault` ({os.path.basename(state.path)}:{first[1]}), which keeps "
+            "the first value beyond this call: a path argument here would be kept from the first call and served "
+            "to every later one; remove the cache (or key it by the argument) by hand, then run again",
         )
     # Filled when empty into a holder that outlives the call (the lifespan value, a default argument, a
     # variable of the enclosing function): the argument would count on the first call only.
