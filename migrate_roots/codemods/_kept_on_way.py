@@ -4,6 +4,8 @@
 request's answer for later requests: with a path argument at the read, the value one caller passed would be
 served to the next (behind an `if not self._roots` guard, every call after the first ignores its argument).
 The read's own function keeps them when the plumbing analysis finds the write there (`Func.keeps`).
+A cache on the way that keeps the call's value (`_CACHE[k] = await helper(ctx)` behind `if k not in _CACHE`,
+`setdefault`: `Func.cached`) is MR211's, as when the read is written there.
 """
 
 from __future__ import annotations
@@ -50,17 +52,27 @@ def refuse(
             out[key] = {s.pos: ("MR212", reason) for s in sites}
             continue
         found: tuple[K, str, Pos] | None = None
+        cache: tuple[K, tuple[str, int, str]] | None = None
         seen, todo = {key}, [key]
-        while todo and found is None:
+        while todo and found is None and cache is None:
             current = todo.pop()
             for caller, pos in sorted(callers.get(current, ()), key=repr):
                 target = by_key[caller][1].stores.get(pos)
                 if target is not None:
                     found = (caller, target, pos)
                     break
+                held = by_key[caller][1].cached.get(pos)
+                if held is not None:
+                    cache = (caller, held)
+                    break
                 if caller not in seen:
                     seen.add(caller)
                     todo.append(caller)
+        if cache is not None:
+            path, func = by_key[cache[0]]
+            reason = _cached(func.qualname.rpartition(".")[2], *cache[1], os.path.basename(path))
+            out[key] = {s.pos: ("MR211", reason) for s in sites}
+            continue
         if found is None:
             continue
         caller, target, pos = found
@@ -74,3 +86,28 @@ def refuse(
         )
         out[key] = {s.pos: ("MR212", reason) for s in sites}
     return out
+
+
+def _cached(name: str, holder: str, line: int, kind: str, file: str) -> str:
+    """MR211's reason at a read whose value a caller on the way keeps in a cache (program/kept_calls.py)."""
+    at = f"{file}:{line}"
+    fix = "remove the cache (or key it by the argument) by hand, then run again"
+    if kind == "disk":
+        return (
+            f"`{name}` reaches this read only while `{holder}` is not on disk (the test at {at}), which what it "
+            f"builds is then kept in: a path argument would count until it exists and be ignored afterwards; {fix}"
+        )
+    how = {
+        "returned": f"a cache it returns from before the call ({at})",
+        "empty": f"filled when empty ({at}) and kept beyond the call",
+        "absent": f"filled when absent ({at}) and kept beyond the call",
+        "setdefault": f"by `setdefault` ({at}), which keeps the first value beyond the call",
+    }[kind]
+    then = (
+        "ignored while the cache holds an entry"
+        if kind == "returned"
+        else "kept from the first call and served to every later one"
+        if kind == "setdefault"
+        else "read when the cache is filled and ignored while it holds"
+    )
+    return f"`{name}` keeps what this read gives in `{holder}`, {how}: a path argument here would be {then}; {fix}"

@@ -111,6 +111,9 @@ class Func:
     stores: dict[Pos, str] = field(default_factory=dict)
     # ... and where that assignment is, when it is a later statement (`found = await ...`, then `self.x = found`).
     stored_at: dict[Pos, Pos] = field(default_factory=dict)
+    # Call position -> (holder, line, kind): a cache of this function that keeps the call's value beyond the
+    # request (`_CACHE[k] = await helper(ctx)` behind `if k not in _CACHE`; program/kept_calls.py).
+    cached: dict[Pos, tuple[str, int, str]] = field(default_factory=dict)
     keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
     # Call or site position -> (key, dict parameter): the key of that dict whose value, when the caller gives
     # one, skips it (program/keyed.py).

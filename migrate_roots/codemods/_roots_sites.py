@@ -56,7 +56,7 @@ from migrate_roots.codemods._roots_uses import (
     stored_on,
 )
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import flow, keyed, recognise, typed
+from migrate_roots.codemods.program import flow, kept_calls, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
 
 
@@ -421,6 +421,9 @@ class SiteIndex:
                 caller.stores[position] = stored
             elif stored is not None and func_node is not None:
                 self.pending.append((caller, position, func_node, stored))
+            kept = kept_calls.kept_call(node, state) if caller.value is None else None
+            if kept is not None:
+                caller.cached[position] = kept
             self._guard(node, position, caller, state)
 
     def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:

@@ -153,5 +153,20 @@ def _fresh(name: str, func: cst.FunctionDef, state: FileState) -> bool:
     )
     if any(isinstance(p, cst.Param) and p.name.value == name for p in every):
         return False  # a default argument outlives the call; a caller's object may too
-    found = all_bindings(name, func, state)
+    # `seen[k] = v` fills the container, it does not rebind the name.
+    found = [b for b in all_bindings(name, func, state) if not _item_write(b[0], name)]
     return bool(found) and all(kind == "plain" and _is_container(value) for _, value, kind in found)
+
+
+def _item_write(statement: cst.CSTNode, name: str) -> bool:
+    """`name[k] = v` (or `name.a = v`): every target of the assignment that mentions `name` is an item or an
+    attribute of it."""
+    if not isinstance(statement, cst.Assign):
+        return False
+    mentioning = [t.target for t in statement.targets if any(n.value == name for n in _names(t.target))]
+    return bool(mentioning) and all(
+        isinstance(t, (cst.Subscript, cst.Attribute))
+        and isinstance(t.value, cst.Name)
+        and t.value.value == name
+        for t in mentioning
+    )

@@ -1,6 +1,7 @@
-"""A value kept beyond the call that a roots read fills: `X.setdefault(key, <read>)` on a holder that outlives
-the call (sweep T, session 17, r05). With a path argument at the read, the first caller's value would be served
-to every later call."""
+"""A value kept beyond the call that a roots read (or a call that leads to one) fills: `X.setdefault(key,
+<read>)` on a holder that outlives the call, and the helper-filled forms of MR211's fetch-once caches (`if k not
+in _CACHE: _CACHE[k] = await helper(ctx)`, a default-argument dict, `cls._by[k]`): sweep T (session 17), r04
+and r05. With a path argument at the read, the first caller's value would be served to every later call."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import libcst as cst
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings
+from migrate_roots.codemods.program import memo as kept_values
 from migrate_roots.codemods.program.flow import dotted
+
+# kind -> how the caller's cache keeps the call's value (the read's marker, codemods/_kept_on_way.py).
+KINDS = ("returned", "empty", "absent", "setdefault", "disk")
 
 
 def setdefault_holder(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
@@ -47,3 +52,60 @@ def _outliving(value: cst.BaseExpression, func: cst.FunctionDef, state: FileStat
         if isinstance(base, cst.Name) and not _is_local(base, func, state):
             return dotted(value) or state.wrapper.module.code_for_node(value)
     return None
+
+
+def kept_call(call: cst.Call, state: FileState) -> tuple[str, int, str] | None:
+    """A call whose value a cache of its function keeps beyond the request, the call being its filling: behind
+    a cache tested and returned from before it, behind a fill-once guard of a holder that outlives the call, as
+    `setdefault`'s value, or only while a path of the module is not on disk. (holder, line, kind in KINDS)."""
+    if state.function is None or not _may_keep(state):
+        return None
+    found = kept_values.returned_cache(call, state)
+    if found is not None:
+        return found[0], found[1], "returned"
+    found = bindings.memo_holder(call, state)
+    if found is not None:
+        return found[0], found[1], "empty"
+    found = kept_values.attribute_memo(call, state)
+    if found is not None:
+        return found[0], found[1], "absent"
+    found = setdefault_holder(call, state)
+    if found is not None:
+        return found[0], found[1], "setdefault"
+    found = kept_values.disk_guard(call, state)
+    if found is not None:
+        return found[0], found[1], "disk"
+    return None
+
+
+def _may_keep(state: FileState) -> bool:
+    """Does the function fill anything at all (an item assigned, a fill method called, an attribute set)?
+    Most functions do not: the tree walks above are skipped for their calls (once per function)."""
+    func = state.function
+    assert func is not None
+    cache = state.extra.setdefault("may_keep", {})
+    found = cache.get(func)
+    if found is None:
+        start, end = state.pos(func)[0], state.end_line(func)
+        text = "\n".join(state.lines[start - 1 : end])
+        found = cache[func] = any(
+            s in text
+            for s in ("] =", ".setdefault(", ".append(", ".extend(", ".update(", ".add(", ".insert(")
+        ) or any(s in text for s in ("exists(", "isfile(", "isdir(", "is_file(", "is_dir(", "setattr("))
+        found = found or _sets_attribute(func)
+    return bool(found)
+
+
+def _sets_attribute(func: cst.FunctionDef) -> bool:
+    """An attribute assigned anywhere in `func` (`session.workspace = ...`)."""
+    from migrate_roots.codemods._read import read
+
+    hits: list[bool] = []
+
+    class Sets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            if isinstance(node.target, cst.Attribute):
+                hits.append(True)
+
+    read(func.body, Sets())
+    return bool(hits)
