@@ -200,7 +200,8 @@ def _checks(func: cst.FunctionDef, caps: set[str], flags: set[str]) -> list[cst.
 def has_check(func: cst.FunctionDef, preds: frozenset[str] = frozenset()) -> bool:
     """A roots-capability check, or any mention of the client's capabilities, in the function."""
     caps, flags, _ = _variables(func, preds)
-    return bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
+    found = bool(_checks(func, caps, flags)) or _mentions_capabilities(func.body)
+    return found or bool(_era.matches(func, flags))
 
 
 # A predicate named for the roots capability (`detect_roots_capability(ctx)`, `_check_roots_support`,
@@ -365,6 +366,7 @@ def _touches(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
                 found = n.value in caps or any(f"{k}{n.value}" in flags for k in ("", _era.ERA, CLIENT))
             elif isinstance(n, (cst.Comparison, cst.Call)):
                 found = _is_check(n, caps, flags) and not _mixed(n, flags)
+                found = found or isinstance(n, cst.Call) and _era.getattr_era(n)
             return not found
 
     read(node, Find())

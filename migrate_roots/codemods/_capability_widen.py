@@ -14,6 +14,7 @@ from typing import Any
 
 import libcst as cst
 
+from migrate_roots.codemods import _era
 from migrate_roots.codemods._capability_guard import (
     AND,
     OR,
@@ -63,6 +64,15 @@ def plan(call: cst.CSTNode, func: cst.FunctionDef, state: FileState) -> list[tup
     the check, or the check's own operand of a test that joins it to other conditions (`READ_ONLY or not
     caps.roots`); or why a check cannot be rewritten with certainty."""
     caps, flags, assigns = _variables(func, predicates(state))
+    line = state.pos(call)[0]
+    for match in _era.matches(func, flags):
+        if _contains(match, call, state) or state.pos(match)[0] < line:
+            return (
+                f"`match {_code(match.subject)}:` picks a case by the client's protocol era in front of this "
+                "call: a 2026-07-28 client passing the path argument is still sent to its era's case and may "
+                "never reach this call; let the argument past the era's cases by hand (a guard `if <argument> "
+                "is None` on the cases that skip this call)"
+            )
     checks = _checks(func, caps, flags)
     # Capabilities read any other way (`caps.get("roots")`, passed on): not a check this can widen. Beside a
     # check in the test it widens as a whole (`caps is not None and caps.roots`, MemoryForge) they are part of it.

@@ -60,7 +60,23 @@ def _dates(node: cst.BaseExpression) -> bool:
 
 
 def _era(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and node.attr.value in ATTRIBUTES
+    """`ctx.protocol_version`, `getattr(ctx, "protocol_version", "")` (mcp 1.x's Context has none), or either
+    with a date in its place when empty (`getattr(...) or "2025-06-18"`)."""
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in ATTRIBUTES
+    if isinstance(node, cst.Call):
+        return getattr_era(node)
+    if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+        return _era(node.left) and (_era(node.right) or _dates(node.right))
+    return False
+
+
+def getattr_era(node: cst.Call) -> bool:
+    """`getattr(x, "protocol_version"[, default])`."""
+    if not isinstance(node.func, cst.Name) or node.func.value != "getattr" or not 2 <= len(node.args) <= 3:
+        return False
+    name = node.args[1].value
+    return isinstance(name, cst.SimpleString) and name.evaluated_value in ATTRIBUTES
 
 
 def _bindings(statements: list[cst.CSTNode]) -> dict[str, list[cst.BaseExpression | None]]:
@@ -181,13 +197,17 @@ def call(node: cst.Call, flags: set[str]) -> bool:
 
 
 def mentioned(node: cst.CSTNode) -> bool:
-    """Does `node` read a `protocol_version` / `protocolVersion` attribute?"""
+    """Does `node` read a `protocol_version` / `protocolVersion` attribute (or through `getattr`)?"""
     found = False
 
     class Find(cst.CSTVisitor):
         def visit_Attribute(self, n: cst.Attribute) -> None:
             nonlocal found
             found = found or n.attr.value in ATTRIBUTES
+
+        def visit_Call(self, n: cst.Call) -> None:
+            nonlocal found
+            found = found or getattr_era(n)
 
     read(node, Find())
     return found
@@ -203,3 +223,21 @@ def test(node: cst.Comparison, flags: set[str]) -> bool:
 
     era = any(_era(s) or named(s, ERA) for s in sides)
     return era and any(_dates(s) or named(s, DATE) for s in sides)
+
+
+def matches(func: cst.FunctionDef, flags: set[str]) -> list[cst.Match]:
+    """The function's `match` statements on the client's era (`match ctx.protocol_version:`, `match version:`
+    of a local holding it): not widened (a case's pattern is no test `root is None` can join), but marked."""
+    found: list[cst.Match] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Match(self, node: cst.Match) -> None:
+            subject = node.subject
+            if _era(subject) or isinstance(subject, cst.Name) and f"{ERA}{subject.value}" in flags:
+                found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    read(func.body, Find())
+    return found
