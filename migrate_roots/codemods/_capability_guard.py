@@ -58,7 +58,13 @@ def _is_check(node: cst.CSTNode, caps: set[str], flags: set[str]) -> bool:
         return False
     if isinstance(node, cst.Attribute) and node.attr.value == "roots":
         return _is_capabilities(node.value, caps)
+    if isinstance(node, cst.Attribute) and node.attr.value == BACK_CHANNEL:
+        return True  # mcp 2.x `ctx.session.can_send_request`: False on a 2026-07-28 request (sweep T, r03)
     return isinstance(node, cst.Name) and node.value in flags
+
+
+# Whether the server may send the client a request: a test of it decides for roots/list as an era test does.
+BACK_CHANNEL = "can_send_request"
 
 
 _ASKS = re.compile(r"support|capab|has_cap", re.IGNORECASE)
@@ -136,6 +142,10 @@ def _capability_attributes(node: cst.CSTNode) -> list[cst.CSTNode]:
 
 def _mentions_capabilities(node: cst.CSTNode) -> bool:
     return bool(_capability_attributes(node))
+
+
+def _code_of(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def _checkish(node: cst.BaseExpression, caps: set[str], flags: set[str]) -> bool:
@@ -224,7 +234,11 @@ def _module_predicates(module: cst.Module) -> frozenset[str]:
         if NAMED.search(statement.name.value) and returns and all(r.value is not None for r in returns):
             names.add(statement.name.value)
             continue
-        if not _mentions_capabilities(statement.body) and not _era.mentioned(statement.body):
+        if (
+            not _mentions_capabilities(statement.body)
+            and not _era.mentioned(statement.body)
+            and BACK_CHANNEL not in _code_of(statement.body)
+        ):
             continue
         caps, flags, _ = _variables(statement, known)
         if returns and all(r.value is not None and _checkish(r.value, caps, flags) for r in returns):
@@ -242,7 +256,8 @@ def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[st
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        spelled = b"capabilit" in data or any(p.search(data) for p in (_NAMED_BYTES, _era.SPELLED_BYTES))
+        spelled = b"capabilit" in data or b"can_send_request" in data
+        spelled = spelled or any(p.search(data) for p in (_NAMED_BYTES, _era.SPELLED_BYTES))
         own = _module_predicates(cst.parse_module(data)) if spelled else frozenset()
     except (OSError, cst.ParserSyntaxError, RecursionError):
         return frozenset()
@@ -333,7 +348,8 @@ def predicates(state: FileState) -> frozenset[str]:
         return found
     # A file that never spells "capabilit" (nor an era) has no such function (most files: no walk at all).
     spelled = any(
-        "capabilit" in line or NAMED.search(line) or _era.SPELLED.search(line) for line in state.lines
+        "capabilit" in line or BACK_CHANNEL in line or NAMED.search(line) or _era.SPELLED.search(line)
+        for line in state.lines
     )
     names = set(_module_predicates(state.wrapper.module)) if spelled else set()
     if spelled:  # the SDK's version names as the module imports them (`_era`)
@@ -344,7 +360,7 @@ def predicates(state: FileState) -> frozenset[str]:
     return result
 
 
-_CLIENT = frozenset({"client_params", "clientParams", *_CAPABILITIES, *_era.ATTRIBUTES})
+_CLIENT = frozenset({"client_params", "clientParams", BACK_CHANNEL, *_CAPABILITIES, *_era.ATTRIBUTES})
 # A predicate of the module whose truth joins a check to other conditions (`return READ_ONLY or not
 # caps.roots`): a check no widening can take apart where it is called.
 MIXED = "mixed:"
