@@ -207,7 +207,11 @@ def handler_for(call: cst.CSTNode, state: Any) -> tuple[Handler | None, str | No
             # (`except McpError: return None` before `except Exception: raise`, bees): widened.
             for handler in node.handlers:
                 if handler.type is None or _covers(_caught(state, handler)):
-                    return None, None
+                    if not sdk_tests(handler, state):
+                        return None, None
+                    # `except Exception as exc: if isinstance(exc, McpError): <fallback>` (sweep T, r06)
+                    reads = _reads_error(handler, state)
+                    return (None, reads) if reads is not None else (handler, None)
                 if _sdk_error(_caught(state, handler)):
                     reads = _reads_error(handler, state)
                     if reads is not None:
@@ -285,3 +289,60 @@ def widen(node: cst.CSTNode) -> cst.CSTNode:
         )
     first = cst.Element(kind, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
     return node.with_changes(type=cst.Tuple([first, extra]))
+
+
+def sdk_tests(handler: Handler, state: Any) -> list[cst.Call]:
+    """In a handler that catches the shim's error too (`except Exception as exc:`), the tests that tell the
+    SDK's error apart, `isinstance(exc, McpError)` (or a tuple holding one): the shim's error fails them, so
+    they are widened as an `except McpError:` is."""
+    if handler.name is None or not isinstance(handler.name.name, cst.Name):
+        return []
+    bound = handler.name.name.value
+    found: list[cst.Call] = []
+
+    class Find(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if last_name(node.func) != "isinstance" or len(node.args) != 2:
+                return
+            target, kind = node.args[0].value, node.args[1].value
+            if not isinstance(target, cst.Name) or target.value != bound:
+                return
+            kinds = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+            names = set().union(*(_names(state, k) for k in kinds))
+            if _sdk_error(names) and not _covers(names):
+                found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    state.walk(handler.body, Find())
+    return found
+
+
+def edits(handler: Handler, state: Any) -> list[tuple[cst.CSTNode, Any]]:
+    """What to edit so `handler` catches the shim's error as it caught the SDK's: the handler's types, or,
+    in a broad handler, its `isinstance` tests."""
+    if handler.type is None or _covers(_caught(state, handler)):
+        return [(test, widen_test) for test in sdk_tests(handler, state)]
+    return [(handler, widen)]
+
+
+def widen_test(node: cst.CSTNode) -> cst.CSTNode:
+    """`isinstance(exc, McpError)` as `isinstance(exc, (McpError, RootsArgumentError))` (once); a tuple
+    constant nests (`isinstance` takes nested tuples)."""
+    assert isinstance(node, cst.Call)
+    kind = node.args[1].value
+    spelled = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+    if any(isinstance(e, cst.Name) and e.value == NAME for e in spelled):
+        return node
+    extra = cst.Element(cst.Name(NAME))
+    comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    if isinstance(kind, cst.Tuple) and kind.lpar:
+        elements = list(kind.elements)
+        elements[-1] = elements[-1].with_changes(comma=comma)
+        new: cst.BaseExpression = kind.with_changes(elements=[*elements, extra])
+    else:
+        new = cst.Tuple([cst.Element(kind, comma=comma), extra])
+    args = list(node.args)
+    args[1] = args[1].with_changes(value=new)
+    return node.with_changes(args=args)

@@ -270,7 +270,8 @@ class _Rewriter:
         handler, _ = _except_widen.handler_for(call, self.state)
         if handler is None or not self.plan.shim_import:
             return False
-        self.state.edit(handler, _except_widen.widen)
+        for node, edit in _except_widen.edits(handler, self.state):
+            self.state.edit(node, edit)
         return True
 
     def _doubles(self) -> None:

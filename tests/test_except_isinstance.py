@@ -1,0 +1,83 @@
+"""A broad handler around a rewritten roots read that tells the SDK's error apart by `isinstance` (`except
+Exception as exc: if isinstance(exc, MCPError): return os.getcwd(); raise`, sweep T, r06): the shim raises
+RootsArgumentError where the old call raised the SDK's error, so the test gets it added, as an `except
+MCPError:` does; a handler that then reads the SDK error's fields is marked MR105."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+HEAD = (
+    "import os\n\nfrom mcp import MCPError\nfrom mcp.server.mcpserver import Context, MCPServer\n\n"
+    "mcp = MCPServer('x')\n\n\n@mcp.tool()\nasync def where(ctx: Context) -> str:\n"
+    "    try:\n        result = await ctx.session.list_roots()\n"
+)
+TAIL = "    return str(result.roots[0].uri)\n"
+
+
+def _run(tmp_path, handler: str) -> tuple[str, list]:
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "server.py").write_text(HEAD + handler + TAIL)
+    findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"]) for f in r.findings]
+    return (tmp_path / "server.py").read_text(), findings
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        "    except Exception:\n        return os.getcwd()\n",
+        "    except Exception as exc:\n        if isinstance(exc, TimeoutError):\n            return os.getcwd()\n"
+        "        raise\n",
+        "    except Exception as exc:\n        print(exc)\n        return os.getcwd()\n",
+    ],
+)
+def test_noop_a_broad_handler_without_an_sdk_test_is_left(tmp_path, handler):
+    text, findings = _run(tmp_path, handler)
+    assert handler in text
+    assert "RootsArgumentError" not in text
+    assert "MR105" not in helpers.codes(findings)
+
+
+@pytest.mark.parametrize(
+    ("handler", "widened"),
+    [
+        (
+            "    except Exception as exc:\n        if isinstance(exc, MCPError):\n            return os.getcwd()\n"
+            "        raise\n",
+            "isinstance(exc, (MCPError, RootsArgumentError))",
+        ),
+        (
+            "    except Exception as exc:\n        if not isinstance(exc, (MCPError, TimeoutError)):\n"
+            "            raise\n        return os.getcwd()\n",
+            "not isinstance(exc, (MCPError, TimeoutError, RootsArgumentError))",
+        ),
+        (
+            "    except BaseException as err:\n        if isinstance(err, MCPError):\n            return os.getcwd()\n"
+            "        raise\n",
+            "isinstance(err, (MCPError, RootsArgumentError))",
+        ),
+        (
+            "    except Exception as exc:\n        return os.getcwd() if isinstance(exc, MCPError) else 'x'\n",
+            "isinstance(exc, (MCPError, RootsArgumentError))",
+        ),
+    ],
+)
+def test_an_isinstance_test_of_the_sdk_error_in_a_broad_handler_is_widened(tmp_path, handler, widened):
+    text, findings = _run(tmp_path, handler)
+    assert widened in text
+    assert "import RootsArgumentError, list_roots_compat" in text
+    assert "MR105" not in helpers.codes(findings)
+    assert not helpers.flakes(text)
+
+
+def test_a_broad_handler_reading_the_sdk_error_is_marked(tmp_path):
+    handler = (
+        "    except Exception as exc:\n        if isinstance(exc, MCPError) and exc.error.code == -32601:\n"
+        "            return os.getcwd()\n        raise\n"
+    )
+    text, findings = _run(tmp_path, handler)
+    assert helpers.codes(findings) == ["MR105"]
+    assert "reads it (`exc.error`)" in findings[0].message
+    assert "list_roots_compat" not in text
