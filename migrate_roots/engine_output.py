@@ -70,9 +70,12 @@ def _rewritten(
     result = FileResult(path=str(path), status=Status.CHANGED, findings=findings, tools=tools, shim=shim)
     if options.want_diff:
         result.diff = unified_diff(str(path), source.text, new_text)
-    # What moved matters only where markers are written or shown (a scan shows none).
-    shown = options.write or options.want_diff
-    return result, source.encode(new_text), _marker_lines.moves(source.text, new_text) if shown else ()
+    # What moved matters only where markers are written or shown (a scan shows none); a diff tells it already.
+    if result.diff is not None:
+        moved = _marker_lines.moves_from_diff(result.diff)
+    else:
+        moved = _marker_lines.moves(source.text, new_text) if options.write else ()
+    return result, source.encode(new_text), moved
 
 
 def _not_removed(state: FileState) -> list[Finding]:

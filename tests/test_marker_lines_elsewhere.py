@@ -119,3 +119,33 @@ def test_the_dry_run_diff_shows_what_apply_writes(tmp_path):
     assert _cited(added[0]) == _def_line((root / "pkg" / "server.py").read_text())
     # The results keep their path order.
     assert shown.stdout.index("b/pkg/helpers.py") < shown.stdout.index("b/pkg/server.py")
+
+
+def test_the_moves_read_off_a_diff_are_the_moves_of_the_texts():
+    """A dry run reads what moved off its diff (no second comparison of the texts: benchmark 3's dry run)."""
+    import random
+
+    from migrate_roots.codemods._marker_lines import _table, moves_from_diff
+    from migrate_roots.engine_output import unified_diff
+
+    rng = random.Random(7)
+    for _ in range(400):
+        old = [f"line {i}\n" for i in range(rng.randint(0, 30))]
+        new = list(old)
+        for _ in range(rng.randint(1, 5)):
+            at = rng.randint(0, len(new))
+            kind = rng.choice("ids")
+            if kind == "i":
+                new[at:at] = [f"added {rng.random()}\n"] * rng.randint(1, 3)
+            elif new and at < len(new):
+                new[at : at + (1 if kind == "s" else rng.randint(1, 2))] = [f"new {rng.random()}\n"] * (
+                    kind == "s"
+                )
+        before, after = "".join(old), "".join(new)
+        if before == after:
+            continue
+        direct, read = (
+            _table(moves(before, after)),
+            _table(moves_from_diff(unified_diff("f.py", before, after))),
+        )
+        assert [direct(i) for i in range(1, len(old) + 1)] == [read(i) for i in range(1, len(old) + 1)]

@@ -33,8 +33,66 @@ def moves(old_text: str, new_text: str) -> Moves:
     return tuple(out)
 
 
-def _table(blocks: Moves) -> dict[int, int]:
-    return {first + k: written + k for first, written, count in blocks for k in range(count)}
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_REST = 1 << 40  # a block's length "to the end of the file" (the lines after a diff's last hunk)
+
+
+def moves_from_diff(diff: str) -> Moves:
+    """The same blocks as `moves`, read off a unified diff of the rewrite (a dry run has one already: no second
+    comparison of the texts): the lines between hunks and each hunk's context lines are kept, a run of removed
+    lines pairs its first lines with the added run after it, and the lines after the last hunk are kept."""
+    out: list[tuple[int, int, int]] = []
+    old = new = 1
+    removed = added = 0
+
+    def flush() -> None:
+        nonlocal removed, added
+        if removed and added:
+            out.append((old - removed, new - added, min(removed, added)))
+        removed = added = 0
+
+    for line in diff.splitlines():
+        hunk = _HUNK.match(line)
+        if hunk:
+            flush()
+            start, length = int(hunk[1]), int(hunk[2] or 1)
+            first = start if length else start + 1  # an empty side names the line before it
+            if first > old:
+                out.append((old, new, first - old))
+            new += first - old
+            old = first
+        elif (
+            line.startswith(("---", "+++"))
+            and not out
+            and old == 1
+            and new == 1
+            and not removed
+            and not added
+        ):
+            continue  # the file names
+        elif line.startswith(" "):
+            flush()
+            out.append((old, new, 1))
+            old, new = old + 1, new + 1
+        elif line.startswith("-"):
+            if added:
+                flush()
+            removed, old = removed + 1, old + 1
+        elif line.startswith("+"):
+            added, new = added + 1, new + 1
+    flush()
+    out.append((old, new, _REST))
+    return tuple(out)
+
+
+def _table(blocks: Moves) -> Callable[[int], int | None]:
+    def where(line: int) -> int | None:
+        for first, written, count in blocks:
+            if first <= line < first + count:
+                return written + line - first
+        return None
+
+    return where
 
 
 def _same_file(path: str, cited: str) -> bool:
@@ -46,9 +104,9 @@ def renumber(old_text: str, new_text: str, path: str) -> str:
     """`new_text` with the lines its markers cite in the file at `path` moved to where they are now."""
     if "migrate-roots:" not in new_text or _CITE.search(new_text) is None:
         return new_text
-    table: dict[int, int] | None = None
+    table: Callable[[int], int | None] | None = None
 
-    def lookup(cited: str) -> dict[int, int] | None:
+    def lookup(cited: str) -> Callable[[int], int | None] | None:
         nonlocal table
         if not _same_file(path, cited):
             return None
@@ -68,9 +126,9 @@ def recite(text: str, path: str, changed: Mapping[str, Moves], prefix: str = "")
     """`text` (a file as written, or a diff of it: `prefix` "+") with the lines its markers cite in other files
     that this run changed moved to where they are now. A citation that names more than one of them (two
     `server.py` files in folders of one name) is left as read."""
-    tables: dict[str, dict[int, int]] = {}
+    tables: dict[str, Callable[[int], int | None]] = {}
 
-    def lookup(cited: str) -> dict[int, int] | None:
+    def lookup(cited: str) -> Callable[[int], int | None] | None:
         if _same_file(path, cited):
             return None
         found = [p for p in changed if _same_file(p, cited)]
@@ -83,7 +141,9 @@ def recite(text: str, path: str, changed: Mapping[str, Moves], prefix: str = "")
     return "".join(_renumbered(text.splitlines(keepends=True), lookup, prefix))
 
 
-def _renumbered(lines: list[str], lookup: Callable[[str], dict[int, int] | None], prefix: str) -> list[str]:
+def _renumbered(
+    lines: list[str], lookup: Callable[[str], Callable[[int], int | None] | None], prefix: str
+) -> list[str]:
     inside = False
     for index, line in enumerate(lines):
         if prefix and not line.startswith(prefix):
@@ -96,7 +156,7 @@ def _renumbered(lines: list[str], lookup: Callable[[str], dict[int, int] | None]
 
         def place(match: re.Match[str]) -> str:
             table = lookup(match["file"])
-            line_number = table.get(int(match["line"])) if table is not None else None
+            line_number = table(int(match["line"])) if table is not None else None
             return match[0] if line_number is None else f"({match['file']}:{line_number})"
 
         lines[index] = prefix + _CITE.sub(place, body)
