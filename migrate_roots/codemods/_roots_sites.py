@@ -6,6 +6,7 @@ fully qualified names).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import libcst as cst
@@ -58,6 +59,8 @@ from migrate_roots.codemods._roots_uses import (
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow, kept_calls, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
+
+_STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 
 
 class SiteIndex:
@@ -397,7 +400,8 @@ class SiteIndex:
         if caller is not None:
             position = state.pos(node)
             names = _self_method(state, target) or typed.method_call(state, target, lambda n: _fq(state, n))
-            for name in names or _fq(state, target) or _starred(state, target):
+            callees = list(names or _fq(state, target) or _starred(state, target))
+            for name in callees:
                 caller.calls.append((name, position))
             for name in _fastmcp_forms.registered_fn(target, state, lambda n: _fq(state, n)):
                 caller.calls.append((name, position))  # `where.fn(ctx)` after `where = mcp.tool(tools.where)`
@@ -421,7 +425,9 @@ class SiteIndex:
                 caller.stores[position] = stored
             elif stored is not None and func_node is not None:
                 self.pending.append((caller, position, func_node, stored))
-            kept = kept_calls.kept_call(node, state) if caller.value is None else None
+            # Only a call of code that may lead to roots can fill a cache with them (not `sum(...)`, `os.path`).
+            ours = any(name.partition(".")[0] not in _STDLIB for name in callees) or not callees
+            kept = kept_calls.kept_call(node, state) if caller.value is None and ours else None
             if kept is not None:
                 caller.cached[position] = kept
             self._guard(node, position, caller, state)

@@ -5,6 +5,9 @@ marker, or None."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import cast
+
 import libcst as cst
 
 from migrate_roots.codemods._read import read
@@ -26,7 +29,9 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     func = state.function
     # ... or an attribute's container this function fills (`app.workspaces[key] = path` on the lifespan value,
     # `self._by_session[key] = path`): per session, and kept beyond the call (session 15's sweep C, r08).
-    containers = _filled_containers(state) | (_filled_attributes(func) if func is not None else frozenset())
+    containers = _filled_containers(state) | (
+        _per_function(state, func, "filled", _filled_attributes) if func else frozenset()
+    )
     if not containers:
         return None
     child: cst.CSTNode = node
@@ -74,6 +79,19 @@ def _mentions(node: cst.CSTNode) -> set[str]:
 
     read(node, Chains())
     return found
+
+
+def _per_function(
+    state: FileState, func: cst.FunctionDef, name: str, fact: Callable[[cst.FunctionDef], frozenset[str]]
+) -> frozenset[str]:
+    """`fact(func)`, once per function and fact: asked at every call of the function (`kept_calls.kept_call`),
+    and the same for each."""
+    cache = state.extra.setdefault("memo_facts", {})
+    key = (func, name)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = fact(func)
+    return cast(frozenset, found)
 
 
 def _filled_attributes(func: cst.FunctionDef) -> frozenset[str]:
@@ -220,7 +238,7 @@ def attribute_memo(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     # In a module without the SDK, an attribute of a module-level object too (`SETTINGS.workspace`: the cache
     # analysis, MR212, does not know such a read for one: sweep M, r03).
     objects = set() if state.extra.get("imports_sdk") else _module_objects(state)
-    filled = _assigned_attributes(func, objects)
+    filled = _per_function(state, func, "assigned", lambda f: _assigned_attributes(f, objects))
     if not filled:
         return None
     # Locals given such an attribute's value first (`cached = getattr(ctx.session, "_dir", None)`).
