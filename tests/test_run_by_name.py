@@ -110,6 +110,16 @@ def test_a_tool_of_a_mounted_server_run_by_its_prefixed_name_is_marked(tmp_path,
     assert "mounted with the prefix `fs` by `mcp." in message and "now takes `root`" in message
 
 
+def test_a_tool_a_mount_renames_is_found_under_its_new_name(tmp_path):
+    # Sweep S, r05: `tool_names={"where": "locate"}`, then `call_tool("files_locate")` was silent.
+    setup = 'mcp.mount(fs, namespace="files", tool_names={"where": "locate"})'
+    _, findings = _run(tmp_path, setup, 'result = await mcp.call_tool("files_locate", {})')
+    assert codes(findings) == ["MR104"], findings
+    assert "`files_locate` is `where` (pkg/fs.py:" in findings[0].message
+    _, quiet = _run(tmp_path / "b", setup, 'result = await mcp.call_tool("files_where", {})')
+    assert quiet == []  # renamed: no tool answers to its old name under the prefix
+
+
 APP = 'from fastmcp import FastMCP\n\napp = FastMCP("app")\n'
 TOOLS = "from fastmcp import Context\n\nfrom .app import app\n\n\n@app.tool\nasync def look(ctx: Context) -> str:\n    return str((await ctx.list_roots())[0].uri)\n"
 

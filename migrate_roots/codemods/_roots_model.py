@@ -176,9 +176,10 @@ class Summary:
     # (the tool's dotted names, the call as written, its line).
     transformed: tuple[tuple[tuple[str, ...], str, int], ...] = ()
     # Tools it runs by name or through their tool object ("name:where", "fn:pkg.fs.where"), and the servers it
-    # mounts with a prefix: (prefix, the mounted server's dotted name or "", the call, line) (_roots_run_by_name).
+    # mounts with a prefix: (prefix, the mounted server's dotted name or "", the call, line, its tools' new names
+    # as (name, new name) from `tool_names={...}`) (_roots_run_by_name).
     runs: frozenset[str] = frozenset()
-    mounts: tuple[tuple[str, str, str, int], ...] = ()
+    mounts: tuple[tuple[str, str, str, int, tuple[tuple[str, str], ...]], ...] = ()
 
 
 @dataclass

@@ -118,13 +118,14 @@ def runs(state: FileState) -> list[Run]:
     return found
 
 
-def mounts(state: FileState) -> tuple[tuple[str, str, str, int], ...]:
+def mounts(state: FileState) -> tuple[tuple[str, str, str, int, tuple[tuple[str, str], ...]], ...]:
     """`mcp.mount(fs, namespace="fs")`, fastmcp 2's `mount(fs, prefix="fs")` / `mount("fs", fs)`, and
-    `import_server`: (prefix, the mounted server's dotted name or "", the call as written, line)."""
+    `import_server`: (prefix, the mounted server's dotted name or "", the call as written, line, the tools it
+    renames: `tool_names={"where": "locate"}`, sweep S r05)."""
     if not (spells(state, ".mount(") or spells(state, ".import_server(")):
         return ()
     code = state.wrapper.module.code_for_node
-    out: list[tuple[str, str, str, int]] = []
+    out: list[tuple[str, str, str, int, tuple[tuple[str, str], ...]]] = []
 
     class Find(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
@@ -132,9 +133,16 @@ def mounts(state: FileState) -> tuple[tuple[str, str, str, int], ...]:
             if not (isinstance(func, cst.Attribute) and func.attr.value in ("mount", "import_server")):
                 return
             prefix = server = None
+            renames: list[tuple[str, str]] = []
             for arg in node.args:
                 key = arg.keyword.value if arg.keyword is not None else None
-                if key in ("namespace", "prefix") or (key is None and _string(arg.value) is not None):
+                if key == "tool_names" and isinstance(arg.value, cst.Dict):
+                    for item in arg.value.elements:
+                        old = _string(item.key) if isinstance(item, cst.DictElement) else None
+                        new = _string(item.value) if isinstance(item, cst.DictElement) else None
+                        if old is not None and new is not None:
+                            renames.append((old, new))
+                elif key in ("namespace", "prefix") or (key is None and _string(arg.value) is not None):
                     prefix = _string(arg.value)
                 elif key in (None, "server") and server is None:
                     server = arg.value
@@ -142,7 +150,8 @@ def mounts(state: FileState) -> tuple[tuple[str, str, str, int], ...]:
                 return
             names = _fq(state, server) if isinstance(server, (cst.Name, cst.Attribute)) else set()
             spelled = f"{code(func)}({code(server)}, ...)"
-            out.append((prefix, sorted(names)[0] if len(names) == 1 else "", spelled, state.pos(node)[0]))
+            server_name = sorted(names)[0] if len(names) == 1 else ""
+            out.append((prefix, server_name, spelled, state.pos(node)[0], tuple(renames)))
 
     read(state.wrapper.module, Find())
     return tuple(out)
@@ -240,15 +249,18 @@ def _by_tool_name(
 
 def _by_prefix(
     called: str,
-    prefixes: list[tuple[tuple[str, str, str, int], str]],
+    prefixes: list[tuple[tuple[str, str, str, int, tuple[tuple[str, str], ...]], str]],
     named: Mapping[str, list[Any]],
     gaining: Mapping[Any, str],
     by_key: Mapping[Any, tuple[str, Any]],
     servers: Mapping[str, set[str]],
 ) -> tuple[str, str] | None:
     """`fs_where`: the tool `where` of a server mounted with the prefix `fs`."""
-    for (prefix, server, spelled, line), path in prefixes:
+    for (prefix, server, spelled, line, renames), path in prefixes:
         name = called[len(prefix) + 1 :] if called.startswith(f"{prefix}_") else ""
+        # `tool_names={"where": "locate"}`: `files_locate` is `where`, and no tool answers to `files_where`.
+        olds = {new: old for old, new in renames}
+        name = olds.get(name, "" if name in dict(renames) else name)
         for key in named.get(name, []):
             if key not in gaining:
                 continue
