@@ -80,8 +80,7 @@ def _built_by_a_call(receiver: cst.BaseExpression, state: FileState) -> bool:
     targets = [getattr(b, "node", None) for b in bound]
     if len(targets) != 1 or not isinstance(targets[0], cst.Name):
         return False
-    assign = state.parent(state.parent(targets[0]) or targets[0])
-    value = assign.value if isinstance(assign, cst.Assign) else None
+    value = _sdk._assigned_value(state, targets[0])
     if not isinstance(value, (cst.Call, cst.Await)):
         return False
     built = value.expression if isinstance(value, cst.Await) else value
