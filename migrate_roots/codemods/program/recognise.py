@@ -18,7 +18,7 @@ from libcst.metadata import QualifiedNameSource
 from migrate_roots.codemods import _sdk, _sdk_alias
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import registrars
+from migrate_roots.codemods.program import registrar_classes, registrars
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration
 
 _STDLIB = frozenset(sys.stdlib_module_names)
@@ -130,11 +130,14 @@ def decorator(
         return Found(_tool_name(call))
     if isinstance(target, cst.Name):
         return _project_registrar(state, node, target, function, pos)
-    if not (isinstance(target, cst.Attribute) and target.attr.value in TOOL_DECORATORS):
+    if not isinstance(target, cst.Attribute):
         return None
-    names = receiver(state, target.value)
+    names = receiver(state, target.value) if target.attr.value in TOOL_DECORATORS else None
     if names is None:
-        return None
+        owner = target.value
+        if not isinstance(owner, cst.Name):
+            return None
+        return _held_registrar(state, node, owner.value, target.attr.value, function, pos)
     name = _tool_name(call)
     if not names:
         return Found(name)
@@ -164,12 +167,37 @@ def _project_registrar(
     if any(q.source is not QualifiedNameSource.LOCAL for q in qualified):
         return None
     found = registrars.registrars(state, lambda expr: receiver(state, expr)).get(target.value)
-    if found is None or found[0] != form:
+    if found is None:
+        held = registrar_classes.top_level(state).get(target.value)  # `tool = registry.section_tool`
+        if isinstance(held, cst.Attribute) and isinstance(held.value, cst.Name):
+            return _held_registrar(state, node, held.value.value, held.attr.value, function, pos)
+        return None
+    if found[0] != form:
         return None
     if not found[1]:
         return Found("")
     spelling = " ".join(f"@{_code(state, node)}".split())
     return Found("", Registration(function, "", tuple(n for n in found[1] if n), spelling, pos))
+
+
+def _held_registrar(
+    state: FileState,
+    node: cst.BaseExpression,
+    instance: str,
+    method: str,
+    function: str,
+    pos: tuple[int, int],
+) -> Found | None:
+    """`@registry.section_tool("x")` (or through `section_tool = registry.section_tool`): a method of the
+    instance's class that registers on the server it was built with (`program/registrar_classes.py`)."""
+    form = registrars.FACTORY if isinstance(node, cst.Call) else registrars.DECORATOR
+    names = registrar_classes.held(state, instance, method, form, lambda expr: receiver(state, expr))
+    if names is None:
+        return None
+    if not names:
+        return Found("")
+    spelling = " ".join(f"@{_code(state, node)}".split())
+    return Found("", Registration(function, "", names, spelling, pos))
 
 
 def _outer_function(state: FileState, node: cst.CSTNode) -> cst.FunctionDef | None:

@@ -15,9 +15,10 @@
 
 The SDKs read a tool's parameters with `inspect.signature`, which follows `__wrapped__`: a parameter added to
 the decorated function is in the tool's inputSchema, and a wrapper that passes `*args, **kwargs` on hands it
-back. Anything else (a wrapper with its own parameters, a `__signature__` set, a registration of another value,
-`self._mcp.tool(wrap(func))` through a function of another module) is no such registrar: its functions keep
-the "decorated by" marker (MR103).
+back. A registration of `wrap(fn)` counts when `wrap` is such a wrapper itself (`forwards`), in this module or
+imported from another of the project's; a method of a class holding the server object is
+`registrar_classes.py`'s. Anything else (a wrapper with its own parameters, a `__signature__` set, a
+registration of another value) is no such registrar: its functions keep the "decorated by" marker (MR103).
 """
 
 from __future__ import annotations
@@ -35,20 +36,25 @@ from migrate_roots.codemods.program.flow import returns_in
 DECORATOR = "decorator"  # `@registrar` on the function
 FACTORY = "factory"  # `@registrar(...)`: returns a decorator
 Receiver = Callable[[cst.BaseExpression], "tuple[str, ...] | None"]
+Wrapped = Callable[[cst.Call], bool]  # `W(fn)` hands `fn` on with its signature (`registrar_classes`)
 
 
-def _param(func: cst.FunctionDef) -> str | None:
-    """The one positional parameter of a decorator (`fn`), or None."""
+def _never(call: cst.Call) -> bool:
+    return False
+
+
+def _param(func: cst.FunctionDef, bound: bool = False) -> str | None:
+    """The one positional parameter of a decorator (`fn`; after `self` when `bound`), or None."""
     p = func.params
     if (
-        len(p.params) != 1
+        len(p.params) != 1 + bound
         or p.posonly_params
         or p.kwonly_params
         or p.star_kwarg
         or isinstance(p.star_arg, cst.Param)
     ):
         return None
-    return p.params[0].name.value
+    return p.params[-1].name.value
 
 
 class _Body(cst.CSTVisitor):
@@ -109,6 +115,17 @@ def _forwards(wrapper: cst.FunctionDef, fn: str) -> bool:
     )
 
 
+def forwards(func: cst.FunctionDef) -> bool:
+    """`def W(fn)` whose every return hands out a nested `@wraps(fn)` wrapper that forwards every argument
+    (`with_correlation_id`, one wrapper for coroutines and one for plain functions)."""
+    fn = _param(func)
+    returns = returns_in(func.body)
+    if fn is None or not returns:
+        return False
+    wrappers = {w.name.value for w in _body(func).nested if _forwards(w, fn)}
+    return all(isinstance(r.value, cst.Name) and r.value.value in wrappers for r in returns)
+
+
 def _registered(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
     """(server expression, registered value) of `X.tool(...)(E)`, `X.tool(E)`, `X.add_tool(E)`."""
     inner = call.func
@@ -127,10 +144,13 @@ def _registered(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression]
     return None
 
 
-def _registers(func: cst.FunctionDef, receiver: Receiver) -> tuple[str, ...] | None:
+def _registers(
+    func: cst.FunctionDef, receiver: Receiver, wrapped: Wrapped = _never, bound: bool = False
+) -> tuple[str, ...] | None:
     """The receiver names (`()`: a server object of this file) when `func(fn)` registers `fn`, or a wrapper of
-    it that forwards every argument, as a tool, and returns only that registration, the wrapper or `fn`."""
-    fn = _param(func)
+    it that forwards every argument (nested, or `W(fn)` where `wrapped` says so), as a tool, and returns only
+    that registration, the wrapper or `fn`. `bound`: a method (`self` first)."""
+    fn = _param(func, bound)
     if fn is None:
         return None
     body = _body(func)
@@ -145,6 +165,13 @@ def _registers(func: cst.FunctionDef, receiver: Receiver) -> tuple[str, ...] | N
         if found is None:
             continue
         server, value = found
+        if (
+            isinstance(value, cst.Call)
+            and wrapped(value)
+            and len(value.args) == 1
+            and not value.args[0].keyword
+        ):
+            value = value.args[0].value
         if not (isinstance(value, cst.Name) and value.value in carried):
             return None  # registers some other value: not this function's signature
         where = receiver(server)
@@ -162,23 +189,96 @@ def _registers(func: cst.FunctionDef, receiver: Receiver) -> tuple[str, ...] | N
     return tuple(sorted(names))
 
 
-def _scan(body: Sequence[cst.BaseStatement], receiver: Receiver) -> dict[str, tuple[str, tuple[str, ...]]]:
+def scan_one(
+    func: cst.FunctionDef, receiver: Receiver, wrapped: Wrapped = _never, bound: bool = False
+) -> tuple[str, tuple[str, ...]] | None:
+    """(DECORATOR or FACTORY, receiver names) when `func` is a registrar, else None."""
+    names = _registers(func, receiver, wrapped, bound)
+    if names is not None:
+        return DECORATOR, names
+    # A factory: every return hands out the one nested registrar (`return decorator`).
+    returns = returns_in(func.body)
+    returned = {r.value.value if isinstance(r.value, cst.Name) else "" for r in returns}
+    for nested in _body(func).nested if len(returned) == 1 else ():
+        inner = _registers(nested, receiver, wrapped) if nested.name.value in returned else None
+        if inner is not None:
+            return FACTORY, inner
+    return None
+
+
+def _scan(
+    body: Sequence[cst.BaseStatement], receiver: Receiver, wrapped: Wrapped
+) -> dict[str, tuple[str, tuple[str, ...]]]:
     found: dict[str, tuple[str, tuple[str, ...]]] = {}
     for statement in body:
-        if not isinstance(statement, cst.FunctionDef):
-            continue
-        names = _registers(statement, receiver)
-        if names is not None:
-            found[statement.name.value] = (DECORATOR, names)
-            continue
-        # A factory: every return hands out the one nested registrar (`return decorator`).
-        returns = returns_in(statement.body)
-        returned = {r.value.value if isinstance(r.value, cst.Name) else "" for r in returns}
-        for nested in _body(statement).nested if len(returned) == 1 else ():
-            inner = _registers(nested, receiver) if nested.name.value in returned else None
-            if inner is not None:
-                found[statement.name.value] = (FACTORY, inner)
+        if isinstance(statement, cst.FunctionDef):
+            one = scan_one(statement, receiver, wrapped)
+            if one is not None:
+                found[statement.name.value] = one
     return found
+
+
+def parse(path: str, spelled: bytes = b"") -> cst.Module | None:
+    """The module at `path`, or None when it cannot be read or parsed or does not spell `spelled`."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        return cst.parse_module(data) if spelled in data else None
+    except (OSError, cst.ParserSyntaxError, RecursionError, MemoryError):
+        return None
+
+
+def _imported(tree: cst.Module, module: str) -> dict[str, str]:
+    """Top-level `from X import name` of a module: local name -> absolute `X.name`."""
+    package = module.rpartition(".")[0]
+    out: dict[str, str] = {}
+    for statement in tree.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
+                continue
+            dotted = cst.helpers.get_full_name_for_node(small.module) if small.module is not None else ""
+            if small.relative:
+                base = package.split(".") if package else []
+                up = len(small.relative) - 1
+                base = base[: len(base) - up] if up else base
+                dotted = ".".join([*base, dotted] if dotted else base)
+            for alias in small.names:
+                name = cst.helpers.get_full_name_for_node(alias.name) or ""
+                local = (
+                    alias.asname.name.value
+                    if alias.asname and isinstance(alias.asname.name, cst.Name)
+                    else name
+                )
+                out[local] = f"{dotted}.{name}"
+    return out
+
+
+@lru_cache(maxsize=256)
+def _wrappers(path: str) -> frozenset[str]:
+    """The top-level functions of a file that wrap their one argument and keep its signature."""
+    tree = parse(path, b"wraps")
+    if tree is None:
+        return frozenset()
+    return frozenset(s.name.value for s in tree.body if isinstance(s, cst.FunctionDef) and forwards(s))
+
+
+def wrapped_in(tree: cst.Module, module: str, root: str) -> Wrapped:
+    """Whether a call `W(fn)` in `tree` hands `fn` on with its signature: `W` a wrapper of this module or
+    imported from one of the project's."""
+    local = {s.name.value for s in tree.body if isinstance(s, cst.FunctionDef) and forwards(s)}
+    imported = _imported(tree, module)
+
+    def wrapped(call: cst.Call) -> bool:
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        if name is None:
+            return False
+        if name in local:
+            return True
+        owner, _, attr = imported.get(name, "").rpartition(".")
+        path = _sdk_alias.first_party(root, owner) if owner else None
+        return path is not None and attr in _wrappers(path)
+
+    return wrapped
 
 
 def registrars(state: FileState, receiver: Receiver) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -187,7 +287,13 @@ def registrars(state: FileState, receiver: Receiver) -> dict[str, tuple[str, tup
     found = state.extra.get("registrars")
     if found is None:
         spelled = any(".tool(" in line or ".add_tool(" in line for line in state.lines)
-        found = state.extra["registrars"] = _scan(state.wrapper.module.body, receiver) if spelled else {}
+        module = state.wrapper.module
+        if spelled and state.module:
+            root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+            found = _scan(module.body, receiver, wrapped_in(module, state.module, root))
+        else:
+            found = _scan(module.body, receiver, _never) if spelled else {}
+        state.extra["registrars"] = found
     return found
 
 
@@ -235,4 +341,5 @@ def foreign(path: str, module: str, root: str) -> dict[str, str]:
     def receiver(expr: cst.BaseExpression) -> tuple[str, ...] | None:
         return () if isinstance(expr, cst.Name) and expr.value in servers else None
 
-    return {name: form for name, (form, names) in _scan(tree.body, receiver).items() if not names}
+    found = _scan(tree.body, receiver, wrapped_in(tree, module, root))
+    return {name: form for name, (form, names) in found.items() if not names}
