@@ -1,6 +1,7 @@
 """A signature ruff already laid out with all its parameters on one indented line (`(\\n    a, b\\n)`) keeps
 that layout when the new parameter joins it, or is laid one a line with a trailing comma when the line grows too
-long (sweep S, r02: the new parameter went on a line of its own and the project's `ruff format --check` failed)."""
+long (sweep S, r02: the new parameter went on a line of its own and the project's `ruff format --check` failed).
+A call the rewrite makes too long is laid out as ruff would (tests/test_layout.py)."""
 
 from __future__ import annotations
 
@@ -85,9 +86,10 @@ def test_the_new_parameter_joins_the_line_when_it_fits(tmp_path, width):
 
 
 def test_a_line_grown_too_long_is_laid_one_a_line(tmp_path):
-    # (Not checked with ruff here: at 72 columns the helper's call also grows too long, and a call wrapped by the
-    # rewrite is not laid out as ruff would: a known limit.)
-    text = _apply(tmp_path, 72, check="")
+    """At 72 columns the helper's call grows too long too: its statement is laid out as ruff would
+    (codemods/_layout.py), so the project's `ruff format --check` still passes."""
+    text = _apply(tmp_path, 72)
+    assert "    return await _helper_with_a_rather_long_name_for_the_test(\n        ctx, root=root\n    )" in text
     assert (
         '(\n    ctx: Context,\n    pattern: str = "*",\n    limit: int = 10,\n    root: RootPath = None,\n) -> str:'
         in text

@@ -10,6 +10,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _schema_text
+from migrate_roots.codemods._layout import reflow
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION
 from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
@@ -283,12 +284,21 @@ def _add_keyword(keyword: str, value: str, wrap: cst.ParenthesizedWhitespace | N
 
 def _wrap_at(state: FileState, node: cst.CSTNode, added: int) -> cst.ParenthesizedWhitespace | None:
     """A line break, four columns in from its line, when `added` characters would make the one line `node`
-    sits on longer than the project's line length (a node over several lines keeps its own layout)."""
-    if "\n" in state.wrapper.module.code_for_node(node):
+    sits on longer than the project's line length (a node over several lines keeps its own layout). Its
+    statement is then laid out as a formatter would (`_layout.reflow`), where it can be."""
+    code = state.wrapper.module.code_for_node(node)
+    if "\n" in code:
+        # A call laid over several lines takes the new argument on its last argument's line (`(\n    a, b\n)`):
+        # when that line grows too long, the statement is laid out again.
+        lines = code.split("\n")
+        last = lines[-2] if lines[-1].strip().startswith(")") else lines[-1]
+        if len(last) + added > style_of(state.path).line_length:
+            reflow(state, node)
         return None
     line = state.lines[state.pos(node)[0] - 1]
     if len(line) + added <= style_of(state.path).line_length:
         return None
+    reflow(state, node)
     return cst.ParenthesizedWhitespace(
         indent=True, last_line=cst.SimpleWhitespace(" " * (_extra(state, node) + 4))
     )

@@ -1,0 +1,50 @@
+"""A statement a rewrite made longer than the project's line length, laid out as black and ruff format do.
+
+The call edits break an overlong line by hand (`_roots_edits._wrap_at`: `f(ctx,\n    root=root)`), which
+no formatter writes, so a project that checks its format would see the line rewritten again. A statement of
+one line is therefore handed to black (a library, because its splitting rules, right-hand split first, then
+one element a line with a magic trailing comma, are what a maintainer's formatter writes, and they are long
+to restate) with the project's line length less the statement's indentation, its strings left as written.
+The comments above it (a marker) are kept apart. A compound statement's header (`if f(x):`), or a statement
+black cannot read (syntax newer than it knows), keeps the hand-made break.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import libcst as cst
+
+from migrate_roots.codemods._style import style_of
+from migrate_roots.codemods.base import FileState
+
+_NARROWEST = 40  # a deeply nested statement is still laid out, if a little past the line
+
+
+def reflow(state: FileState, node: cst.CSTNode) -> None:
+    """Lay the one-line statement holding `node` out again once the rewrite's edits are in (an edit on the
+    statement sees its updated children: `base.ApplyEdits`). Once a statement."""
+    statement = state.statement_of(node)
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return
+    done: set[cst.CSTNode] = state.extra.setdefault("reflowed", set())
+    if statement in done:
+        return
+    done.add(statement)
+    width = style_of(state.path).line_length - (state.pos(statement)[1] - 1)
+    state.edit(statement, partial(_black, max(width, _NARROWEST)))
+
+
+def _black(width: int, node: Any) -> Any:
+    code = cst.Module(body=[node.with_changes(leading_lines=())]).code
+    try:
+        import black  # noqa: PLC0415  (only a run that wraps a line pays for it)
+
+        text = black.format_str(code, mode=black.Mode(line_length=width, string_normalization=False))
+        new = cst.parse_statement(text)
+    except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know: keep the break)
+        return node
+    if not isinstance(new, cst.SimpleStatementLine):
+        return node
+    return new.with_changes(leading_lines=node.leading_lines)

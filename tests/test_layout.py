@@ -1,0 +1,93 @@
+"""A statement the rewrite makes longer than the project's line length is laid out as black and ruff format
+lay it out (codemods/_layout.py), so a project that checks its format keeps passing. Before, the call was
+broken by hand, `f(ctx,\\n        root=root)` (the stealth-chrome-devtools-mcp rewrite), which no formatter
+writes. Every case is checked with the project's own `ruff format --check`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests import helpers
+
+HELPER = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("demo")
+
+
+async def first_root_of_the_client(ctx: Context, pattern: str = "*", limit: int = 10) -> str:
+    result = await ctx.session.list_roots()
+    return f"{result.roots[0].uri} {pattern} {limit}"
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    {call}
+"""
+
+
+def _apply(tmp_path, text: str, width: int = 88, tabs: bool = False) -> str:
+    proj = tmp_path / "proj"
+    (proj / "pkg").mkdir(parents=True)
+    style = 'indent-style = "tab"\n' if tabs else ""
+    (proj / "pyproject.toml").write_text(
+        f'[tool.ruff]\nline-length = {width}\n[tool.ruff.format]\nquote-style = "preserve"\n{style}'
+    )
+    (proj / "pkg" / "__init__.py").write_text("")
+    (proj / "pkg" / "server.py").write_text(text)
+    ruff = [sys.executable, "-m", "ruff", "format", "--no-cache", "pkg"]
+    assert subprocess.run(ruff, cwd=proj, capture_output=True).returncode == 0  # the project is formatted
+    ruff.append("--check")
+    helpers.run_engine(proj, select=["MR1"])
+    after = subprocess.run(ruff, cwd=proj, capture_output=True, text=True)
+    assert after.returncode == 0, after.stdout + after.stderr
+    return (proj / "pkg" / "server.py").read_text()
+
+
+def test_noop_a_call_that_still_fits_stays_on_its_line(tmp_path):
+    text = _apply(tmp_path, HELPER.replace("{call}", "return await first_root_of_the_client(ctx)"))
+    assert "    return await first_root_of_the_client(ctx, root=root)\n" in text
+
+
+def test_noop_the_statements_around_keep_their_layout(tmp_path):
+    """Only the statement that grew is laid out again: the file's other lines are as they were."""
+    call = "value = await first_root_of_the_client(ctx, '*', 10)  # keep\n    return value"
+    text = _apply(tmp_path, HELPER.replace("{call}", call), width=60)
+    assert "async def first_root_of_the_client(\n    ctx: Context," in text
+    assert 'mcp = FastMCP("demo")\n' in text
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (
+            "value = await first_root_of_the_client(ctx, '*', 10)  # keep\n    return value",
+            "    value = await first_root_of_the_client(\n        ctx, '*', 10, root=root\n    )  # keep\n",
+        ),
+        (
+            "return await asyncio.wait_for(first_root_of_the_client(ctx, '*'), 5)",
+            "    return await asyncio.wait_for(\n        first_root_of_the_client(ctx, '*', root=root), 5\n    )\n",
+        ),
+        (
+            "return await first_root_of_the_client(ctx, 'a much longer pattern of files to match', 10)",
+            "    return await first_root_of_the_client(\n"
+            "        ctx,\n        'a much longer pattern of files to match',\n        10,\n        root=root,\n    )\n",
+        ),
+    ],
+    ids=["hugged-with-a-comment", "inside-another-call", "one-a-line-from-hugged"],
+)
+def test_a_call_grown_too_long_is_laid_out_as_ruff_would(tmp_path, call, expected):
+    source = HELPER.replace("{call}", call).replace("from mcp", "import asyncio\n\nfrom mcp", 1)
+    text = _apply(tmp_path, source, width=60)
+    assert expected in text, text  # its strings keep their quotes
+
+
+def test_a_file_indented_with_tabs_gets_tabs(tmp_path):
+    source = HELPER.replace("{call}", "return await first_root_of_the_client(ctx, '*', 10)").replace(
+        "\n    ", "\n\t"
+    )
+    text = _apply(tmp_path, source, width=60, tabs=True)
+    assert "\treturn await first_root_of_the_client(\n\t\tctx, '*', 10, root=root\n\t)\n" in text
