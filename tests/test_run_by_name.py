@@ -64,6 +64,8 @@ def _run(tmp_path, setup: str, body: str, files: dict[str, str] | None = None):
         ("", 'result = await (await fs.get_tool("where")).run({"root": "/srv"})'),
         ("", 'result = await (await fs.get_tool("ping")).run({})'),
         ("", 'result = await where.run({"root": "/srv"})'),
+        ("", 'result = await (await fs.get_tools())["where"].run({"root": "/srv"})'),
+        ("", 'result = await (await fs.get_tools())["ping"].run({})'),
     ],
 )
 def test_a_run_that_passes_the_argument_or_runs_another_tool_is_not_marked(tmp_path, setup, body):
@@ -156,6 +158,18 @@ def test_a_mount_of_a_server_it_cannot_tell_is_said_as_a_condition(tmp_path, set
         ('tool = await fs.get_tool("where")\n    result = await tool.run({})', "(`get_tool`)"),
         ('tool = await fs.get_tool(key="where")\n    result = await tool.run(arguments={})', "(`get_tool`)"),
         ("result = await where.run({})", "through its tool object `where`"),
+        # fastmcp 2's table of tools by name (sweep S, r05)
+        (
+            'result = await (await fs.get_tools())["where"].run({})',
+            "server's tools by its name (`get_tools`)",
+        ),
+        ('tools = await fs.get_tools()\n    result = await tools["where"].run({})', "(`get_tools`)"),
+        (
+            'tools = await fs.get_tools()\n    tool = tools["where"]\n    result = await tool.run({})',
+            "(`get_tools`)",
+        ),
+        # `root` as a value, not a key, passes no argument
+        ('result = await where.run({"user": "root"})', "through its tool object `where`"),
     ],
 )
 def test_a_tool_of_another_module_run_through_its_tool_object_is_marked(tmp_path, body, how):

@@ -51,16 +51,45 @@ def _unawaited(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.expression if isinstance(node, cst.Await) else node
 
 
-def _got_tool(node: cst.BaseExpression) -> str | None:
-    """`await mcp.get_tool("where")`: the name of the tool taken by name."""
+def _called(node: cst.BaseExpression, method: str) -> bool:
+    """`await x.<method>(...)` (or not awaited)."""
+    node = _unawaited(node)
+    return (
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+    )
+
+
+def _got_tool(node: cst.BaseExpression, tables: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """`await mcp.get_tool("where")`, fastmcp 2's `(await mcp.get_tools())["where"]` or `tools["where"]` of a
+    local `tools = await mcp.get_tools()` (sweep S, r05): (the name of the tool taken by name, the method)."""
     node = _unawaited(node)
     if (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "get_tool"
+        isinstance(node, cst.Subscript)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
     ):
-        return _string(_arg(node, 0, "name") or _arg(node, 0, "key"))
+        table = node.value
+        name = _string(node.slice[0].slice.value)
+        if name is not None and (
+            _called(table, "get_tools") or isinstance(table, cst.Name) and table.value in tables
+        ):
+            return name, "get_tools"
+        return None
+    if isinstance(node, cst.Call) and _called(node, "get_tool"):
+        name = _string(_arg(node, 0, "name") or _arg(node, 0, "key"))
+        return (name, "get_tool") if name is not None else None
     return None
+
+
+def _passes(args: cst.BaseExpression | None, param: str) -> bool:
+    """The run's arguments hold `param`: a key of a dict display (not a value: `{"user": "root"}`), else any
+    mention of the name as a string (`dict(args, root=...)` is not read: `_unread`)."""
+    if isinstance(args, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and _string(e.key) == param for e in args.elements)
+    if args is None:
+        return False
+    text = cst.Module(body=[]).code_for_node(args)
+    return f'"{param}"' in text or f"'{param}'" in text or f"{param}=" in text
 
 
 def runs(state: FileState) -> list[Run]:
@@ -73,22 +102,30 @@ def runs(state: FileState) -> list[Run]:
 
     class Find(cst.CSTVisitor):
         def __init__(self) -> None:
-            self.got: list[dict[str, str]] = [{}]  # per function: a local bound to `await x.get_tool("n")`
+            self.got: list[dict[str, tuple[str, str]]] = [{}]  # per function: `t = await x.get_tool("n")`
+            self.tables: list[set[str]] = [set()]  # per function: a local bound to `await x.get_tools()`
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
             self.got.append({})
+            self.tables.append(set())
 
         def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
             self.got.pop()
+            self.tables.pop()
 
         def visit_Assign(self, node: cst.Assign) -> None:
-            name = _got_tool(node.value)
+            got = _got_tool(node.value, frozenset(self.tables[-1]))
+            table = _called(node.value, "get_tools")
             for target in node.targets:
                 if isinstance(target.target, cst.Name):
-                    if name is None:
+                    if got is None:
                         self.got[-1].pop(target.target.value, None)
                     else:
-                        self.got[-1][target.target.value] = name
+                        self.got[-1][target.target.value] = got
+                    if table:
+                        self.tables[-1].add(target.target.value)
+                    else:
+                        self.tables[-1].discard(target.target.value)
 
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
@@ -103,11 +140,11 @@ def runs(state: FileState) -> list[Run]:
                 return
             args = _arg(node, 0, "arguments")
             owner = func.value
-            name = _got_tool(owner)
-            if name is None and isinstance(owner, cst.Name):
-                name = self.got[-1].get(owner.value)
-            if name is not None:
-                found.append((node, (f"name:{name}",), "get_tool", name, args))
+            got = _got_tool(owner, frozenset(self.tables[-1]))
+            if got is None and isinstance(owner, cst.Name):
+                got = self.got[-1].get(owner.value)
+            if got is not None:
+                found.append((node, (f"name:{got[0]}",), got[1], got[0], args))
             elif isinstance(owner, (cst.Name, cst.Attribute)):
                 # Only the project's own names: `asyncio.run(...)` runs no tool.
                 keys = tuple(sorted(f"fn:{fq}" for fq in _fq(state, owner) if fq.split(".")[0] == top))
@@ -286,16 +323,19 @@ def mark(state: FileState, plan: Plan) -> None:
             continue
         param, subject = entry
         text = code(args) if args is not None else ""
-        if f'"{param}"' in text or f"'{param}'" in text:
+        if _passes(args, param):
             continue
         doing = {
             "call_tool": f"runs the tool `{spelled}` by its name through the server",
             "get_tool": f"runs the tool `{spelled}`, taken from the server by its name (`get_tool`)",
+            "get_tools": f"runs the tool `{spelled}`, taken from the server's tools by its name (`get_tools`)",
             "object": f"runs the tool through its tool object `{spelled}`",
         }[how]
         passes = (
             "this call passes none, so on MCP 2026-07-28 requests the tool asks for it"
-            if args is None or isinstance(args, cst.Dict)
+            if args is None
+            or isinstance(args, cst.Dict)
+            and not any(isinstance(e, cst.StarredDictElement) for e in args.elements)
             else f"this call passes `{text}`, whose keys migrate-roots does not read: unless it holds "
             f"`{param}`, on MCP 2026-07-28 requests the tool asks for it"
         )
