@@ -402,3 +402,44 @@ def test_an_except_star_handler_reading_an_error_it_holds_in_a_name_is_marked(tm
     findings = helpers.check_noop(tmp_path, source, select=["MR1"], write=False)
     assert codes(findings) == ["MR105"], findings
     assert f"reads it ({said})" in findings[0].message.replace("\n", " ")
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        'raise RuntimeError("this client shares no roots") from exc',
+        'logger.warning("no roots: %s", exc)\n                    raise',
+    ],
+    ids=["raises-its-own", "re-raises"],
+)
+def test_a_handler_that_raises_is_not_widened(tmp_path, handler):
+    """The handler turns the SDK's failure into an error of its own: widened, it would put that error, which
+    names no argument, in place of the shim's (session 17's weak point); left alone, the shim's error reaches
+    the client."""
+    root = helpers.package(
+        tmp_path,
+        {
+            "server.py": f"""\
+            import logging
+
+            from mcp.server.fastmcp import Context, FastMCP
+            from mcp.shared.exceptions import McpError
+
+            logger = logging.getLogger(__name__)
+            mcp = FastMCP("x")
+
+
+            @mcp.tool()
+            async def where(ctx: Context) -> str:
+                try:
+                    result = await ctx.session.list_roots()
+                except McpError as exc:
+                    {handler}
+                return str(result.roots[0].uri)
+            """,
+        },
+    )
+    results = helpers.run_engine(root, select=["MR1"])
+    assert codes([f for r in results for f in r.findings]) == ["MR101"]
+    text = (root / "pkg" / "server.py").read_text()
+    assert "except McpError as exc:" in text and "RootsArgumentError" not in text

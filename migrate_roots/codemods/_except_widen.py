@@ -9,7 +9,9 @@ field server: `except (NotFoundError, McpError)` around `ctx.list_roots()`).
 So the rewrite adds `RootsArgumentError` to the handler of the innermost `try` around the read, or around a
 call on the way to it, that catches an SDK error and nothing the shim's error already is (`Exception`,
 `ValueError`, a `ToolError`, a bare `except`). A handler that reads the error it binds (`e.error.code`) is
-not widened: the shim's error has no such fields, and the read is marked (MR105) instead; under `except*` the
+not widened: the shim's error has no such fields, and the read is marked (MR105) instead. Nor is a handler
+that ends in a `raise` and returns nothing: it turns the failure into an error of its own, and the shim's
+error, which names the argument, is the clearer one. Under `except*` the
 name binds the group, whose own fields (`group.exceptions`) are there either way, but an error held from it
 (`first = group.exceptions[0]`, then `first.error`) is the SDK's.
 """
@@ -213,12 +215,41 @@ def handler_for(call: cst.CSTNode, state: Any) -> tuple[Handler | None, str | No
                     reads = _reads_error(handler, state)
                     return (None, reads) if reads is not None else (handler, None)
                 if _sdk_error(_caught(state, handler)):
+                    if _raises(handler, state):
+                        return None, None  # the shim's error, naming the argument, goes through
                     reads = _reads_error(handler, state)
                     if reads is not None:
                         return None, reads
                     return handler, None
         child, node = node, state.parent(node)
     return None, None
+
+
+def _raises(handler: Handler, state: Any) -> bool:
+    """The handler ends in a `raise` and returns nothing (`except McpError as exc: raise RuntimeError("no
+    roots") from exc`): it turns the failure into another error, so widened it would put that error, which
+    names no argument, in place of the shim's, which does. Left as it is, the shim's error reaches the client."""
+    body = handler.body
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
+        return False
+    found: list[cst.CSTNode] = []
+
+    class Leaves(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            found.append(node)
+
+        def visit_Continue(self, node: cst.Continue) -> None:
+            found.append(node)
+
+        def visit_Break(self, node: cst.Break) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+    state.walk(body, Leaves())
+    return not found
 
 
 def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
