@@ -8,7 +8,9 @@ result parses, has no new undefined or unused names (pyflakes), and that a secon
 
 from __future__ import annotations
 
+import difflib
 import os
+import sys
 import textwrap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -140,6 +142,9 @@ def check_transformed(
     failed = [r for r in results if r.status.value == "failed"]
     assert not failed, failed
     new_text = (pkg / "server.py").read_text()
+    if os.environ.get("MR_SHOW_DIFF") and new_text != textwrap.dedent(after):  # a readable diff when asked
+        diff = difflib.unified_diff(textwrap.dedent(after).splitlines(True), new_text.splitlines(True))
+        sys.stderr.write("".join(diff))
     assert new_text == textwrap.dedent(after), new_text
     for name, text in (extra_after or {}).items():
         assert (pkg / name).read_text() == textwrap.dedent(text), (pkg / name).read_text()

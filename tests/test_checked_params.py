@@ -214,7 +214,8 @@ def test_a_checked_path_beside_a_roots_read_three_calls_down_is_marked(tmp_path)
     assert (code, action, path) == ("MR109", "marked", "enrich.py")
     assert message.startswith(
         "`handle_prepare` checks its path argument `workspace_path` with a prefix test on a resolved path "
-        "(prepare.py:12) and not the roots read here: a new `root` argument would name a folder past that check"
+        "(prepare.py:12); the roots read here are not shown to meet that check before their use: a new `root` "
+        "argument could name a folder past it"
     ), message
 
 
@@ -298,9 +299,9 @@ def test_a_plain_prefix_test_on_a_path_parameter_is_marked_and_laid_out(tmp_path
         """
     mark = (
         "            # migrate-roots: MR109: `build` checks its path argument `repo_dir` with a prefix\n"
-        "            #   test (server.py:8) and not the roots read here: a new `root` argument would name\n"
-        "            #   a folder past that check. Apply the same check to the roots' replacement by\n"
-        "            #   hand, then run again\n"
+        "            #   test (server.py:8); the roots read here are not shown to meet that check before\n"
+        "            #   their use: a new `root` argument could name a folder past it. Apply the same\n"
+        "            #   check to the roots' replacement by hand, then run again\n"
     )
     findings = check_transformed(tmp_path, before.format(mark=""), before.format(mark=mark))
     assert [f.code for f in findings] == ["MR109"]
@@ -323,9 +324,9 @@ def test_a_check_below_the_read_names_its_line_and_a_second_run_is_idle(tmp_path
         """
     mark = (
         "            # migrate-roots: MR109: `build` checks its path argument `target_path` with a `..`\n"
-        "            #   test (server.py:13) and not the roots read here: a new `root` argument would name\n"
-        "            #   a folder past that check. Apply the same check to the roots' replacement by\n"
-        "            #   hand, then run again\n"
+        "            #   test (server.py:13); the roots read here are not shown to meet that check before\n"
+        "            #   their use: a new `root` argument could name a folder past it. Apply the same\n"
+        "            #   check to the roots' replacement by hand, then run again\n"
     )
     findings = check_transformed(tmp_path, before.format(mark=""), before.format(mark=mark))
     assert [f.code for f in findings] == ["MR109"]

@@ -89,7 +89,10 @@ def test_a_line_grown_too_long_is_laid_one_a_line(tmp_path):
     """At 72 columns the helper's call grows too long too: its statement is laid out as ruff would
     (codemods/_layout.py), so the project's `ruff format --check` still passes."""
     text = _apply(tmp_path, 72)
-    assert "    return await _helper_with_a_rather_long_name_for_the_test(\n        ctx, root=root\n    )" in text
+    assert (
+        "    return await _helper_with_a_rather_long_name_for_the_test(\n        ctx, root=root\n    )"
+        in text
+    )
     assert (
         '(\n    ctx: Context,\n    pattern: str = "*",\n    limit: int = 10,\n    root: RootPath = None,\n) -> str:'
         in text

@@ -419,15 +419,21 @@ def test_helper_in_another_file_reached_from_a_branch(tmp_path):
 
         @server.list_tools()
         async def list_tools() -> list[types.Tool]:
-            return [types.Tool(name="ls", inputSchema={"type": "object", "properties": {
-                "root": ROOT_PROPERTY
-            }})]
+            return [
+                types.Tool(
+                    name="ls",
+                    inputSchema={"type": "object", "properties": {"root": ROOT_PROPERTY}},
+                )
+            ]
 
         @server.call_tool()
         async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
             if name == "ls":
-                return [types.TextContent(type="text", text=await project_dir(server,
-                    root=arguments.get("root")))]
+                return [
+                    types.TextContent(
+                        type="text", text=await project_dir(server, root=arguments.get("root"))
+                    )
+                ]
             raise ValueError(name)
 """,
         extra={

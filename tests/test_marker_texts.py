@@ -608,7 +608,7 @@ MR108 | imported | helper | reported | imported_fake) | double of `roots_of` (`i
 MR108 | lambda | helper | reported | lambda ctx | lambda | of `roots_of`
 MR109 | prefix | bounds | marked | # prefix | a prefix test on a resolved path in `view` | MCP_ROOTS_ALLOWED_PATHS
 MR109 | helper | bounds | marked | # commonpath | `commonpath` in `inside`
-MR109 | checked | bounds | marked | # checked | `index` checks its path argument `notes_dir` with a `..` test | past that check
+MR109 | checked | bounds | marked | # checked | `index` checks its path argument `notes_dir` with a `..` test | could name a folder past it
 MR109 | handed-out | bounds | marked | # handed out | `enter` hands the roots, with its path argument `project_dir`, to `choose` of `workspaces` (server.py: | which migrate-roots does not read | Decide which by hand
 MR109 | old-shim | bounds_old_shim | marked | # prefix | a prefix test on a resolved path in `view` | `_mcp_roots_compat.py` was written by an earlier migrate-roots | has no `allowed_roots_compat`
 MR110 | prefix | bounds_operator | rewritten | # prefix | a prefix test on a resolved path in `view` | is now `allowed_roots_compat` | legacy clients their roots as before | MCP_ROOTS_ALLOWED_PATHS

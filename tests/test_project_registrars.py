@@ -190,3 +190,39 @@ def test_a_registrar_of_another_module_registers_a_tool(tmp_path, imports, decor
     assert [f[:2] for f in findings] == [("MR102", "rewritten")], findings
     assert "async def where(ctx: Context, root: RootPaths = None) -> list[str]:" in text
     assert {m for m in helpers.flakes(text) if "imported but unused" not in m} == set()
+
+
+WRAPPING_REGISTRY = """\
+import functools
+
+from fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+def nexus_tool(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        return await fn(*args, **kwargs)
+
+    return mcp.tool()(wrapper)
+"""
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["annotations", "string-annotations"])
+def test_a_wrapping_registrar_of_another_module_and_string_annotations(tmp_path, lazy):
+    """fastmcp 2 resolves string annotations in the wrapper's module (sweep U, r01): there the new parameter's
+    alias is unknown, so with `from __future__ import annotations` the registration is not followed."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "registry.py").write_text(WRAPPING_REGISTRY)
+    head = "from __future__ import annotations\n\n" if lazy else ""
+    (root / "pkg" / "tools.py").write_text(
+        head
+        + "from fastmcp import Context\n\nfrom .registry import nexus_tool\n\n\n@nexus_tool\n"
+        + "async def where(ctx: Context) -> str:\n    roots = await ctx.list_roots()\n    return str(roots[0].uri)\n"
+    )
+    results = helpers.run_engine(root, select=["MR1"])
+    found = [(f.code, f.action.value) for r in results for f in r.findings if f.path.endswith("tools.py")]
+    assert found == ([("MR103", "marked")] if lazy else [("MR102", "rewritten")]), found

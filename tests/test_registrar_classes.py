@@ -155,3 +155,36 @@ def test_a_held_registrar_of_the_same_module_with_a_local_wrapper(tmp_path):
         "async def where(ctx: Context, root: RootPath = None) -> str:"
         in (root / "pkg" / "server.py").read_text()
     )
+
+
+LAZY = "    from __future__ import annotations\n\n"
+
+
+@pytest.mark.parametrize(
+    "decorator", ['section_tool("files")', 'registry.section_tool("files")'], ids=["alias", "instance"]
+)
+def test_noop_string_annotations_read_through_a_wrapper_of_another_module_keep_the_marker(
+    tmp_path, decorator
+):
+    """Sweep U, r01: fastmcp 2 resolves the tool's string annotations in the wrapper's module, where the new
+    `RootPath` alias is unknown: the migrated server failed to start. Not followed: the marker stays."""
+    files = {
+        "stamp.py": WRAPPER,
+        "registry.py": REGISTRY,
+        "server.py": LAZY + SERVER.replace("{decorator}", decorator),
+    }
+    root = helpers.package(tmp_path, {k: textwrap.dedent(v) for k, v in files.items()})
+    results = helpers.run_engine(root, select=["MR1"])
+    assert [(f.code, f.action.value) for r in results for f in r.findings] == [("MR103", "marked")]
+
+
+def test_string_annotations_with_no_wrapper_are_rewritten(tmp_path):
+    """`self._mcp.tool()(func)` registers the function itself: its annotations resolve in its own module."""
+    files = {
+        "stamp.py": WRAPPER,
+        "registry.py": REGISTRY,
+        "server.py": LAZY + SERVER.replace("{decorator}", "registry.tool").replace("{built}", "mcp"),
+    }
+    root = helpers.package(tmp_path, {k: textwrap.dedent(v) for k, v in files.items()})
+    results = helpers.run_engine(root, select=["MR1"])
+    assert [(f.code, f.action.value) for r in results for f in r.findings] == [("MR101", "rewritten")]

@@ -5,7 +5,7 @@ in-process and over stdio (fastmcp 4.x has no `ctx.list_roots()`; these lines ha
   `@registry.section_tool(...)`), through a signature-keeping wrapper of another module;
 - roots read by `get_context().list_roots()` under `asyncio.wait_for`, in a helper with no context two calls
   below the tool; the project falls back to its working directory when the read fails;
-- a profile folder named after a hash of the roots, which meets the same check as a caller's named folder.
+- a profile folder named after a hash of the roots, checked to lie in the profiles' folder.
 """
 
 from __future__ import annotations

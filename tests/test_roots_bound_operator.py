@@ -196,7 +196,7 @@ def test_fastmcp_list_read_under_a_timeout_through_get_context(tmp_path):
     ).replace(
         "asyncio.wait_for(get_context().list_roots(), 2.0)",
         # 89 columns on one line: the shim call's arguments wrap, as the other rewrites' do
-        'asyncio.wait_for(allowed_roots_compat(\n        get_context(), shape="list"\n    ), 2.0)',
+        'asyncio.wait_for(\n        allowed_roots_compat(get_context(), shape="list"), 2.0\n    )',
     )
     findings = check_transformed(tmp_path, before, after)
     assert codes(findings) == ["MR110"]

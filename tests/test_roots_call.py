@@ -470,9 +470,9 @@ def test_mcp2_add_tool_get_context_and_timeouts(tmp_path):
         async def first(root: str | None = None):
             ctx = server.get_context()
             try:
-                res = await asyncio.wait_for(list_roots_compat(
-                    ctx, root, name="root"
-                ), timeout=2.0)
+                res = await asyncio.wait_for(
+                    list_roots_compat(ctx, root, name="root"), timeout=2.0
+                )
             except Exception:
                 return None
             return res.roots[0]
@@ -874,9 +874,11 @@ def test_existing_path_param_handed_to_the_roots_helper_is_reused(tmp_path):
 
         async def resolve(ctx: Context, explicit: str | None):
             try:
-                return (await list_roots_compat(
-                    ctx, explicit or None, name="repo_root"
-                )).roots[0].uri
+                return (
+                    (await list_roots_compat(ctx, explicit or None, name="repo_root"))
+                    .roots[0]
+                    .uri
+                )
             except Exception:
                 return explicit
 

@@ -31,8 +31,6 @@ from migrate_roots.codemods._bounds import BoundFacts, taint
 K = TypeVar("K")
 Pos = tuple[int, int]
 
-_DEEP = 4  # calls followed from the way's value to the checks it meets
-
 # Signs that say a path is tested whatever the parameter is called; the others need a path-like name.
 _PLAIN = frozenset({"a prefix test", "a `..` test"})
 
@@ -97,12 +95,10 @@ def _checked(
     path_like: Any,
     way: frozenset[str] = frozenset(),
     depth: int = 0,
-    passed: frozenset[tuple[str, Pos]] = frozenset(),
 ) -> tuple[str, str, str, Pos, bool] | None:
     """(parameter, sign, file, position, against the way's value) of a check in `key` on the values `seeds`
     maps each of its own parameters to, or in a callee those values are handed to (a call deep); not a check
-    that also tests `way`, the names the way's own value reaches, or that the way's value meets further down
-    (`passed`), unless its bound side is the way's value."""
+    that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value."""
     path, func = by_key[key]
     facts: BoundFacts | None = func.bound_sign
     if facts is None:
@@ -113,8 +109,7 @@ def _checked(
     against = bool(way) and any(bound & way for _, bound in facts.signs)
     for name, held in tainted.items():
         for sign, tested, pos in facts.checks:
-            skipped = not tested & way and (path, pos) not in passed
-            if tested & held and (against or skipped) and (sign not in _PLAIN or path_like(name)):
+            if tested & held and (against or not tested & way) and (sign not in _PLAIN or path_like(name)):
                 return name, sign, path, pos, against
     if depth >= 1:
         return None
@@ -141,55 +136,11 @@ def _checked(
                 held_facts = by_key[callee][1].bound_sign
                 there = frozenset(taint(held_facts, fed)) if fed and held_facts is not None else frozenset()
                 found = _checked(
-                    callee,
-                    {target: frozenset({target})},
-                    by_key,
-                    calls,
-                    lambda _, ok=ok: ok,
-                    there,
-                    depth=1,
-                    passed=passed,
+                    callee, {target: frozenset({target})}, by_key, calls, lambda _, ok=ok: ok, there, depth=1
                 )
                 if found is not None:
                     return names[0], found[1], found[2], found[3], found[4]
     return None
-
-
-def passes(
-    key: K,
-    names: frozenset[str],
-    by_key: Mapping[K, tuple[str, Any]],
-    calls: Mapping[K, list[tuple[K, Pos]]],
-    depth: int = 0,
-    positions: tuple[Pos, ...] = (),
-) -> frozenset[tuple[str, Pos]]:
-    """(file, position) of the checks that test what `names` hold in `key`, there or in the functions it hands
-    them to (a few calls deep). The explicit argument takes the roots' place at the read, so it meets every
-    check the roots' value meets: a check of a path argument the roots also pass is not skipped by them
-    (`_copy_profile_tree(source, clone, ...)` checks the clone made from the roots and the caller's folder)."""
-    path, func = by_key[key]
-    facts: BoundFacts | None = func.bound_sign
-    if facts is None:
-        return frozenset()
-    held = taint(facts, names)
-    # The way's call handed straight to a call of one argument (`_made(await _seeded_dir())`).
-    fed = {outer for inner, outer in facts.feeds if inner in positions}
-    out = {(path, pos) for _, tested, pos in facts.checks if tested & held}
-    if depth >= _DEEP:
-        return frozenset(out)
-    targets: dict[Pos, list[K]] = {}
-    for callee, pos in calls.get(key, ()):
-        targets.setdefault(pos, []).append(callee)
-    for pos, arguments in sorted(facts.args):
-        for callee in targets.get(pos, ()):
-            theirs = params_of(by_key[callee][1]) if callee in by_key else []
-            for keyword, mentioned in arguments:
-                index = int(keyword[1:]) if keyword.startswith("#") else None
-                target = theirs[index] if index is not None and index < len(theirs) else keyword
-                handed = mentioned & held or (pos in fed and len(arguments) == 1)
-                if handed and target in theirs:
-                    out |= passes(callee, frozenset({target}), by_key, calls, depth + 1)
-    return frozenset(out)
 
 
 def callers_within(reach: set[K], calls: Mapping[K, list[tuple[K, Pos]]]) -> dict[K, list[tuple[K, Pos]]]:
@@ -257,8 +208,7 @@ def refuse(
         facts = by_key[current][1].bound_sign
         way = way_names(facts, positions) if facts is not None else frozenset()
         seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
-        passed = passes(current, way, by_key, calls, positions=tuple(positions))
-        return _checked(current, seeds, by_key, calls, path_like, way, passed=passed)
+        return _checked(current, seeds, by_key, calls, path_like, way)
 
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
     for key, sites, where, (name, sign, path, pos, against) in first_on_way(
@@ -271,9 +221,9 @@ def refuse(
             f"with {place}: an explicit argument would let the caller choose its own bound. Keep the bound with "
             "the operator (the compatibility module's allow-list, or the old fallback) and migrate this by hand"
             if against
-            else f"`{function}` checks its path argument `{name}` with {place} and not the roots read here: a new "
-            f"`{param}` argument would name a folder past that check. Apply the same check to the roots' "
-            "replacement by hand, then run again"
+            else f"`{function}` checks its path argument `{name}` with {place}; the roots read here are not shown "
+            f"to meet that check before their use: a new `{param}` argument could name a folder past it. Apply "
+            "the same check to the roots' replacement by hand, then run again"
         )
         out[key] = {s.pos: ("MR109", reason) for s in sites}
     return out

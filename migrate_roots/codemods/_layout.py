@@ -5,8 +5,9 @@ no formatter writes, so a project that checks its format would see the line rewr
 one line is therefore handed to black (a library, because its splitting rules, right-hand split first, then
 one element a line with a magic trailing comma, are what a maintainer's formatter writes, and they are long
 to restate) with the project's line length less the statement's indentation, its strings left as written.
-The comments above it (a marker) are kept apart. A compound statement's header (`if f(x):`), or a statement
-black cannot read (syntax newer than it knows), keeps the hand-made break.
+The comments above it (a marker) are kept apart. A statement the project does not lay out as black does (black
+would change it before the rewrite), a compound statement's header (`if f(x):`), or a statement black cannot
+read (syntax newer than it knows), keeps the hand-made break.
 """
 
 from __future__ import annotations
@@ -32,16 +33,38 @@ def reflow(state: FileState, node: cst.CSTNode) -> None:
     if statement in done:
         return
     done.add(statement)
-    width = style_of(state.path).line_length - (state.pos(statement)[1] - 1)
-    state.edit(statement, partial(_black, max(width, _NARROWEST)))
+    line, column = state.pos(statement)
+    indent = state.lines[line - 1][: column - 1] if line <= len(state.lines) else ""
+    width = max(
+        style_of(state.path).line_length - len(indent.expandtabs(4)), _NARROWEST
+    )  # a tab as ruff counts
+    # Only a statement the project already lays out as black does: one laid out otherwise (a hand-wrapped
+    # schema list) would be rewritten whole, far past the line that grew; it keeps the hand-made break.
+    if _formatted(_code(statement), width) is not None:
+        state.edit(statement, partial(_black, width))
 
 
-def _black(width: int, node: Any) -> Any:
-    code = cst.Module(body=[node.with_changes(leading_lines=())]).code
+def _code(node: Any) -> str:
+    return cst.Module(body=[node.with_changes(leading_lines=())]).code
+
+
+def _formatted(code: str, width: int) -> str | None:
+    """`code` as black lays it out, when black leaves the original as it is (else None: not the project's
+    layout, or syntax black does not know)."""
     try:
         import black  # noqa: PLC0415  (only a run that wraps a line pays for it)
 
-        text = black.format_str(code, mode=black.Mode(line_length=width, string_normalization=False))
+        mode = black.Mode(line_length=width, string_normalization=False)
+        return code if black.format_str(code, mode=mode) == code else None
+    except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know)
+        return None
+
+
+def _black(width: int, node: Any) -> Any:
+    try:
+        import black  # noqa: PLC0415
+
+        text = black.format_str(_code(node), mode=black.Mode(line_length=width, string_normalization=False))
         new = cst.parse_statement(text)
     except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know: keep the break)
         return node

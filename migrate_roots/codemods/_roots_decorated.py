@@ -16,7 +16,7 @@ from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import recognise
 from migrate_roots.codemods.program.facts import Registration
-from migrate_roots.codemods.program.model import MIDDLEWARE, MIDDLEWARE_CODE, STANDALONE_TOOL
+from migrate_roots.codemods.program.model import LAZY_WRAPPER, MIDDLEWARE, MIDDLEWARE_CODE, STANDALONE_TOOL
 
 
 def classify(
@@ -42,7 +42,10 @@ def classify(
             )
             func.handler = func.handler or seen
             if func.handler is None and func.decorator is None:
-                func.decorator = (STANDALONE_TOOL if kind == "tool" else "") + spelled
+                lazy = decorator.decorator in state.extra.get(recognise.LAZY_REFUSED, ())
+                func.decorator = (
+                    STANDALONE_TOOL if kind == "tool" else LAZY_WRAPPER if lazy else ""
+                ) + spelled
             if func.tool and func.handler is None and func.under is None:
                 func.under = _short_code(state, decorator.decorator)
     outer = state.parent(node)

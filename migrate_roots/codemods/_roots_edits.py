@@ -286,22 +286,43 @@ def _wrap_at(state: FileState, node: cst.CSTNode, added: int) -> cst.Parenthesiz
     """A line break, four columns in from its line, when `added` characters would make the one line `node`
     sits on longer than the project's line length (a node over several lines keeps its own layout). Its
     statement is then laid out as a formatter would (`_layout.reflow`), where it can be."""
+    if _in_fstring(state, node):
+        return None  # a break inside a replacement field does not parse before Python 3.12 (sweep V, r01)
     code = state.wrapper.module.code_for_node(node)
+    first = state.pos(node)[0]
     if "\n" in code:
         # A call laid over several lines takes the new argument on its last argument's line (`(\n    a, b\n)`):
-        # when that line grows too long, the statement is laid out again.
+        # when that line grows too long, the statement is laid out again. Measured in the file, with the
+        # blocks' indentation the node's own code leaves out (sweep V, r07).
         lines = code.split("\n")
-        last = lines[-2] if lines[-1].strip().startswith(")") else lines[-1]
-        if len(last) + added > style_of(state.path).line_length:
+        index = first - 1 + len(lines) - (2 if lines[-1].strip().startswith(")") else 1)
+        if index < len(state.lines) and _width(state.lines[index]) + added > style_of(state.path).line_length:
             reflow(state, node)
         return None
-    line = state.lines[state.pos(node)[0] - 1]
-    if len(line) + added <= style_of(state.path).line_length:
+    if _width(state.lines[first - 1]) + added <= style_of(state.path).line_length:
         return None
     reflow(state, node)
     return cst.ParenthesizedWhitespace(
         indent=True, last_line=cst.SimpleWhitespace(" " * (_extra(state, node) + 4))
     )
+
+
+# A trailing comment formatters leave out of the width (ruff's pragma comments): sweep V, r02.
+_PRAGMA = re.compile(r"\s*#\s*(?:noqa|type:|pyright:|pylint:|mypy:|ruff:|isort:|nosec|pragma:)[^#]*$")
+
+
+def _width(line: str) -> int:
+    """The columns a line takes as ruff measures it: tabs as 4 (sweep V, r03), a trailing pragma left out."""
+    return len(_PRAGMA.sub("", line.rstrip("\n")).expandtabs(4))
+
+
+def _in_fstring(state: FileState, node: cst.CSTNode) -> bool:
+    current = state.parent(node)
+    while current is not None and not isinstance(current, cst.BaseStatement):
+        if isinstance(current, cst.FormattedString):
+            return True
+        current = state.parent(current)
+    return False
 
 
 def _extra(state: FileState, node: cst.CSTNode) -> int:

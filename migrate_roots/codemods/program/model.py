@@ -256,6 +256,13 @@ class ProgramModel:
                     "`FileSystemProvider`) or by a call migrate-roots does not follow: give that tool a path "
                     "argument by hand"
                 )
+            if decorator.startswith(LAZY_WRAPPER):
+                return "MR103", (
+                    f"roots read in `{short}`{where}, decorated by `{decorator[len(LAZY_WRAPPER) :]}`, a "
+                    "registrar of the project that hands the SDK a wrapper from another module: with `from "
+                    "__future__ import annotations` here, fastmcp 2 reads the tool's annotations in that "
+                    "module, where a new parameter's type is unknown; give that tool a path argument by hand"
+                )
             return "MR103", (
                 f"roots read in `{short}`{where}, decorated by `{decorator}`, which "
                 "migrate-roots does not know as a tool registration (a registrar of the project is not "
@@ -337,6 +344,7 @@ MIDDLEWARE = "middleware:"  # `Func.handler` of a fastmcp Middleware's hook: "mi
 MIDDLEWARE_CODE = "middleware-code:"
 # `Func.decorator` of a function under fastmcp's standalone `@tool`: "standalone-tool:@tool(...)"
 STANDALONE_TOOL = "standalone-tool:"
+LAZY_WRAPPER = "lazy-wrapper:"  # a registrar not followed for string annotations (`registrars.unresolvable`)
 
 
 def _via(fq: str, handler: str) -> str:

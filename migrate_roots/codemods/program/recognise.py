@@ -49,6 +49,9 @@ STANDALONE = {
     "fastmcp.prompts.prompt": "prompt",
     "fastmcp.prompts.function_prompt.prompt": "prompt",
 }
+# The decorators of the file not followed because the SDK would read the tool's string annotations in a wrapper
+# of another module (`registrars.unresolvable`): their functions' marker says so.
+LAZY_REFUSED = "lazy_refused"
 # The function a registration names when its value is no function of the module (`getattr(tools, name)`).
 OPAQUE = "<value>"
 
@@ -161,7 +164,10 @@ def _project_registrar(
         owner, _, name = state._absolute(imported[0]).rpartition(".")
         root = state.import_root or _sdk_alias.import_root(state.path, state.module)
         path = _sdk_alias.first_party(root, owner) if owner else None
-        if path is None or registrars.foreign(path, owner, root).get(name) != form:
+        form_there = registrars.foreign(path, owner, root).get(name) if path is not None else None
+        if form_there is None or form_there[0] != form:
+            return None
+        if _unresolvable(state, node, registrars.THERE if form_there[1] else ""):
             return None
         return Found("")
     if any(q.source is not QualifiedNameSource.LOCAL for q in qualified):
@@ -172,12 +178,20 @@ def _project_registrar(
         if isinstance(held, cst.Attribute) and isinstance(held.value, cst.Name):
             return _held_registrar(state, node, held.value.value, held.attr.value, function, pos)
         return None
-    if found[0] != form:
+    if found[0] != form or _unresolvable(state, node, found[2]):
         return None
     if not found[1]:
         return Found("")
     spelling = " ".join(f"@{_code(state, node)}".split())
     return Found("", Registration(function, "", tuple(n for n in found[1] if n), spelling, pos))
+
+
+def _unresolvable(state: FileState, node: cst.BaseExpression, wrapper: str) -> bool:
+    """`registrars.unresolvable`, noting the decorator so its marker says why (`LAZY_REFUSED`)."""
+    if not registrars.unresolvable(state, wrapper):
+        return False
+    state.extra.setdefault(LAZY_REFUSED, set()).add(node)
+    return True
 
 
 def _held_registrar(
@@ -191,9 +205,10 @@ def _held_registrar(
     """`@registry.section_tool("x")` (or through `section_tool = registry.section_tool`): a method of the
     instance's class that registers on the server it was built with (`program/registrar_classes.py`)."""
     form = registrars.FACTORY if isinstance(node, cst.Call) else registrars.DECORATOR
-    names = registrar_classes.held(state, instance, method, form, lambda expr: receiver(state, expr))
-    if names is None:
+    held = registrar_classes.held(state, instance, method, form, lambda expr: receiver(state, expr))
+    if held is None or _unresolvable(state, node, held[1]):
         return None
+    names = held[0]
     if not names:
         return Found("")
     spelling = " ".join(f"@{_code(state, node)}".split())

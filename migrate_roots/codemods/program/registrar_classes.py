@@ -31,8 +31,8 @@ from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import registrars
 
-# method name -> (DECORATOR or FACTORY, the name of the `__init__` parameter whose value it registers on)
-Methods = dict[str, tuple[str, str]]
+# method name -> (DECORATOR or FACTORY, the `__init__` parameter whose value it registers on, its wrapper)
+Methods = dict[str, tuple[str, str, str]]
 
 
 def _stored(init: cst.FunctionDef) -> dict[str, str]:
@@ -75,7 +75,7 @@ def methods(cls: cst.ClassDef, wrapped: registrars.Wrapped) -> Methods:
             continue
         found = registrars.scan_one(method, receiver, wrapped, bound=True)
         if found is not None and len(found[1]) == 1:
-            out[method.name.value] = (found[0], found[1][0])
+            out[method.name.value] = (found[0], found[1][0], found[2])
     return out
 
 
@@ -122,10 +122,10 @@ def top_level(state: FileState) -> dict[str, cst.BaseExpression]:
 
 def held(
     state: FileState, instance: str, method: str, form: str, receiver: registrars.Receiver
-) -> tuple[str, ...] | None:
-    """The server names (`()`: a server object of this file) that `instance.method` registers on, in `form`,
-    when the module binds `instance = Cls(...)` and `Cls` (of this module or another of the project's) holds
-    the server object it is built with; else None."""
+) -> tuple[tuple[str, ...], str] | None:
+    """(The server names (`()`: a server object of this file) that `instance.method` registers on, in `form`,
+    its wrapper: "", HERE or THERE) when the module binds `instance = Cls(...)` and `Cls` (of this module or
+    another of the project's) holds the server object it is built with; else None."""
     built = top_level(state).get(instance)
     if not (isinstance(built, cst.Call) and isinstance(built.func, cst.Name) and state.module):
         return None
@@ -142,12 +142,15 @@ def held(
         found, params = local(state.wrapper.module, state.module, root, built.func.value)
     else:
         return None
-    if found.get(method, ("", ""))[0] != form or any(a.star for a in built.args):
+    if found.get(method, ("", "", ""))[0] != form or any(a.star for a in built.args):
         return None
+    wrapper = found[method][2]
+    if name.source is not QualifiedNameSource.LOCAL and wrapper:
+        wrapper = registrars.THERE  # the class's own module is another: so is any wrapper of it
     param = found[method][1]
     value = next((a.value for a in built.args if a.keyword is not None and a.keyword.value == param), None)
     index = params.index(param) if param in params else -1
     if value is None and 0 <= index < len(built.args) and built.args[index].keyword is None:
         value = built.args[index].value
     names = receiver(value) if value is not None else None
-    return None if names == ("",) else names
+    return None if names is None or names == ("",) else (names, wrapper)

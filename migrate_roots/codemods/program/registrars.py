@@ -36,11 +36,15 @@ from migrate_roots.codemods.program.flow import returns_in
 DECORATOR = "decorator"  # `@registrar` on the function
 FACTORY = "factory"  # `@registrar(...)`: returns a decorator
 Receiver = Callable[[cst.BaseExpression], "tuple[str, ...] | None"]
-Wrapped = Callable[[cst.Call], bool]  # `W(fn)` hands `fn` on with its signature (`registrar_classes`)
+# `W(fn)` hands `fn` on with its signature: HERE (W of the same module), THERE (imported), or None (not so).
+Wrapped = Callable[[cst.Call], "str | None"]
+HERE, THERE = "here", "there"
+# A registration's wrapper: "" (none: `fn` itself), HERE (one of the registrar's module), THERE (of another).
+Found = tuple[str, tuple[str, ...], str]  # (DECORATOR or FACTORY, receiver names, wrapper)
 
 
-def _never(call: cst.Call) -> bool:
-    return False
+def _never(call: cst.Call) -> str | None:
+    return None
 
 
 def _param(func: cst.FunctionDef, bound: bool = False) -> str | None:
@@ -146,10 +150,10 @@ def _registered(call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression]
 
 def _registers(
     func: cst.FunctionDef, receiver: Receiver, wrapped: Wrapped = _never, bound: bool = False
-) -> tuple[str, ...] | None:
-    """The receiver names (`()`: a server object of this file) when `func(fn)` registers `fn`, or a wrapper of
-    it that forwards every argument (nested, or `W(fn)` where `wrapped` says so), as a tool, and returns only
-    that registration, the wrapper or `fn`. `bound`: a method (`self` first)."""
+) -> tuple[tuple[str, ...], str] | None:
+    """(The receiver names (`()`: a server object of this file), the wrapper: "", HERE or THERE) when `func(fn)`
+    registers `fn`, or a wrapper of it that forwards every argument (nested, or `W(fn)` where `wrapped` says
+    so), as a tool, and returns only that registration, the wrapper or `fn`. `bound`: a method (`self` first)."""
     fn = _param(func, bound)
     if fn is None:
         return None
@@ -160,18 +164,22 @@ def _registers(
     carried = {fn} | wrappers
     names: set[str] = set()
     registered = False
+    through = ""
     for call in body.calls:
         found = _registered(call)
         if found is None:
             continue
         server, value = found
+        kind = wrapped(value) if isinstance(value, cst.Call) else None
         if (
-            isinstance(value, cst.Call)
-            and wrapped(value)
+            kind is not None
+            and isinstance(value, cst.Call)
             and len(value.args) == 1
             and not value.args[0].keyword
         ):
-            value = value.args[0].value
+            value, through = value.args[0].value, max(through, kind)  # "" < HERE < THERE
+        elif isinstance(value, cst.Name) and value.value in wrappers:
+            through = max(through, HERE)
         if not (isinstance(value, cst.Name) and value.value in carried):
             return None  # registers some other value: not this function's signature
         where = receiver(server)
@@ -186,30 +194,28 @@ def _registers(
             continue
         if not (isinstance(ret.value, cst.Call) and _registered(ret.value) is not None):
             return None
-    return tuple(sorted(names))
+    return tuple(sorted(names)), through
 
 
 def scan_one(
     func: cst.FunctionDef, receiver: Receiver, wrapped: Wrapped = _never, bound: bool = False
-) -> tuple[str, tuple[str, ...]] | None:
-    """(DECORATOR or FACTORY, receiver names) when `func` is a registrar, else None."""
-    names = _registers(func, receiver, wrapped, bound)
-    if names is not None:
-        return DECORATOR, names
+) -> Found | None:
+    """(DECORATOR or FACTORY, receiver names, wrapper) when `func` is a registrar, else None."""
+    one = _registers(func, receiver, wrapped, bound)
+    if one is not None:
+        return DECORATOR, *one
     # A factory: every return hands out the one nested registrar (`return decorator`).
     returns = returns_in(func.body)
     returned = {r.value.value if isinstance(r.value, cst.Name) else "" for r in returns}
     for nested in _body(func).nested if len(returned) == 1 else ():
         inner = _registers(nested, receiver, wrapped) if nested.name.value in returned else None
         if inner is not None:
-            return FACTORY, inner
+            return FACTORY, *inner
     return None
 
 
-def _scan(
-    body: Sequence[cst.BaseStatement], receiver: Receiver, wrapped: Wrapped
-) -> dict[str, tuple[str, tuple[str, ...]]]:
-    found: dict[str, tuple[str, tuple[str, ...]]] = {}
+def _scan(body: Sequence[cst.BaseStatement], receiver: Receiver, wrapped: Wrapped) -> dict[str, Found]:
+    found: dict[str, Found] = {}
     for statement in body:
         if isinstance(statement, cst.FunctionDef):
             one = scan_one(statement, receiver, wrapped)
@@ -268,22 +274,45 @@ def wrapped_in(tree: cst.Module, module: str, root: str) -> Wrapped:
     local = {s.name.value for s in tree.body if isinstance(s, cst.FunctionDef) and forwards(s)}
     imported = _imported(tree, module)
 
-    def wrapped(call: cst.Call) -> bool:
+    def wrapped(call: cst.Call) -> str | None:
         name = call.func.value if isinstance(call.func, cst.Name) else None
         if name is None:
-            return False
+            return None
         if name in local:
-            return True
+            return HERE
         owner, _, attr = imported.get(name, "").rpartition(".")
         path = _sdk_alias.first_party(root, owner) if owner else None
-        return path is not None and attr in _wrappers(path)
+        return THERE if path is not None and attr in _wrappers(path) else None
 
     return wrapped
 
 
-def registrars(state: FileState, receiver: Receiver) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """The module's top-level registrars: name -> (DECORATOR or FACTORY, receiver names). Read once per file,
-    and only in a file that spells a registration (`.tool(` or `.add_tool(`)."""
+def unresolvable(state: FileState, wrapper: str) -> bool:
+    """A tool of `state`'s module registered through a wrapper of another module (`wrapper`: THERE, or any
+    wrapper of a registrar of another module), in a module whose annotations are strings (`from __future__
+    import annotations`): fastmcp 2 reads them in the wrapper's module (pydantic resolves a function's
+    annotations in its `__globals__`), where the new parameter's `RootPath` alias is unknown, and the server
+    would fail to start (sweep U, r01). Such a registration is not followed (MR103)."""
+    if not wrapper or wrapper == HERE:
+        return False
+    lazy = state.extra.get("lazy_annotations")
+    if lazy is None:
+        lazy = state.extra["lazy_annotations"] = any(
+            isinstance(small, cst.ImportFrom)
+            and isinstance(small.module, cst.Name)
+            and small.module.value == "__future__"
+            and not isinstance(small.names, cst.ImportStar)
+            and any(isinstance(a.name, cst.Name) and a.name.value == "annotations" for a in small.names)
+            for statement in state.wrapper.module.body
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+        )
+    return bool(lazy)
+
+
+def registrars(state: FileState, receiver: Receiver) -> dict[str, Found]:
+    """The module's top-level registrars: name -> (DECORATOR or FACTORY, receiver names, wrapper). Read once
+    per file, and only in a file that spells a registration (`.tool(` or `.add_tool(`)."""
     found = state.extra.get("registrars")
     if found is None:
         spelled = any(".tool(" in line or ".add_tool(" in line for line in state.lines)
@@ -298,8 +327,9 @@ def registrars(state: FileState, receiver: Receiver) -> dict[str, tuple[str, tup
 
 
 @lru_cache(maxsize=256)
-def foreign(path: str, module: str, root: str) -> dict[str, str]:
-    """The registrars of another module of the project (`from .registry import register_tool`): name -> form.
+def foreign(path: str, module: str, root: str) -> dict[str, tuple[str, str]]:
+    """The registrars of another module of the project (`from .registry import register_tool`): name -> (form,
+    wrapper).
     That file may be outside the run's parsed files (it holds no roots token), so it is read here, once per
     process; only a registration on a server object the file itself shows counts (a parameter annotated with
     an SDK server class, or a name bound to one's constructor at its top level)."""
@@ -342,4 +372,4 @@ def foreign(path: str, module: str, root: str) -> dict[str, str]:
         return () if isinstance(expr, cst.Name) and expr.value in servers else None
 
     found = _scan(tree.body, receiver, wrapped_in(tree, module, root))
-    return {name: form for name, (form, names) in found.items() if not names}
+    return {name: (form, through) for name, (form, names, through) in found.items() if not names}

@@ -1,5 +1,5 @@
 """Helpers that take no context: the roots come from `get_context()`, under a timeout, and name a profile
-folder by a hash of their paths; a caller's own folder and the one made from the roots pass one check."""
+folder by a hash of their paths, which must lie in the profiles' folder."""
 
 import asyncio
 import hashlib
@@ -51,8 +51,5 @@ async def _seeded_dir() -> Path:
 
 async def profile_dir(profile: str | None) -> Path:
     if profile:
-        explicit = Path(profile)
-        if not _inside(explicit, BASE):
-            explicit = BASE / explicit.name
-        return _made(explicit)
+        return BASE / Path(profile).name
     return _made(await _seeded_dir())
