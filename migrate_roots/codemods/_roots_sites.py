@@ -241,7 +241,8 @@ class SiteIndex:
         func.taken, func.returns = _names.taken_and_returned(
             node, state.settings.param_name, frozenset(names), state.walk
         )
-        func.bound_sign = _bounds.facts(node, state.pos, state.walk)
+        # A fact for the plan only (the rewrite walk applies a plan made of the index walk's summaries).
+        func.bound_sign = _bounds.facts(node, state.pos, state.walk) if state.phase == "index" else None
         func.gives = typed.returned_class(state, node, lambda n: _fq(state, n))
         outer = _roots_decorated.classify(func, node, state, self.registrations)
         if isinstance(outer, cst.FunctionDef):

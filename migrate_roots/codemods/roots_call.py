@@ -89,7 +89,8 @@ class RootsCall(SiteIndex, Rule):
     def leave(self, state: FileState) -> None:
         self.stores()
         _roots_kept.cache_refusals(self.functions.values(), state)
-        _roots_kept.kept_attributes(self.functions.values(), state)
+        if state.phase == "index":  # `Func.keeps`: a fact for the plan only
+            _roots_kept.kept_attributes(self.functions.values(), state)
         registered: dict[str, tuple[Pos, str]] = {}
         opaque: list[tuple[str, int]] = []
         for ref, tool_name, scope, pos, spelling, imported in self.added_tools:
