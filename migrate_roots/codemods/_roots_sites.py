@@ -428,7 +428,9 @@ class SiteIndex:
                 self.pending.append((caller, position, func_node, stored))
             # Only a call of code that may lead to roots can fill a cache with them (not `sum(...)`, `os.path`).
             ours = any(name.partition(".")[0] not in _STDLIB for name in callees) or not callees
-            kept = kept_calls.kept_call(node, state) if caller.value is None and ours else None
+            # `Func.cached`: a fact for the plan only (`_kept_on_way`), read in the index walk.
+            wanted = caller.value is None and ours and state.phase == "index"
+            kept = kept_calls.kept_call(node, state) if wanted else None
             if kept is not None:
                 caller.cached[position] = kept
             self._guard(node, position, caller, state)
