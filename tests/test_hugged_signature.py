@@ -39,12 +39,12 @@ async def through(ctx: Context) -> str:
 """
 
 
-def _apply(tmp_path, width: int, check: str = "pkg/server.py") -> str:
+def _apply(tmp_path, width: int, check: str = "pkg/server.py", source: str = SERVER) -> str:
     proj = tmp_path / "proj"
     (proj / "pkg").mkdir(parents=True)
     (proj / "pyproject.toml").write_text(f"[tool.ruff]\nline-length = {width}\n")
     (proj / "pkg" / "__init__.py").write_text("")
-    (proj / "pkg" / "server.py").write_text(SERVER)
+    (proj / "pkg" / "server.py").write_text(source)
     formatted = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--no-cache", "--check", "pkg"], cwd=proj
     )
@@ -95,5 +95,34 @@ def test_a_line_grown_too_long_is_laid_one_a_line(tmp_path):
     )
     assert (
         '(\n    ctx: Context,\n    pattern: str = "*",\n    limit: int = 10,\n    root: RootPath = None,\n) -> str:'
+        in text
+    )
+
+
+KEYWORD_ONLY = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("demo")
+
+
+async def _helper_with_a_rather_long_name_for_the_test(
+    ctx: Context, *, pattern: str = "*", limit: int = 10
+) -> str:
+    result = await ctx.session.list_roots()
+    return f"{result.roots[0].uri} {pattern} {limit}"
+
+
+@mcp.tool()
+async def through(ctx: Context) -> str:
+    return await _helper_with_a_rather_long_name_for_the_test(ctx)
+"""
+
+
+def test_a_keyword_only_signature_grown_too_long_is_laid_out_as_ruff_would(tmp_path):
+    """`*` and keyword-only parameters: ruff's plain layouts do not take them, black does (the field's
+    code-indexing-mcp: `_startup_roots(ctx, *, discover=False, indexes=False)` went past 100 columns)."""
+    text = _apply(tmp_path, 72, source=KEYWORD_ONLY)
+    assert (
+        '    ctx: Context,\n    *,\n    pattern: str = "*",\n    limit: int = 10,\n    root: str | None = None,\n) -> str:'
         in text
     )

@@ -44,6 +44,15 @@ def reflow(state: FileState, node: cst.CSTNode) -> None:
         state.edit(statement, partial(_black, width))
 
 
+def _mode(width: int) -> Any:
+    """black's settings: the width, strings as written, and Python 3.8 and later (the sources we support), so a
+    split signature with `*` gets its magic trailing comma, as ruff writes it."""
+    import black  # noqa: PLC0415
+
+    versions = {v for v in black.TargetVersion if v.value >= black.TargetVersion.PY38.value}
+    return black.Mode(line_length=width, string_normalization=False, target_versions=versions)
+
+
 def _code(node: Any) -> str:
     return cst.Module(body=[node.with_changes(leading_lines=())]).code
 
@@ -54,8 +63,7 @@ def _formatted(code: str, width: int) -> str | None:
     try:
         import black  # noqa: PLC0415  (only a run that wraps a line pays for it)
 
-        mode = black.Mode(line_length=width, string_normalization=False)
-        return code if black.format_str(code, mode=mode) == code else None
+        return code if black.format_str(code, mode=_mode(width)) == code else None
     except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know)
         return None
 
@@ -64,10 +72,40 @@ def _black(width: int, node: Any) -> Any:
     try:
         import black  # noqa: PLC0415
 
-        text = black.format_str(_code(node), mode=black.Mode(line_length=width, string_normalization=False))
+        text = black.format_str(_code(node), mode=_mode(width))
         new = cst.parse_statement(text)
     except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know: keep the break)
         return node
     if not isinstance(new, cst.SimpleStatementLine):
         return node
     return new.with_changes(leading_lines=node.leading_lines)
+
+
+def _header(node: cst.FunctionDef) -> str:
+    """The `def` line(s) of `node`, with `pass` for a body (black would join `...` to the `def` line)."""
+    stub = cst.IndentedBlock([cst.SimpleStatementLine([cst.Pass()])])
+    return cst.Module(body=[node.with_changes(body=stub, leading_lines=(), decorators=())]).code
+
+
+def header_laid_out(node: cst.FunctionDef, width: int) -> bool:
+    """`node`'s signature is as black lays it out in `width` columns (the project formats so)."""
+    return _formatted(_header(node), max(width, _NARROWEST)) is not None
+
+
+def fit_header(node: cst.FunctionDef, width: int) -> cst.FunctionDef:
+    """`node` with its signature laid out by black when a line of it is longer than `width` (a signature the
+    plain layout of `_signature.fit` does not take: `*`, keyword-only parameters, `**kwargs`)."""
+    header = _header(node)
+    if all(len(line.expandtabs(4)) <= width for line in header.splitlines()):
+        return node
+    try:
+        import black  # noqa: PLC0415
+
+        new = cst.parse_statement(black.format_str(header, mode=_mode(max(width, _NARROWEST))))
+    except Exception:  # noqa: BLE001  (as `_black`)
+        return node
+    if not isinstance(new, cst.FunctionDef):
+        return node
+    return node.with_changes(
+        params=new.params, whitespace_before_params=new.whitespace_before_params, returns=new.returns
+    )

@@ -12,6 +12,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen, _roots_run_by_name
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._layout import header_laid_out
 from migrate_roots.codemods._roots_edits import (
     ALIASES,
     _add_helper_param,
@@ -168,7 +169,7 @@ class _Rewriter:
                 continue
             for node in nodes if new else ():
                 state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
-                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
+                state.edit(node, _fitted_here(state, node))
             state.extra.setdefault("tools", []).append(
                 ToolChange(
                     tool=info.tool or qualname,
@@ -183,7 +184,7 @@ class _Rewriter:
             for node in finder.defs(self.rule.functions.get(qualname), qualname):
                 helper_shapes = plan.helper_shapes.get(qualname, frozenset({"any"}))
                 state.edit(node, _add_helper_param(name, _helper_type(helper_shapes, state.settings)))
-                state.edit(node, _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1))
+                state.edit(node, _fitted_here(state, node))
                 state.report(
                     node.name,
                     "MR107",
@@ -295,6 +296,16 @@ class _Rewriter:
             call = finder.calls.get(pos)
             if call is not None:
                 state.report(call, "MR108", _double_note(call, name, helper, state), Severity.INFO)
+
+
+def _fitted_here(state: FileState, node: cst.FunctionDef) -> Any:
+    """`_fitted` for the `def` at `node`, told whether the project lays that signature out as black does."""
+    width, column = style_of(state.path).line_length, state.pos(node)[1] - 1
+    laid_out = (
+        "\n" in state.wrapper.module.code_for_node(node.params)
+        or len(state.lines[state.pos(node)[0] - 1].expandtabs(4)) <= width
+    )
+    return _fitted(width, column, laid_out and header_laid_out(node, width - column))
 
 
 def _shim_has(path: str, function: str) -> bool:
