@@ -87,6 +87,11 @@ def _header(node: cst.FunctionDef) -> str:
     return cst.Module(body=[node.with_changes(body=stub, leading_lines=(), decorators=())]).code
 
 
+def overflows(node: cst.FunctionDef, width: int) -> bool:
+    """A line of `node`'s signature is longer than `width`."""
+    return any(len(line.expandtabs(4)) > width for line in _header(node).splitlines())
+
+
 def header_laid_out(node: cst.FunctionDef, width: int) -> bool:
     """`node`'s signature is as black lays it out in `width` columns (the project formats so)."""
     return _formatted(_header(node), max(width, _NARROWEST)) is not None
@@ -95,9 +100,9 @@ def header_laid_out(node: cst.FunctionDef, width: int) -> bool:
 def fit_header(node: cst.FunctionDef, width: int) -> cst.FunctionDef:
     """`node` with its signature laid out by black when a line of it is longer than `width` (a signature the
     plain layout of `_signature.fit` does not take: `*`, keyword-only parameters, `**kwargs`)."""
-    header = _header(node)
-    if all(len(line.expandtabs(4)) <= width for line in header.splitlines()):
+    if not overflows(node, width):
         return node
+    header = _header(node)
     try:
         import black  # noqa: PLC0415
 

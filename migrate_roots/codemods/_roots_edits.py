@@ -10,7 +10,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _schema_text
-from migrate_roots.codemods._layout import fit_header, reflow
+from migrate_roots.codemods._layout import fit_header, header_laid_out, overflows, reflow
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, SHIM_FUNCTION
 from migrate_roots.codemods._signature import fit
 from migrate_roots.codemods._style import style_of
@@ -121,14 +121,17 @@ def _insert_aliases(shapes: list[str], settings: Any, width: int = 110, blank: i
     return _schema_text.insert_after_imports(texts, _ALIAS_COMMENT, width, blank)
 
 
-def _fitted(width: int, column: int, laid_out: bool = False) -> Any:
-    """The grown signature within `width`: ruff's plain layouts (`_signature.fit`), else, for a signature the
-    project lays out as black does (`laid_out`), black's (`_layout.fit_header`: `*`, keyword-only)."""
+def _fitted(width: int, column: int, original: cst.FunctionDef | None = None) -> Any:
+    """The grown signature within `width`: ruff's plain layouts (`_signature.fit`), else, when it still runs
+    past and the project laid the `original` out as black does, black's (`_layout.fit_header`: `*`,
+    keyword-only). black is asked only for a signature that runs past."""
 
     def change(node: cst.CSTNode) -> cst.CSTNode:
         assert isinstance(node, cst.FunctionDef)
         fitted = fit(node, width, column)
-        return fit_header(fitted, width - column) if laid_out else fitted
+        if original is None or not overflows(fitted, width - column):
+            return fitted
+        return fit_header(fitted, width - column) if header_laid_out(original, width - column) else fitted
 
     return change
 

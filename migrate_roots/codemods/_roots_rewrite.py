@@ -12,7 +12,6 @@ import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen, _roots_run_by_name
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
-from migrate_roots.codemods._layout import header_laid_out
 from migrate_roots.codemods._roots_edits import (
     ALIASES,
     _add_helper_param,
@@ -299,13 +298,8 @@ class _Rewriter:
 
 
 def _fitted_here(state: FileState, node: cst.FunctionDef) -> Any:
-    """`_fitted` for the `def` at `node`, told whether the project lays that signature out as black does."""
-    width, column = style_of(state.path).line_length, state.pos(node)[1] - 1
-    laid_out = (
-        "\n" in state.wrapper.module.code_for_node(node.params)
-        or len(state.lines[state.pos(node)[0] - 1].expandtabs(4)) <= width
-    )
-    return _fitted(width, column, laid_out and header_laid_out(node, width - column))
+    """`_fitted` for the `def` at `node` (its original, for whether the project lays it out as black does)."""
+    return _fitted(style_of(state.path).line_length, state.pos(node)[1] - 1, node)
 
 
 def _shim_has(path: str, function: str) -> bool:
