@@ -99,23 +99,9 @@ def test_a_line_grown_too_long_is_laid_one_a_line(tmp_path):
     )
 
 
-KEYWORD_ONLY = """\
-from mcp.server.fastmcp import Context, FastMCP
-
-mcp = FastMCP("demo")
-
-
-async def _helper_with_a_rather_long_name_for_the_test(
-    ctx: Context, *, pattern: str = "*", limit: int = 10
-) -> str:
-    result = await ctx.session.list_roots()
-    return f"{result.roots[0].uri} {pattern} {limit}"
-
-
-@mcp.tool()
-async def through(ctx: Context) -> str:
-    return await _helper_with_a_rather_long_name_for_the_test(ctx)
-"""
+KEYWORD_ONLY = SERVER.replace(
+    "_for_the_test(\n    ctx: Context, pattern", "_for_the_test(\n    ctx: Context, *, pattern"
+)
 
 
 def test_a_keyword_only_signature_grown_too_long_is_laid_out_as_ruff_would(tmp_path):
