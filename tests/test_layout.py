@@ -138,3 +138,37 @@ def test_tabs_count_as_four_columns(tmp_path):
     source = HELPER.replace("{call}", call).replace("\n    ", "\n\t")
     text = _apply(tmp_path, source, width=66, tabs=True)
     assert "\tvalue = await first_root_of_the_client(\n\t\tctx, '*', 10, root=root\n\t)\n" in text
+
+
+LOW_LEVEL = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}}
+
+
+async def handle_list_tools(ctx, params) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[types.Tool(name="where", input_schema=SCHEMA)])
+
+
+async def workspace_base(ctx) -> str:
+    result = await ctx.session.list_roots()
+    return str(result.roots[0].uri)
+
+
+async def handle_call_tool(ctx, params: types.CallToolRequestParams):
+    if params.name == "where":
+        resolved = await workspace_base(ctx)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=resolved)])
+    raise ValueError(params.name)
+
+
+server = Server("files", on_list_tools=handle_list_tools, on_call_tool=handle_call_tool)
+"""
+
+
+def test_a_statement_moved_into_a_new_try_is_laid_out_at_its_new_depth(tmp_path):
+    """Sweep V, r06: the mcp 2.x low-level handler's read goes into a `try` for RootsArgumentError; measured
+    where it stood, 87 columns, it ran to 91 inside the `try`."""
+    text = _apply(tmp_path, LOW_LEVEL)
+    assert "        try:\n            resolved = await workspace_base(\n" in text, text

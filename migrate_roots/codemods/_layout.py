@@ -23,25 +23,24 @@ from migrate_roots.codemods.base import FileState
 _NARROWEST = 40  # a deeply nested statement is still laid out, if a little past the line
 
 
-def reflow(state: FileState, node: cst.CSTNode) -> None:
+def reflow(state: FileState, node: cst.CSTNode, deeper: int = 0) -> None:
     """Lay the one-line statement holding `node` out again once the rewrite's edits are in (an edit on the
-    statement sees its updated children: `base.ApplyEdits`). Once a statement."""
+    statement sees its updated children: `base.ApplyEdits`). Once a statement; `deeper`: the columns a later
+    edit indents it by (the low-level rule's `try` around a read: sweep V, r06), asked by that edit."""
     statement = state.statement_of(node)
     if not isinstance(statement, cst.SimpleStatementLine):
         return
-    done: set[cst.CSTNode] = state.extra.setdefault("reflowed", set())
-    if statement in done:
+    done: set[tuple[cst.CSTNode, int]] = state.extra.setdefault("reflowed", set())
+    if (statement, deeper) in done:
         return
-    done.add(statement)
+    done.add((statement, deeper))
     line, column = state.pos(statement)
     indent = state.lines[line - 1][: column - 1] if line <= len(state.lines) else ""
-    width = max(
-        style_of(state.path).line_length - len(indent.expandtabs(4)), _NARROWEST
-    )  # a tab as ruff counts
+    width = max(style_of(state.path).line_length - len(indent.expandtabs(4)), _NARROWEST)  # a tab as ruff's 4
     # Only a statement the project already lays out as black does: one laid out otherwise (a hand-wrapped
     # schema list) would be rewritten whole, far past the line that grew; it keeps the hand-made break.
     if _formatted(_code(statement), width) is not None:
-        state.edit(statement, partial(_black, width))
+        state.edit(statement, partial(_black, max(width - deeper, _NARROWEST)))
 
 
 def _mode(width: int) -> Any:

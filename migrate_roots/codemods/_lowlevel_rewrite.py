@@ -12,6 +12,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _schema_text
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
+from migrate_roots.codemods._layout import reflow
 from migrate_roots.codemods._lowlevel_edits import (
     _append_element,
     _deeper,
@@ -162,6 +163,7 @@ class _Rewrite:
         if not statements:
             return
         for statement in statements:
+            reflow(state, statement, deeper=4)  # laid out for the `try` it moves into, where it runs past
             state.edit(statement, _wrap_tool_errors)
         self.needs += [
             (self.plan.shim_import, "RootsArgumentError"),
