@@ -105,6 +105,15 @@ class _ToolIndexer:
             if value is None:
                 return None, f"its schema `{expr.value}` is not defined in this module"
             return None, f"its schema `{expr.value}` is built at runtime"
+        # `SCHEMAS["where"]`: an entry of a dict the module holds, not a schema built at run time.
+        table = (
+            expr.value.value if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) else ""
+        )
+        if table and isinstance(self.constants.get(table), cst.Dict):
+            return None, (
+                f"its schema `{_code(expr)}` is an entry of the module's dict `{table}`, which this rule "
+                "does not edit"
+            )
         if (
             isinstance(expr, cst.Call)
             and isinstance(expr.func, cst.Attribute)
