@@ -1,7 +1,7 @@
 """mcp 1.x low-level handlers registered by calling the decorator, `server.call_tool()(call_tool)` at module
 level or `self.server.call_tool()(self.call_tool)` in a class, are the same handlers as `@server.call_tool()`
 ones: their tools are rewritten (MR151), not marked as roots read in a function "which is not a tool" (sweep
-P, r02). The SDK proof is tests/e2e/lowlevel_mcp1_callform.py and `lowlevel_mcp1.py:callform` in
+P, r02); also through a name bound once to the decorator (`reg = server.call_tool()`, then `reg(call_tool)`). The SDK proof is tests/e2e/lowlevel_mcp1_callform.py and `lowlevel_mcp1.py:callform` in
 test_lowlevel_e2e."""
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ MODULE_FORMS = [
     "server.call_tool()(call_tool)\nserver.list_tools()(list_tools)",
     "server.list_tools()(list_tools)\nserver.call_tool(validate_input=True)(call_tool)",
     "server.list_tools()(list_tools)\nhandler = server.call_tool()(call_tool)",
+    # a name bound to the decorator first (session 17's weak point: "handed as a value to `reg(call_tool)`")
+    "server.list_tools()(list_tools)\nreg = server.call_tool()\nreg(call_tool)",
 ]
 CLASS_FORMS = [
     "self.server.list_tools()(self.list_tools)\n        self.server.call_tool()(self.call_tool)",
@@ -95,6 +97,13 @@ def test_noop_not_a_server(tmp_path):
     src = _module("server.list_tools()(list_tools)\nregistry.call_tool()(call_tool)", "result = None")
     src = src.replace('server = Server("x")\n', 'server = Server("x")\nregistry = object()\n')
     assert check_noop(tmp_path, src) == []
+
+
+def test_noop_a_name_bound_twice_is_not_taken_for_the_decorator(tmp_path):
+    """`reg` rebound after `reg = server.call_tool()`: which value `reg(fn)` calls is not known here."""
+    src = _module("server.list_tools()(list_tools)\nreg = server.call_tool()\nreg = print\nreg(call_tool)")
+    findings = check_noop(tmp_path, src)
+    assert helpers.codes(findings) == ["MR103"]
 
 
 def test_not_a_server_is_not_rewritten(tmp_path):

@@ -36,6 +36,8 @@ FIXTURES = {
     # level (`_layout` writes the calls), `self.server.call_tool()(self.call_tool)` in a class.
     "lowlevel_mcp1.py:callform": (("mcp1",), {"where": "single", "where_all": "list"}),
     "lowlevel_mcp1_callform.py": (("mcp1",), {"where": "single", "where_all": "list"}),
+    # ... through a name bound to the decorator first: `reg = server.call_tool()`, then `reg(call_tool)`.
+    "lowlevel_mcp1.py:heldform": (("mcp1",), {"where": "single", "where_all": "list"}),
     # fastmcp 4 has no low-level API of its own: its users write mcp 2.x `Server`s, driven by fastmcp 4's client.
     "lowlevel_mcp2.py": (("mcp2", "fastmcp4"), {"where": "list", "where_all": "list"}),
     "lowlevel_fastmcp.py": (("fastmcp2", "fastmcp3"), {"where": "single", "where_all": "list"}),
@@ -64,7 +66,8 @@ SERVER = 'from mcp.server.lowlevel import Server\n\nserver = Server("lowlevel-mc
 def _layout(fixture: str, folder: Path) -> None:
     """The fixture as `folder/server.py`; `name.py:split` moves its server object into `folder/app.py`, which
     server.py imports (ai-governance-mcp's shape); `name.py:callform` registers its handlers by calling the
-    decorators after the functions (`server.call_tool()(call_tool)`)."""
+    decorators after the functions (`server.call_tool()(call_tool)`), `name.py:heldform` through a name bound
+    to the decorator (`register_call_tool = server.call_tool()`, then `register_call_tool(call_tool)`)."""
     name, _, variant = fixture.partition(":")
     text = (HERE / "e2e" / name).read_text()
     folder.mkdir()
@@ -72,12 +75,15 @@ def _layout(fixture: str, folder: Path) -> None:
         assert SERVER in text
         (folder / "app.py").write_text(SERVER)
         text = text.replace(SERVER, "from app import server\n")
-    elif variant == "callform":
+    elif variant in ("callform", "heldform"):
         calls = ""
         for handler in ("list_tools", "call_tool"):
             assert f"@server.{handler}()\n" in text
             text = text.replace(f"@server.{handler}()\n", "")
-            calls += f"server.{handler}()({handler})\n"
+            if variant == "heldform":
+                calls += f"register_{handler} = server.{handler}()\nregister_{handler}({handler})\n"
+            else:
+                calls += f"server.{handler}()({handler})\n"
         text = text.replace("\n\nasync def _main", f"\n\n{calls}\n\nasync def _main")
     (folder / "server.py").write_text(text)
 

@@ -104,8 +104,9 @@ class _Indexer(_ToolIndexer):
                 self.index.handlers.append(handler)
 
     def _registered(self, call: cst.Call) -> cst.BaseExpression | None:
-        """The function `X.call_tool()(fn)` registers (mcp 1.x's decorator called by hand), or None."""
-        inner = call.func
+        """The function `X.call_tool()(fn)` registers (mcp 1.x's decorator called by hand; also through a name
+        bound once to `X.call_tool()`: `reg = server.call_tool()`, then `reg(fn)`), or None."""
+        inner = self._decorator_held(call.func)
         args = [a for a in call.args if a.keyword is None and not a.star]
         if (
             isinstance(inner, cst.Call)
@@ -117,6 +118,18 @@ class _Indexer(_ToolIndexer):
         ):
             return args[0].value
         return None
+
+    def _decorator_held(self, func: cst.BaseExpression) -> cst.BaseExpression:
+        """`reg` bound once, by `reg = X.call_tool()`, is that call; anything else is itself."""
+        scope = self.state.scope(func) if isinstance(func, cst.Name) else None
+        if scope is None or not isinstance(func, cst.Name) or func.value not in scope:
+            return func
+        bound = list(scope[func.value])
+        target = getattr(bound[0], "node", None) if len(bound) == 1 else None
+        holder = self.state.parent(target) if isinstance(target, cst.Name) else None
+        assign = self.state.parent(holder) if holder is not None else None
+        value = assign.value if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+        return value if isinstance(value, cst.Call) else func
 
     def resolve(self, ref: cst.BaseExpression) -> cst.FunctionDef | None:
         """The function a reference names: a module/enclosing-scope function, or `self.method`."""
