@@ -46,7 +46,7 @@ from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._roots_uses import root_names_read, root_names_source, spells
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.program import recognise, run_time, typed
+from migrate_roots.codemods.program import lifespans, recognise, run_time, typed
 from migrate_roots.codemods.program.facts import Registration
 from migrate_roots.codemods.program.model import WRAPS
 from migrate_roots.model import Severity
@@ -186,7 +186,7 @@ class RootsCall(SiteIndex, Rule):
         return frozenset(names)
 
     def summarize(self, state: FileState) -> Any:
-        for name, (spelled, line) in recognise.lifespans(state).items():
+        for name, (spelled, line) in lifespans.lifespans(state).items():
             func = self.functions.get(name)
             if func is not None and not func.tool and func.handler is None:
                 func.handler, func.handler_line = spelled, line
