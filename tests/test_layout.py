@@ -172,3 +172,36 @@ def test_a_statement_moved_into_a_new_try_is_laid_out_at_its_new_depth(tmp_path)
     where it stood, 87 columns, it ran to 91 inside the `try`."""
     text = _apply(tmp_path, LOW_LEVEL)
     assert "        try:\n            resolved = await workspace_base(\n" in text, text
+
+
+SHARED = """\
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("files")
+
+PATH_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}}
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [
+        types.Tool(name="stat", description="Stat a file.", inputSchema=PATH_SCHEMA),
+        types.Tool(name="resolve", description="Resolve.", inputSchema=PATH_SCHEMA),
+    ]
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "resolve":
+        result = await server.request_context.session.list_roots()
+        text = str(result.roots[0].uri) + "/" + arguments["path"]
+        return [types.TextContent(type="text", text=text)]
+    return [types.TextContent(type="text", text=arguments["path"])]
+"""
+
+
+def test_a_shared_schema_copied_for_one_tool_is_laid_out_as_ruff_would(tmp_path):
+    """Sweep V, r05: the copy of a shared schema for the one tool that reads roots was laid out by hand."""
+    text = _apply(tmp_path, SHARED)
+    assert '        types.Tool(\n            name="resolve",\n' in text, text

@@ -233,7 +233,9 @@ class _Rewrite:
         line = self.state.lines[self.state.pos(schema.expr)[0] - 1]
         if "\n" in base or len(line) - len(base) + len(one) <= self.width:
             return cst.parse_expression(one)
-        # Over the line length: one entry a line, four columns in from the line the schema starts on.
+        # Over the line length: one entry a line, four columns in from the line the schema starts on; its
+        # statement laid out again as black would, where the project lays it out so (sweep V, r05).
+        reflow(self.state, schema.expr)
         lead = " " * _extra(self.state, schema.expr)
         inner = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(lead + "    "))
         outer = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(lead))
