@@ -57,23 +57,27 @@ def _code(node: Any) -> str:
 
 
 def _formatted(code: str, width: int) -> str | None:
-    """`code` as black lays it out, when black leaves the original as it is (else None: not the project's
-    layout, or syntax black does not know)."""
+    """`code` when black leaves it as it is (else None: not the project's layout, or syntax black does not
+    know)."""
+    return code if _laid_out(code, width) == code else None
+
+
+def _laid_out(code: str, width: int) -> str | None:
+    """`code` as black lays it out in `width` columns, or None where black cannot read it."""
     try:
         import black  # noqa: PLC0415  (only a run that wraps a line pays for it)
 
-        return code if black.format_str(code, mode=_mode(width)) == code else None
+        return str(black.format_str(code, mode=_mode(width)))
     except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know)
         return None
 
 
 def _black(width: int, node: Any) -> Any:
+    """`node`, a one-line statement, as black lays it out; as it is where black or libcst cannot."""
+    text = _laid_out(_code(node), width)
     try:
-        import black  # noqa: PLC0415
-
-        text = black.format_str(_code(node), mode=_mode(width))
-        new = cst.parse_statement(text)
-    except Exception:  # noqa: BLE001  (black's own errors, and syntax it does not know: keep the break)
+        new = cst.parse_statement(text) if text is not None else None
+    except Exception:  # noqa: BLE001  (as `_laid_out`: keep the hand-made break)
         return node
     if not isinstance(new, cst.SimpleStatementLine):
         return node
@@ -101,12 +105,10 @@ def fit_header(node: cst.FunctionDef, width: int) -> cst.FunctionDef:
     plain layout of `_signature.fit` does not take: `*`, keyword-only parameters, `**kwargs`)."""
     if not overflows(node, width):
         return node
-    header = _header(node)
+    text = _laid_out(_header(node), max(width, _NARROWEST))
     try:
-        import black  # noqa: PLC0415
-
-        new = cst.parse_statement(black.format_str(header, mode=_mode(max(width, _NARROWEST))))
-    except Exception:  # noqa: BLE001  (as `_black`)
+        new = cst.parse_statement(text) if text is not None else None
+    except Exception:  # noqa: BLE001  (as `_laid_out`: keep the hand-made break)
         return node
     if not isinstance(new, cst.FunctionDef):
         return node

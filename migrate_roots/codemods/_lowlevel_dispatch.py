@@ -126,9 +126,7 @@ class _Indexer(_ToolIndexer):
             return func
         bound = list(scope[func.value])
         target = getattr(bound[0], "node", None) if len(bound) == 1 else None
-        holder = self.state.parent(target) if isinstance(target, cst.Name) else None
-        assign = self.state.parent(holder) if holder is not None else None
-        value = assign.value if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+        value = _sdk._assigned_value(self.state, target) if isinstance(target, cst.Name) else None
         return value if isinstance(value, cst.Call) else func
 
     def resolve(self, ref: cst.BaseExpression) -> cst.FunctionDef | None:

@@ -6,10 +6,7 @@ import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods.base import FileState
-
-
-def _code(state: FileState, node: cst.CSTNode) -> str:
-    return str(state.wrapper.module.code_for_node(node))
+from migrate_roots.codemods.program.recognise import _code
 
 
 def lifespans(state: FileState) -> dict[str, tuple[str, int]]:

@@ -224,14 +224,25 @@ def _scan(body: Sequence[cst.BaseStatement], receiver: Receiver, wrapped: Wrappe
     return found
 
 
-def parse(path: str, spelled: bytes = b"") -> cst.Module | None:
-    """The module at `path`, or None when it cannot be read or parsed or does not spell `spelled`."""
+@lru_cache(maxsize=128)
+def _read(path: str) -> tuple[bytes, cst.Module | None]:
+    """A file of the project outside the run's parsed files, read and parsed once a process (a registrar, its
+    class or its wrapper may be asked for from several modules)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-        return cst.parse_module(data) if spelled in data else None
-    except (OSError, cst.ParserSyntaxError, RecursionError, MemoryError):
-        return None
+    except OSError:
+        return b"", None
+    try:
+        return data, cst.parse_module(data)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError):
+        return data, None
+
+
+def parse(path: str, *spelled: bytes) -> cst.Module | None:
+    """The module at `path`, or None when it cannot be read or parsed, or spells none of `spelled`."""
+    data, tree = _read(path)
+    return tree if not spelled or any(token in data for token in spelled) else None
 
 
 def _imported(tree: cst.Module, module: str) -> dict[str, str]:
@@ -242,20 +253,13 @@ def _imported(tree: cst.Module, module: str) -> dict[str, str]:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if not isinstance(small, cst.ImportFrom) or isinstance(small.names, cst.ImportStar):
                 continue
-            dotted = cst.helpers.get_full_name_for_node(small.module) if small.module is not None else ""
+            dotted = cst.helpers.get_full_name_for_node(small.module) if small.module is not None else None
             if small.relative:
-                base = package.split(".") if package else []
-                up = len(small.relative) - 1
-                base = base[: len(base) - up] if up else base
-                dotted = ".".join([*base, dotted] if dotted else base)
-            for alias in small.names:
+                dotted = _sdk_alias.relative(package, len(small.relative), dotted)
+            for alias in small.names if dotted else ():
                 name = cst.helpers.get_full_name_for_node(alias.name) or ""
-                local = (
-                    alias.asname.name.value
-                    if alias.asname and isinstance(alias.asname.name, cst.Name)
-                    else name
-                )
-                out[local] = f"{dotted}.{name}"
+                bound = alias.asname.name if alias.asname is not None else None
+                out[bound.value if isinstance(bound, cst.Name) else name] = f"{dotted}.{name}"
     return out
 
 
@@ -333,13 +337,8 @@ def foreign(path: str, module: str, root: str) -> dict[str, tuple[str, str]]:
     That file may be outside the run's parsed files (it holds no roots token), so it is read here, once per
     process; only a registration on a server object the file itself shows counts (a parameter annotated with
     an SDK server class, or a name bound to one's constructor at its top level)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        if b".tool(" not in data and b".add_tool(" not in data:
-            return {}
-        tree = cst.parse_module(data)
-    except (OSError, cst.ParserSyntaxError, RecursionError):
+    tree = parse(path, b".tool(", b".add_tool(")
+    if tree is None:
         return {}
     sdk = _sdk_alias.local(tree)
     classes = {name for name, full in sdk.items() if full in _sdk.HIGH_LEVEL_SERVERS}
