@@ -27,9 +27,13 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import BoundFacts, taint
+from migrate_roots.codemods._confined import shown
 
 K = TypeVar("K")
 Pos = tuple[int, int]
+
+# (parameter, sign, file, position, against the way's value, the call that reaches it: None when in place)
+Found = tuple[str, str, str, Pos, bool, "Pos | None"]
 
 # Signs that say a path is tested whatever the parameter is called; the others need a path-like name.
 _PLAIN = frozenset({"a prefix test", "a `..` test"})
@@ -95,8 +99,9 @@ def _checked(
     path_like: Any,
     way: frozenset[str] = frozenset(),
     depth: int = 0,
-) -> tuple[str, str, str, Pos, bool] | None:
-    """(parameter, sign, file, position, against the way's value) of a check in `key` on the values `seeds`
+    met: frozenset[tuple[str, Pos]] = frozenset(),
+) -> Found | None:
+    """(parameter, sign, file, position, against the way's value, the call to it) of a check in `key` on the values `seeds`
     maps each of its own parameters to, or in a callee those values are handed to (a call deep); not a check
     that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value."""
     path, func = by_key[key]
@@ -109,8 +114,10 @@ def _checked(
     against = bool(way) and any(bound & way for _, bound in facts.signs)
     for name, held in tainted.items():
         for sign, tested, pos in facts.checks:
+            if (path, pos) in met:
+                continue  # the roots' value was shown to meet it further down (`_confined`)
             if tested & held and (against or not tested & way) and (sign not in _PLAIN or path_like(name)):
-                return name, sign, path, pos, against
+                return name, sign, path, pos, against, None
     if depth >= 1:
         return None
     targets: dict[Pos, list[K]] = {}
@@ -136,10 +143,17 @@ def _checked(
                 held_facts = by_key[callee][1].bound_sign
                 there = frozenset(taint(held_facts, fed)) if fed and held_facts is not None else frozenset()
                 found = _checked(
-                    callee, {target: frozenset({target})}, by_key, calls, lambda _, ok=ok: ok, there, depth=1
+                    callee,
+                    {target: frozenset({target})},
+                    by_key,
+                    calls,
+                    lambda _, ok=ok: ok,
+                    there,
+                    depth=1,
+                    met=met,
                 )
                 if found is not None:
-                    return names[0], found[1], found[2], found[3], found[4]
+                    return names[0], found[1], found[2], found[3], found[4], pos
     return None
 
 
@@ -160,6 +174,7 @@ def way_names(facts: BoundFacts, positions: list[Pos]) -> frozenset[str]:
 
 
 H = TypeVar("H")
+Trail = tuple[tuple[Any, list[Pos]], ...]  # the way below a function: (function, positions into the way)
 
 
 def first_on_way(
@@ -167,11 +182,11 @@ def first_on_way(
     calls: Mapping[K, list[tuple[K, Pos]]],
     reach: set[K],
     reused: Mapping[K, Any],
-    probe: Callable[[K, list[Pos]], H | None],
+    probe: Callable[[K, list[Pos], Trail], H | None],
 ) -> list[tuple[K, list[Any], K, H]]:
     """For each function of `reach` with rewritable sites (and no reused parameter): the first function on the
-    way up to the tools (itself first) where `probe(function, positions into the way)` finds something, as
-    (function, its sites, where, what). The walk both MR109 refusals of a path argument share."""
+    way up to the tools (itself first) where `probe(function, positions into the way, the way below it)` finds
+    something, as (function, its sites, where, what). The walk both MR109 refusals of a path argument share."""
     callers = callers_within(reach, calls)
     out: list[tuple[K, list[Any], K, H]] = []
     for key in sorted(reach, key=repr):
@@ -179,17 +194,17 @@ def first_on_way(
         if not sites or key in reused:
             continue
         seen = {key}
-        todo: list[tuple[K, list[Pos]]] = [(key, [s.pos for s in sites])]
+        todo: list[tuple[K, list[Pos], Trail]] = [(key, [s.pos for s in sites], ())]
         while todo:
-            current, positions = todo.pop()
-            hit = probe(current, positions)
+            current, positions, trail = todo.pop()
+            hit = probe(current, positions, trail)
             if hit is not None:
                 out.append((key, sites, current, hit))
                 break
             for caller, pos in sorted(callers.get(current, ()), key=repr):
                 if caller not in seen:
                     seen.add(caller)
-                    todo.append((caller, [pos]))
+                    todo.append((caller, [pos], (*trail, (current, positions))))
     return out
 
 
@@ -204,14 +219,28 @@ def refuse(
     """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
     roots skip (see the module docstring). A pure function of its inputs."""
 
-    def probe(current: K, positions: list[Pos]) -> tuple[str, str, str, Pos, bool] | None:
+    def probe(current: K, positions: list[Pos], trail: Trail) -> Found | None:
         facts = by_key[current][1].bound_sign
         way = way_names(facts, positions) if facts is not None else frozenset()
         seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
-        return _checked(current, seeds, by_key, calls, path_like, way)
+        # Checks the roots' value was shown to meet on this way (`_confined`): met by the new argument too.
+        walk = trail[0][0] if trail else current
+        met = frozenset().union(*(shown_met.get((walk, k), frozenset()) for k, _ in trail))
+        while True:
+            found = _checked(current, seeds, by_key, calls, path_like, way, met=met)
+            if (
+                found is None
+                or found[4]
+                or not shown(trail, current, found[5], found[2:4], by_key, calls, reach)
+            ):
+                return found
+            met |= {(found[2], found[3])}
+            shown_met[(walk, current)] = met
+
+    shown_met: dict[tuple[K, K], frozenset[tuple[str, Pos]]] = {}
 
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
-    for key, sites, where, (name, sign, path, pos, against) in first_on_way(
+    for key, sites, where, (name, sign, path, pos, against, _) in first_on_way(
         by_key, calls, reach, reused, probe
     ):
         function = by_key[where][1].qualname.rpartition(".")[2]

@@ -1,0 +1,266 @@
+"""Roots that only name a folder inside the checked bound: the check is met, so no MR109.
+
+    async def _seed() -> str:                       # the read's function: the value only passes through
+        listed = await asyncio.wait_for(get_context().list_roots(), 5)
+        roots = [_path(r) for r in listed]
+        return "|".join(sorted(roots)) if roots else os.getcwd()
+
+    async def _profile_dir(base: Path) -> Path:     # the roots end here, as a hashed and sanitized name
+        seed = await _seed()
+        digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()[:12]
+        label = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(seed).name or "session").strip(".-")
+        return base / f"{label[:48] or 'session'}-{digest}"
+
+    async def resolve(user_dir: str | None) -> Path:
+        base = clone_root()
+        if user_dir and _is_relative_to(Path(user_dir), base): ...   # the check MR109 found
+        return await _profile_dir(base)
+
+A new `root` argument takes the roots' place at the read, so it can only choose a name of letters, digits,
+`_`, `.` and `-` (never `.` or `..`) directly below `base`, the very folder the caller's own path is checked
+against: it cannot name a folder past that check (stealth-chrome-devtools-mcp). `shown` says so when all hold:
+- the check's bound side is a plain name (`base`, handed to `_is_relative_to(path, parent)` as `parent`, or a
+  module global), bound once in the checking function;
+- the function it calls on the way returns only `<its parameter given that name, or the same global> /
+  <component>`, where the component is an f-string or literal of such names with a character other than `.`,
+  and every use of the way's value there lies inside `hashlib.<h>(...).hexdigest()` or
+  `re.sub(r"[^<safe characters>]+", "<safe>", ...)`;
+- below it, down to the read, the value is only read by pure code (string and path methods, `sorted`,
+  `urllib.parse`, `os.path`, the project's own functions that do the same) and leaves only by `return`: no
+  write, no attribute or global store, no closure, no call the analysis does not know.
+Anything else, or any doubt (a conditional redefinition, a position it cannot find), leaves the MR109 standing.
+The analysis reads the files again, once per process, and runs only where an MR109 would be reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+import libcst as cst
+
+from migrate_roots.codemods._confined_flow import _Flow
+from migrate_roots.codemods._confined_names import _returned_bases
+from migrate_roots.codemods._confined_tree import (
+    _argument,
+    _bindings,
+    _call_at,
+    _callee_name,
+    _def,
+    _File,
+    _in_def,
+    _loads_in,
+    _params,
+    _positional,
+)
+
+K = TypeVar("K")
+Pos = tuple[int, int]
+
+_DEPTH = 2  # project functions followed below a function on the way
+
+_CHECKS = ("relative_to", "is_relative_to")
+
+
+def _check_bound(file: _File, func: cst.FunctionDef, pos: Pos | None) -> set[str] | None:
+    """The names the check at `pos` (None: the one check of `func`) tests against (`parent` of
+    `path.relative_to(parent.resolve())`)."""
+    if pos is None:
+        found: list[cst.Call] = []
+
+        class Find(cst.CSTVisitor):
+            def visit_Call(self, node: cst.Call) -> None:
+                if _callee_name(node.func) in _CHECKS:
+                    found.append(node)
+
+        func.body.visit(Find())
+        calls = found
+    else:
+        calls = [
+            n for n in file.at.get(pos, []) if isinstance(n, cst.Call) and _callee_name(n.func) in _CHECKS
+        ]
+    if len(calls) != 1 or not _in_def(file, calls[0], func) or len(calls[0].args) != 1:
+        return None
+    names = _loads_in(calls[0].args[0].value)
+    return names or None
+
+
+def _refusing_helper(file: _File, func: cst.FunctionDef, pos: Pos) -> cst.Call | None:
+    """The helper the `if` above the refusal at `pos` tests (`if not _inside(chosen, base): raise ...`)."""
+    raises = [n for n in file.at.get(pos, []) if isinstance(n, cst.Raise)]
+    node: cst.CSTNode | None = raises[0] if len(raises) == 1 else None
+    while node is not None and not isinstance(node, cst.If):
+        node = file.parents.get(node)
+        if isinstance(node, (cst.FunctionDef, cst.Else, cst.Try)):
+            return None
+    if node is None:
+        return None
+    test = node.test
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    return test if isinstance(test, cst.Call) and _in_def(file, test, func) else None
+
+
+class _Way:
+    """The functions of one way from a read up to a checking function, read again from their files."""
+
+    def __init__(self, by_key: Mapping[Any, tuple[str, Any]], calls: Mapping[Any, list[tuple[Any, Pos]]]):
+        self.by_key, self.calls = by_key, calls
+
+    def node(self, key: Any) -> tuple[_File, cst.FunctionDef] | None:
+        if key not in self.by_key:
+            return None
+        return _def(*self.by_key[key])
+
+    def callee(self, key: Any, pos: Pos) -> Any:
+        found = [c for c, p in self.calls.get(key, ()) if p == pos]
+        return found[0] if len(found) == 1 else None
+
+    def hop(self, key: Any, depth: int) -> Any:
+        """Is a value handed to the project's function at this call only read there, and returned?"""
+
+        def handed(call: cst.Call, arg: cst.CSTNode) -> bool | None:
+            found = self.node(key)
+            callee = self.callee(key, found[0].pos.get(call, (0, 0))) if found is not None else None
+            if callee is None or callee not in self.by_key:
+                return None  # not the project's: known to only read, or not followed
+            there = self.node(callee)
+            if depth >= _DEPTH or there is None or not isinstance(arg, cst.Arg) or arg.star:
+                return False
+            file, func = there
+            names = [p.name.value for p in _params(func)]
+            if arg.keyword is not None:
+                param = arg.keyword.value
+            else:
+                index = [a for a in call.args if a.keyword is None].index(arg)
+                positional = _positional(func)
+                param = positional[index] if index < len(positional) else ""
+            if param not in names:
+                return False
+            flow = _Flow(file, func, False, self.hop(callee, depth + 1))
+            return flow.follow(flow.loads(param))
+
+        return handed
+
+    def starts(self, key: Any, positions: Sequence[Pos], name: str) -> list[cst.CSTNode] | None:
+        found = self.node(key)
+        if found is None:
+            return None
+        nodes = [_call_at(found[0], p, name) for p in positions]
+        if not nodes or any(n is None or not _in_def(found[0], n, found[1]) for n in nodes):
+            return None
+        return [n for n in nodes if n is not None]
+
+
+def shown(
+    trail: Sequence[tuple[K, list[Pos]]],
+    where: K,
+    via: Pos | None,
+    check: tuple[str, Pos],
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    reach: set[K],
+) -> bool:
+    """Do the roots read at the way's start reach `where` only as a name below the bound of its check (at
+    `check`: file and position; in the function `where` calls at `via`, or in `where` itself)? See the module
+    docstring; False at any doubt."""
+    try:
+        return bool(trail) and _shown(trail, where, via, check, by_key, calls, reach)
+    except (RecursionError, ValueError, IndexError, KeyError, TypeError):
+        return False  # a doubt: the marker stands
+
+
+def _shown(
+    trail: Sequence[tuple[K, list[Pos]]],
+    where: K,
+    via: Pos | None,
+    check: tuple[str, Pos],
+    by_key: Mapping[K, tuple[str, Any]],
+    calls: Mapping[K, list[tuple[K, Pos]]],
+    reach: set[K],
+) -> bool:
+    way = _Way(by_key, calls)
+    confining = trail[-1][0]
+    # `where` gets the roots only from `confining`, at every call it makes to it.
+    if any(c in reach and c != confining for c, _ in calls.get(where, ())):
+        return False
+    into = [p for c, p in calls.get(where, ()) if c == confining]
+    w, f = way.node(where), way.node(confining)
+    if w is None or f is None or not into:
+        return False
+    bound = _bound_in_caller(way, where, w, via, check)
+    if not bound:
+        return False
+    w_counts = _bindings(w[1])
+    if any(w_counts.get(name, 0) > 1 for name in bound):
+        return False
+    bases = _returned_bases(*f)
+    if not bases:
+        return False
+    f_counts = _bindings(f[1])
+    f_params = {p.name.value for p in _params(f[1], drop_self=False)}
+    same_file = by_key[where][0] == by_key[confining][0]
+    for base in bases:
+        if base in f_params and f_counts.get(base) == 1:
+            for pos in into:
+                call = _call_at(w[0], pos, f[1].name.value)
+                given = _argument(call, f[1], base) if call is not None else None
+                if not (isinstance(given, cst.Name) and given.value in bound):
+                    return False
+        elif not (base not in f_counts and same_file and base in bound and base not in w_counts):
+            return False
+    # Each function below `where` gets the roots only from the next one down, and reads them purely; the last
+    # one turns them into a name (`_Flow` with `sanitize`).
+    for i, (key, positions) in enumerate(trail):
+        if i:
+            below = trail[i - 1][0]
+            if any(c in reach and c != below for c, _ in calls.get(key, ())):
+                return False
+            positions = [p for c, p in calls.get(key, ()) if c == below]
+            name = by_key[below][1].qualname.rpartition(".")[2]
+        else:
+            name = "list_roots"
+        found, starts = way.node(key), way.starts(key, positions, name)
+        if found is None or starts is None:
+            return False
+        flow = _Flow(found[0], found[1], key == confining, way.hop(key, 0))
+        if not flow.follow(list(starts)):
+            return False
+    return True
+
+
+def _bound_in_caller(
+    way: _Way, where: Any, w: tuple[_File, cst.FunctionDef], via: Pos | None, check: tuple[str, Pos]
+) -> set[str] | None:
+    """The names of `where` that the check tests against: in place, in the function it calls at `via`, or in
+    the helper its refusal's `if` tests."""
+    at: Pos | None = check[1]
+    if via is None:
+        direct = _check_bound(w[0], w[1], check[1])
+        helper = _refusing_helper(w[0], w[1], check[1]) if direct is None else None
+        if helper is None:
+            return direct
+        via, at = w[0].pos.get(helper), None
+    callee = way.callee(where, via) if via is not None else None
+    there = way.node(callee) if callee is not None else None
+    call = [n for n in w[0].at.get(via, []) if isinstance(n, cst.Call)] if via is not None else []
+    if there is None or (at is not None and way.by_key[callee][0] != check[0]) or not call:
+        return None
+    names = _check_bound(there[0], there[1], at)
+    if not names:
+        return None
+    counts = _bindings(there[1])
+    params = {p.name.value for p in _params(there[1], drop_self=False)}
+    bound: set[str] = set()
+    for name in names:
+        if name in params and counts.get(name) == 1:
+            matching = [c for c in call if _callee_name(c.func) == there[1].name.value]
+            given = _argument(matching[0], there[1], name) if len(matching) == 1 else None
+            if not isinstance(given, cst.Name):
+                return None
+            bound.add(given.value)
+        elif name not in counts and way.by_key[callee][0] == way.by_key[where][0]:
+            bound.add(name)  # a module global of both
+        else:
+            return None
+    return bound

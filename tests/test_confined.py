@@ -1,0 +1,220 @@
+"""Roots that only name a folder below the checked bound meet the check: no MR109 (codemods/_confined.py).
+
+The stealth-chrome-devtools-mcp shape: a tool checks the caller's `profile` against `base`; the roots, read two
+calls down, only seed a hashed and sanitized folder name joined below that same `base`. A new `root` argument
+can then choose nothing the caller's own path may not. Every doubt leaves the MR109 standing: noop cases first.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+SERVER = """\
+    import hashlib
+    import re
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    BASE = Path("/srv/profiles")
+    mcp = FastMCP("x")
+    _CACHE: list[str] = []
+
+
+    def _inside(path: Path, parent: Path) -> bool:
+        try:
+            path.resolve().relative_to(parent.resolve())
+            return True
+        except ValueError:
+            return False
+
+
+    def _uri_path(uri: object) -> str:
+        value = str(uri)
+        return value[7:] if value.startswith("file://") else value
+
+
+    async def _seed(ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        roots = [_uri_path(r.uri) for r in result.roots]
+        {seed_use}
+        return "|".join(sorted(roots)) if roots else "default"
+
+
+    async def _profile_dir(ctx: Context, base: Path) -> Path:
+        seed = await _seed(ctx)
+        digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()[:12]
+        label = {label}
+        {dir_use}
+        return {returned}
+
+
+    @mcp.tool()
+    async def open_profile(ctx: Context, profile: str | None = None) -> str:
+        base = BASE
+        if profile:
+            chosen = Path(profile)
+            if not _inside(chosen, {checked}):
+                raise ValueError("the profile must lie in the profiles folder")
+            return str(chosen)
+        {tool_use}
+        return str(await _profile_dir(ctx, {handed}))
+    """
+
+LABEL = """re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(seed).name or "session").strip(".-")"""
+RETURNED = """base / f"{label[:48] or 'session'}-{digest}\""""
+DEFAULTS = {
+    "seed_use": "pass",
+    "label": LABEL,
+    "dir_use": "pass",
+    "returned": RETURNED,
+    "tool_use": "pass",
+    "handed": "base",
+    "checked": "base",
+}
+
+
+def _server(**changes: str) -> str:
+    text = SERVER
+    for key, value in {**DEFAULTS, **changes}.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def _findings(tmp_path, **changes: str) -> list[tuple[str, str, str]]:
+    root = helpers.package(tmp_path, {"server.py": _server(**changes)})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    return sorted((f.code, f.action.value, f.message) for r in results for f in r.findings)
+
+
+NOOP = {
+    # where the folder lands
+    "above-the-bound": {"returned": """base.parent / f"{label}-{digest}\""""},
+    "the-raw-seed": {"returned": "base / seed"},
+    "a-bare-label": {"returned": "base / label"},
+    "padded-name": {"returned": """base / f"{label:>60}-{digest}\""""},
+    "another-base": {"handed": 'Path("/")'},
+    "base-rebound-in-the-tool": {"tool_use": 'base = Path("/")'},
+    "base-rebound-below": {"dir_use": "base = base.parent"},
+    "a-second-return": {"dir_use": "if not digest:\n            return Path(seed)"},
+    # what the name may hold
+    "slash-kept": {"label": """re.sub(r"[^A-Za-z0-9_./-]+", "-", seed)"""},
+    "class-escape": {"label": """re.sub(r"[^\\w.-]+", "-", seed)"""},
+    "flags": {"label": """re.sub(r"[^A-Za-z0-9_.-]+", "-", seed, flags=re.I)"""},
+    "unsafe-replacement": {"label": """re.sub(r"[^A-Za-z0-9_.-]+", "/", seed)"""},
+    "hash-of-a-file": {"label": """hashlib.sha256(open(seed, "rb").read()).hexdigest()"""},
+    # what else the roots do on the way
+    "made-below": {"seed_use": "Path(roots[0]).mkdir(exist_ok=True)"},
+    "cached-below": {"seed_use": "_CACHE.extend(roots)"},
+    "kept-on-the-server": {"seed_use": "mcp.last_roots = roots"},
+    "touched-in-the-namer": {"dir_use": "Path(seed).touch()"},
+    "a-closure": {"dir_use": "_CACHE.append((lambda: seed)())"},
+    "a-walrus": {"dir_use": "_CACHE.append(kept := seed)"},
+    "read-again-by-the-tool": {"tool_use": "await _seed(ctx)"},
+}
+
+
+@pytest.mark.parametrize("changes", list(NOOP.values()), ids=list(NOOP))
+def test_noop_roots_not_shown_confined_keep_mr109(tmp_path, changes):
+    findings = _findings(tmp_path, **changes)
+    assert ("MR109", "marked") in [f[:2] for f in findings], findings
+    assert not [f for f in findings if f[1] == "rewritten"], findings
+
+
+def test_noop_shape_keeps_mr109_without_the_namer(tmp_path):
+    # The roots themselves handed up: the check's bound is skipped.
+    findings = _findings(tmp_path, returned="Path(seed)")
+    assert [f[:2] for f in findings] == [("MR109", "marked")], findings
+
+
+REWRITTEN = {
+    "the-shape": {},
+    "a-module-global": {"returned": """BASE / f"{label[:48] or 'session'}-{digest}\"""", "checked": "BASE"},
+    "md5-and-literal": {"returned": """base / ("profile-" + digest)""", "label": "'x'"},
+    "check-in-place": {"tool_use": "pass"},
+}
+
+
+@pytest.mark.parametrize("changes", list(REWRITTEN.values()), ids=list(REWRITTEN))
+def test_roots_named_below_the_bound_are_rewritten(tmp_path, changes):
+    findings = _findings(tmp_path, **changes)
+    assert not [f for f in findings if f[0] == "MR109"], findings
+    assert ("MR101", "rewritten") in [f[:2] for f in findings], findings
+
+
+def test_the_shape_rewritten_whole(tmp_path):
+    findings = helpers.check_transformed(
+        tmp_path,
+        """\
+        import hashlib
+        from pathlib import Path
+
+        from mcp.server.fastmcp import Context, FastMCP
+
+        BASE = Path("/srv/profiles")
+        mcp = FastMCP("x")
+
+
+        async def _named(ctx: Context, base: Path) -> Path:
+            result = await ctx.session.list_roots()
+            seed = "|".join(sorted(str(r.uri) for r in result.roots))
+            return base / f"profile-{hashlib.sha256(seed.encode()).hexdigest()[:12]}"
+
+
+        @mcp.tool()
+        async def open_profile(ctx: Context, profile: str | None = None) -> str:
+            if profile:
+                try:
+                    Path(profile).resolve().relative_to(BASE)
+                except ValueError:
+                    raise ValueError("the profile must lie in the profiles folder") from None
+                return profile
+            return str(await _named(ctx, BASE))
+        """,
+        """\
+        import hashlib
+        from pathlib import Path
+        from typing import Annotated
+
+        from mcp.server.fastmcp import Context, FastMCP
+        from pydantic import Field
+
+        from pkg._mcp_roots_compat import list_roots_compat
+
+        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
+        # SEP-2577).
+        RootPaths = Annotated[
+            list[str] | None,
+            Field(
+                description="Absolute paths (or file:// URIs) of the directories this tool may "
+                "work in; the first is the main workspace. Required when the MCP client does "
+                "not provide roots."
+            ),
+        ]
+
+        BASE = Path("/srv/profiles")
+        mcp = FastMCP("x")
+
+
+        async def _named(ctx: Context, base: Path, root: list[str] | None = None) -> Path:
+            result = await list_roots_compat(ctx, root, name="root")
+            seed = "|".join(sorted(str(r.uri) for r in result.roots))
+            return base / f"profile-{hashlib.sha256(seed.encode()).hexdigest()[:12]}"
+
+
+        @mcp.tool()
+        async def open_profile(
+            ctx: Context, profile: str | None = None, root: RootPaths = None
+        ) -> str:
+            if profile:
+                try:
+                    Path(profile).resolve().relative_to(BASE)
+                except ValueError:
+                    raise ValueError("the profile must lie in the profiles folder") from None
+                return profile
+            return str(await _named(ctx, BASE, root=root))
+        """,
+    )
+    assert helpers.codes(findings) == ["MR101", "MR107"], findings
