@@ -25,7 +25,7 @@ SERVER = """\
 
     def _inside(path: Path, parent: Path) -> bool:
         try:
-            path.resolve().relative_to(parent.resolve())
+            path.resolve().relative_to({inside_bound})
             return True
         except ValueError:
             return False
@@ -73,6 +73,7 @@ DEFAULTS = {
     "tool_use": "pass",
     "handed": "base",
     "checked": "base",
+    "inside_bound": "parent.resolve()",
 }
 
 
@@ -96,6 +97,8 @@ NOOP = {
     "a-bare-label": {"returned": "base / label"},
     "padded-name": {"returned": """base / f"{label:>60}-{digest}\""""},
     "another-base": {"handed": 'Path("/")'},
+    "checked-below-the-base": {"checked": 'base / "sub"'},
+    "helper-checks-a-subfolder": {"inside_bound": 'parent / "sub"'},
     "base-rebound-in-the-tool": {"tool_use": 'base = Path("/")'},
     "base-rebound-below": {"dir_use": "base = base.parent"},
     "a-second-return": {"dir_use": "if not digest:\n            return Path(seed)"},
@@ -107,6 +110,7 @@ NOOP = {
     "hash-of-a-file": {"label": """hashlib.sha256(open(seed, "rb").read()).hexdigest()"""},
     # what else the roots do on the way
     "made-below": {"seed_use": "Path(roots[0]).mkdir(exist_ok=True)"},
+    "probed-below": {"seed_use": "if Path(roots[0]).exists():\n            pass"},
     "cached-below": {"seed_use": "_CACHE.extend(roots)"},
     "kept-on-the-server": {"seed_use": "mcp.last_roots = roots"},
     "touched-in-the-namer": {"dir_use": "Path(seed).touch()"},

@@ -49,7 +49,6 @@ from migrate_roots.codemods._confined_tree import (
     _def,
     _File,
     _in_def,
-    _loads_in,
     _params,
     _positional,
 )
@@ -60,6 +59,7 @@ Pos = tuple[int, int]
 _DEPTH = 2  # project functions followed below a function on the way
 
 _CHECKS = ("relative_to", "is_relative_to")
+_SAME = frozenset({"resolve", "absolute", "expanduser"})  # methods that name the same folder
 
 
 def _check_bound(file: _File, func: cst.FunctionDef, pos: Pos | None) -> set[str] | None:
@@ -81,8 +81,22 @@ def _check_bound(file: _File, func: cst.FunctionDef, pos: Pos | None) -> set[str
         ]
     if len(calls) != 1 or not _in_def(file, calls[0], func) or len(calls[0].args) != 1:
         return None
-    names = _loads_in(calls[0].args[0].value)
-    return names or None
+    name = _same_folder(calls[0].args[0].value)
+    return {name} if name is not None else None
+
+
+def _same_folder(node: cst.BaseExpression) -> str | None:
+    """The name whose folder `node` is (`parent`, `parent.resolve(strict=False)`, `Path(parent)`), else None:
+    `parent / "sub"` is another folder, which the roots' name below `parent` need not lie in."""
+    while isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _SAME and all(a.keyword for a in node.args):
+            node = func.value
+        elif _callee_name(func) in ("Path", "str", "realpath", "abspath") and len(node.args) == 1:
+            node = node.args[0].value
+        else:
+            return None
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def _refusing_helper(file: _File, func: cst.FunctionDef, pos: Pos) -> cst.Call | None:
@@ -232,34 +246,61 @@ def _shown(
 def _bound_in_caller(
     way: _Way, where: Any, w: tuple[_File, cst.FunctionDef], via: Pos | None, check: tuple[str, Pos]
 ) -> set[str] | None:
-    """The names of `where` that the check tests against: in place, in the function it calls at `via`, or in
-    the helper its refusal's `if` tests."""
-    at: Pos | None = check[1]
+    """The names of `where` that the check tests against: in place, or in the function it calls at `via`."""
     if via is None:
-        direct = _check_bound(w[0], w[1], check[1])
-        helper = _refusing_helper(w[0], w[1], check[1]) if direct is None else None
-        if helper is None:
-            return direct
-        via, at = w[0].pos.get(helper), None
-    callee = way.callee(where, via) if via is not None else None
+        return _bound_of(way, where, w, check[1])
+    callee = way.callee(where, via)
     there = way.node(callee) if callee is not None else None
-    call = [n for n in w[0].at.get(via, []) if isinstance(n, cst.Call)] if via is not None else []
-    if there is None or (at is not None and way.by_key[callee][0] != check[0]) or not call:
+    if there is None or way.by_key[callee][0] != check[0]:
         return None
-    names = _check_bound(there[0], there[1], at)
-    if not names:
+    return _mapped(way, where, w, via, callee, there, _bound_of(way, callee, there, check[1]))
+
+
+def _bound_of(
+    way: _Way, key: Any, at_key: tuple[_File, cst.FunctionDef], at: Pos | None, depth: int = 0
+) -> set[str] | None:
+    """The names of `key` the check at `at` (None: its one check) tests against, there or in the helper its
+    refusal's `if` tests (`if not _is_relative_to(target, clone_root): raise`)."""
+    direct = _check_bound(at_key[0], at_key[1], at)
+    if direct is not None or at is None or depth >= _DEPTH:
+        return direct
+    helper = _refusing_helper(at_key[0], at_key[1], at)
+    via = at_key[0].pos.get(helper) if helper is not None else None
+    callee = way.callee(key, via) if via is not None else None
+    there = way.node(callee) if callee is not None else None
+    if via is None or there is None:
+        return None
+    return _mapped(way, key, at_key, via, callee, there, _bound_of(way, callee, there, None, depth + 1))
+
+
+def _mapped(
+    way: _Way,
+    caller: Any,
+    at_caller: tuple[_File, cst.FunctionDef],
+    via: Pos,
+    callee: Any,
+    there: tuple[_File, cst.FunctionDef],
+    names: set[str] | None,
+) -> set[str] | None:
+    """`names` of `callee` as the caller's names: what its call at `via` hands those parameters (plain names),
+    or the same module global."""
+    call = [
+        n
+        for n in at_caller[0].at.get(via, [])
+        if isinstance(n, cst.Call) and _callee_name(n.func) == there[1].name.value
+    ]
+    if not names or len(call) != 1:
         return None
     counts = _bindings(there[1])
     params = {p.name.value for p in _params(there[1], drop_self=False)}
     bound: set[str] = set()
     for name in names:
         if name in params and counts.get(name) == 1:
-            matching = [c for c in call if _callee_name(c.func) == there[1].name.value]
-            given = _argument(matching[0], there[1], name) if len(matching) == 1 else None
+            given = _argument(call[0], there[1], name)
             if not isinstance(given, cst.Name):
                 return None
             bound.add(given.value)
-        elif name not in counts and way.by_key[callee][0] == way.by_key[where][0]:
+        elif name not in counts and way.by_key[callee][0] == way.by_key[caller][0]:
             bound.add(name)  # a module global of both
         else:
             return None

@@ -20,7 +20,7 @@ _PURE_FUNCS = frozenset(
     | {"PurePosixPath", "PureWindowsPath", "PosixPath", "WindowsPath", "fspath", "sha1", "sha256", "md5"}
     # imported from `urllib.parse` or `os.path` (a project function of the name is followed instead)
     | {"urlparse", "urlsplit", "unquote", "unquote_plus", "basename", "dirname", "normpath", "abspath"}
-    | {"realpath", "expanduser", "splitext"}
+    | {"expanduser", "splitext"}
 )
 _PURE_MODULES = frozenset(
     {"os.path", "posixpath", "ntpath", "urllib.parse", "hashlib", "pathlib", "os", "re"}
@@ -32,9 +32,9 @@ _AWAITING = frozenset({"asyncio.wait_for", "asyncio.shield", "wait_for"})
 _PURE_METHODS = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "split", "rsplit", "partition", "rpartition"}
     | {"startswith", "endswith", "encode", "decode", "replace", "join", "removeprefix", "removesuffix"}
-    | {"as_posix", "as_uri", "resolve", "absolute", "expanduser", "with_name", "with_suffix", "with_stem"}
+    | {"as_posix", "as_uri", "absolute", "expanduser", "with_name", "with_suffix", "with_stem"}
     | {"relative_to", "is_relative_to", "joinpath", "is_absolute", "hexdigest", "digest", "geturl", "get"}
-    | {"exists", "is_dir", "is_file", "index", "count", "find", "rfind", "format", "copy", "keys", "values"}
+    | {"index", "count", "find", "rfind", "format", "copy", "keys", "values"}
     | {"items", "isdigit", "isalnum", "isascii"}
 )
 # The nodes a value flows through into the enclosing expression.

@@ -125,27 +125,6 @@ def _plain_target(target: cst.BaseExpression) -> bool:
     return False
 
 
-def _loads_in(node: cst.CSTNode) -> set[str]:
-    """The names `node` reads (not attribute names, not keywords)."""
-    found: set[str] = set()
-
-    class Find(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            if name.value not in ("True", "False", "None"):
-                found.add(name.value)
-
-        def visit_Attribute(self, attr: cst.Attribute) -> bool:
-            attr.value.visit(self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
-            return False
-
-    node.visit(Find())
-    return found
-
-
 def _bindings(func: cst.FunctionDef) -> dict[str, int]:
     """How many times `func` binds each name (its parameters once; `global` and `nonlocal`: many)."""
     counts: dict[str, int] = {p.name.value: 1 for p in _params(func, drop_self=False)}
