@@ -7,18 +7,23 @@ can then choose nothing the caller's own path may not. Every doubt leaves the MR
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from tests import helpers
 
 SERVER = """\
     import hashlib
+    import os
     import re
     from pathlib import Path
 
     from mcp.server.fastmcp import Context, FastMCP
 
     BASE = Path("/srv/profiles")
+    SHARED = Path("/srv/shared")
+    ALLOWED = [Path("/srv/other")]
     mcp = FastMCP("x")
     _CACHE: list[str] = []
 
@@ -104,6 +109,8 @@ NOOP = {
     "a-second-return": {"dir_use": "if not digest:\n            return Path(seed)"},
     # what the name may hold
     "slash-kept": {"label": """re.sub(r"[^A-Za-z0-9_./-]+", "-", seed)"""},
+    # sweep W r02: `.-\_` is the range `.` to `_`, which keeps `/`
+    "escaped-range": {"label": """re.sub(r"[^A-Za-z0-9.-\\_]+", "-", seed)"""},
     "class-escape": {"label": """re.sub(r"[^\\w.-]+", "-", seed)"""},
     "flags": {"label": """re.sub(r"[^A-Za-z0-9_.-]+", "-", seed, flags=re.I)"""},
     "unsafe-replacement": {"label": """re.sub(r"[^A-Za-z0-9_.-]+", "/", seed)"""},
@@ -114,6 +121,14 @@ NOOP = {
     "cached-below": {"seed_use": "_CACHE.extend(roots)"},
     "kept-on-the-server": {"seed_use": "mcp.last_roots = roots"},
     "touched-in-the-namer": {"dir_use": "Path(seed).touch()"},
+    # sweep W r03: a Path's `replace` is a rename of the raw root's folder
+    "renamed-in-the-namer": {"dir_use": 'Path(seed).replace(base / "old")'},
+    # sweep W r04: `os.path.isdir` asks the disk about a path the caller chooses
+    "probed-through-os-path": {
+        "seed_use": 'if roots and os.path.isdir(os.path.join(roots[0], ".git")):\n            pass'
+    },
+    # sweep W r05: the cleaned name used below another folder too
+    "the-name-used-elsewhere": {"dir_use": "(BASE.parent / label).mkdir(exist_ok=True)"},
     "a-closure": {"dir_use": "_CACHE.append((lambda: seed)())"},
     "a-walrus": {"dir_use": "_CACHE.append(kept := seed)"},
     "read-again-by-the-tool": {"tool_use": "await _seed(ctx)"},
@@ -222,3 +237,63 @@ def test_the_shape_rewritten_whole(tmp_path):
         """,
     )
     assert helpers.codes(findings) == ["MR101", "MR107"], findings
+
+
+COPY_INTO = """\
+def _copy_into(target: Path, root: Path) -> None:
+    if not _inside(target, root):
+        raise ValueError(f"Refusing a folder outside the root: {target}")
+
+
+@mcp.tool()"""
+
+
+@pytest.mark.parametrize(
+    ("handed", "lifted"),
+    [("chosen, base", True), ('chosen, base / "sub"', False), ("chosen, BASE.parent", False)],
+    ids=["same-bound", "a-subfolder", "another-folder"],
+)
+def test_a_refusing_helper_a_call_further(tmp_path, handed, lifted):
+    # stealth's `_copy_profile_tree(source, explicit, clone_root)`: its `if not _is_relative_to(target,
+    # clone_root): raise` bounds the caller's path by what the tool hands it as `root`.
+    text = textwrap.dedent(_server()).replace("@mcp.tool()", COPY_INTO)
+    old = """        if not _inside(chosen, base):
+            raise ValueError("the profile must lie in the profiles folder")
+"""
+    assert old in text
+    text = text.replace(old, f"        _copy_into({handed})\n")
+    root = helpers.package(tmp_path, {"server.py": text})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    codes = sorted(f.code for r in results for f in r.findings)
+    assert codes == (["MR101", "MR107", "MR107"] if lifted else ["MR109"]), codes
+
+
+def test_noop_a_comprehension_base_is_another_base(tmp_path):
+    # sweep W r06: the `base` the check tests is the generator's, one of ALLOWED; the roots go below the tool's.
+    text = textwrap.dedent(_server())
+    old = "        if not _inside(chosen, base):\n"
+    assert old in text
+    text = text.replace(old, "        if not any(chosen.is_relative_to(base) for base in ALLOWED):\n")
+    root = helpers.package(tmp_path, {"server.py": text})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    assert sorted(f.code for r in results for f in r.findings) == ["MR109"]
+
+
+def test_noop_a_local_that_shadows_the_checked_global(tmp_path):
+    # sweep W r07: `_inside_shared` checks the module's SHARED; the tool hands its own local SHARED below.
+    text = textwrap.dedent(_server(tool_use='SHARED = base / "sessions"', handed="SHARED"))
+    helper = (
+        "def _inside_shared(path: Path) -> bool:\n"
+        "    try:\n"
+        "        path.resolve().relative_to(SHARED.resolve())\n"
+        "        return True\n"
+        "    except ValueError:\n"
+        "        return False\n\n\n"
+        "@mcp.tool()"
+    )
+    old = "        if not _inside(chosen, base):\n"
+    assert old in text
+    text = text.replace(old, "        if not _inside_shared(chosen):\n").replace("@mcp.tool()", helper)
+    root = helpers.package(tmp_path, {"server.py": text})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    assert sorted(f.code for r in results for f in r.findings) == ["MR109"]

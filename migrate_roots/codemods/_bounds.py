@@ -45,6 +45,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _bounds_spellings as spell
+from migrate_roots.codemods import _bounds_walks as walks
 from migrate_roots.codemods._bounds_checks import (
     _catches_value_error,
     _code_of,
@@ -250,7 +251,7 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
             self.bare: set[int] = set()  # `target.relative_to(base)` as a statement: its ValueError refuses
             self.refusing: set[int] = set()  # nodes of the tests of `if`s whose body ends in a `raise`
             self.walked: set[str] = set()  # names a `while` steps to their parent: paths
-            self.stops: set[int] = set()  # lookups where a walk refuses at the collection (`spell.stops`)
+            self.stops: set[int] = set()  # lookups where a walk refuses at the collection (`walks.stops`)
 
         def visit_Expr(self, node: cst.Expr) -> None:
             if isinstance(node.value, cst.Call) and _callee(node.value) == "relative_to":
@@ -280,11 +281,11 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_While(self, node: cst.While) -> None:
             # `while probe not in allowed: ... return "denied" ... probe = probe.parent`: the collection bounds.
-            self.walked |= spell.stepped(node)
-            self.stops |= spell.stops(node)
-            for collection, walked in spell.parent_walk(node):
-                signs.append((spell.WALK, _names_in(collection)))
-                checks.append((spell.WALK, _names_in(walked), pos(node)))
+            self.walked |= walks.stepped(node)
+            self.stops |= walks.stops(node)
+            for collection, walked in walks.parent_walk(node):
+                signs.append((walks.WALK, _names_in(collection)))
+                checks.append((walks.WALK, _names_in(walked), pos(node)))
 
         def leave_If(self, original_node: cst.If) -> None:
             self.tests.pop()

@@ -17,7 +17,9 @@ A check counts (`_bounds.BoundFacts.checks`: the signs of a bound by the side th
 tested side derives from one of its own parameters and not from the value the way returns (a root that
 passes the check is checked), or when the parameter goes one call further into such a check. A plain prefix
 or `..` test counts only on a path-like parameter. Not where the plan reuses the tool's own path argument for
-the read (codemods/program/reuse.py, `Site.existing`): the checked value is the argument then.
+the read (codemods/program/reuse.py, `Site.existing`): the checked value is the argument then. Nor where the
+roots only name one folder below the check's own bound (`_confined.shown`, asked only when a check is found):
+the check is met, and skipped by this way further up.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from migrate_roots.codemods._confined_names import _returned_bases
 from migrate_roots.codemods._confined_tree import (
     _argument,
     _bindings,
+    _bound_in,
     _call_at,
     _callee_name,
     _def,
@@ -82,7 +83,23 @@ def _check_bound(file: _File, func: cst.FunctionDef, pos: Pos | None) -> set[str
     if len(calls) != 1 or not _in_def(file, calls[0], func) or len(calls[0].args) != 1:
         return None
     name = _same_folder(calls[0].args[0].value)
-    return {name} if name is not None else None
+    if name is None or _comprehension_binds(file, calls[0], func, name):
+        return None  # `any(p.is_relative_to(base) for base in ALLOWED)`: another `base`
+    return {name}
+
+
+def _comprehension_binds(file: _File, node: cst.CSTNode, func: cst.FunctionDef, name: str) -> bool:
+    """Does a comprehension around `node` (inside `func`) bind `name` for it?"""
+    current = file.parents.get(node)
+    while current is not None and current is not func:
+        if isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            loop: cst.CompFor | None = current.for_in
+            while loop is not None:
+                if name in _bound_in(loop.target):
+                    return True
+                loop = loop.inner_for_in
+        current = file.parents.get(current)
+    return False
 
 
 def _same_folder(node: cst.BaseExpression) -> str | None:
@@ -300,8 +317,12 @@ def _mapped(
             if not isinstance(given, cst.Name):
                 return None
             bound.add(given.value)
-        elif name not in counts and way.by_key[callee][0] == way.by_key[caller][0]:
-            bound.add(name)  # a module global of both
+        elif (
+            name not in counts
+            and name not in _bindings(at_caller[1])
+            and way.by_key[callee][0] == way.by_key[caller][0]
+        ):
+            bound.add(name)  # a module global of both (the caller's own `profiles_dir` would be another)
         else:
             return None
     return bound

@@ -22,19 +22,43 @@ _PURE_FUNCS = frozenset(
     | {"urlparse", "urlsplit", "unquote", "unquote_plus", "basename", "dirname", "normpath", "abspath"}
     | {"expanduser", "splitext"}
 )
-_PURE_MODULES = frozenset(
-    {"os.path", "posixpath", "ntpath", "urllib.parse", "hashlib", "pathlib", "os", "re"}
-)
-_PURE_IN_OS = frozenset({"fspath", "fsencode", "fsdecode"})
+_PATH_TEXT = frozenset(
+    {
+        "join",
+        "basename",
+        "dirname",
+        "normpath",
+        "normcase",
+        "splitext",
+        "split",
+        "isabs",
+        "abspath",
+        "relpath",
+    }
+    | {"expanduser", "commonprefix"}
+)  # `os.path` functions that compute on the text only: `isdir`, `exists`, `realpath` ask the disk
+_PURE_MODULES: dict[str, frozenset[str] | None] = {  # module -> its pure functions (None: every one)
+    "os.path": _PATH_TEXT,
+    "posixpath": _PATH_TEXT,
+    "ntpath": _PATH_TEXT,
+    "os": frozenset({"fspath", "fsencode", "fsdecode"}),
+    "urllib.parse": None,
+    "hashlib": None,
+    "re": None,
+    "pathlib": frozenset(
+        {"Path", "PurePath", "PurePosixPath", "PureWindowsPath", "PosixPath", "WindowsPath"}
+    ),
+}
 # Calls that hand back what the awaitable they are given gives (`asyncio.wait_for(ctx.list_roots(), 5)`).
 _AWAITING = frozenset({"asyncio.wait_for", "asyncio.shield", "wait_for"})
-# Methods of a str, a Path or a parsed URL that only read it.
+# Methods of a str, a Path or a parsed URL that only read it, whatever the value is: not `replace` (a Path's is a
+# rename), not `copy` (a Path's, from 3.14), not `exists` or `resolve` (they ask the disk about the path).
 _PURE_METHODS = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "split", "rsplit", "partition", "rpartition"}
-    | {"startswith", "endswith", "encode", "decode", "replace", "join", "removeprefix", "removesuffix"}
+    | {"startswith", "endswith", "encode", "decode", "join", "removeprefix", "removesuffix"}
     | {"as_posix", "as_uri", "absolute", "expanduser", "with_name", "with_suffix", "with_stem"}
     | {"relative_to", "is_relative_to", "joinpath", "is_absolute", "hexdigest", "digest", "geturl", "get"}
-    | {"index", "count", "find", "rfind", "format", "copy", "keys", "values"}
+    | {"index", "count", "find", "rfind", "format", "keys", "values"}
     | {"items", "isdigit", "isalnum", "isascii"}
 )
 # The nodes a value flows through into the enclosing expression.
@@ -85,7 +109,8 @@ def _pure_call(call: cst.Call, tainted_receiver: bool) -> bool:
         return False
     owner = _dotted(func.value)
     if owner in _PURE_MODULES:
-        return owner != "os" or func.attr.value in _PURE_IN_OS
+        pure = _PURE_MODULES[owner]
+        return pure is None or func.attr.value in pure
     if isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString)) or tainted_receiver:
         return func.attr.value in _PURE_METHODS  # `"|".join(...)`, `seed.encode(...)`
     return False
@@ -100,17 +125,21 @@ class _Flow:
         self.returned = False
 
     def follow(self, starts: list[cst.CSTNode]) -> bool:
-        todo = list(starts)
-        done: set[str] = set()
+        """Does the value at `starts` only pass through what only reads it? With `sanitize`, it must also reach
+        a `return` only once cleaned (past a sanitizer), and then go nowhere else."""
+        todo = [(node, False) for node in starts]
+        done: set[tuple[str, bool]] = set()
         while todo:
-            node = todo.pop()
-            ends = self._up(node)
+            node, clean = todo.pop()
+            ends = self._up(node, clean)
             if ends is None:
                 return False
-            for name in ends - done:
-                done.add(name)
-                self.tainted.add(name)
-                todo.extend(self.loads(name))
+            names, cleaned = ends
+            for name in names:
+                if (name, cleaned) not in done:
+                    done.add((name, cleaned))
+                    self.tainted.add(name)
+                    todo.extend((load, cleaned) for load in self.loads(name))
         return True
 
     def loads(self, name: str) -> list[cst.CSTNode]:
@@ -131,15 +160,15 @@ class _Flow:
         ]
         return out
 
-    def _up(self, node: cst.CSTNode) -> set[str] | None:
-        """The names the value at `node` is bound to on its way up, or None where it may escape."""
+    def _up(self, node: cst.CSTNode, clean: bool) -> tuple[set[str], bool] | None:
+        """The names the value at `node` is bound to on its way up and whether it is clean there (a sanitizer's
+        name), or None where it may escape."""
         if not _in_def(self.file, node, self.func):
             return None  # a closure or lambda: run anywhere, later
         parents = self.file.parents
         extra: set[str] = set()
         while True:
-            if self.sanitize and _sanitizer(node):
-                return extra
+            clean = clean or (self.sanitize and _sanitizer(node))
             parent = parents.get(node)
             if parent is None:
                 return None
@@ -161,16 +190,16 @@ class _Flow:
                     return None
                 extra |= _bound_in(parent.target)
             elif not isinstance(parent, _VALUE_NODES):
-                ends = self._stop(parent, node)
-                return None if ends is None else ends | extra
+                ends = self._stop(parent, node, clean)
+                return None if ends is None else (ends | extra, clean)
             node = parent
 
-    def _stop(self, statement: cst.CSTNode, node: cst.CSTNode) -> set[str] | None:
+    def _stop(self, statement: cst.CSTNode, node: cst.CSTNode, clean: bool) -> set[str] | None:
         if isinstance(statement, (cst.If, cst.While, cst.Assert)) and statement.test is node:
             return set()
         if isinstance(statement, cst.Expr):
             return set()
-        if isinstance(statement, cst.Return) and not self.sanitize:
+        if isinstance(statement, cst.Return) and (clean or not self.sanitize):
             self.returned = True
             return set()
         targets: list[cst.BaseExpression] = []

@@ -21,25 +21,32 @@ def _safe_literal(node: cst.CSTNode) -> str | None:
 
 
 def _negated_class(pattern: str) -> bool:
-    """`[^A-Za-z0-9_.-]+`: a negated class whose kept characters are all safe (the rest are replaced)."""
+    """`[^A-Za-z0-9_.-]+`: a negated class whose kept characters are all safe (the rest are replaced). Read as
+    `re` reads it: a `-` between two items is a range whatever escapes them (`.-\\_` keeps `.` to `_`, `/` too)."""
     match = re.fullmatch(r"\[\^((?:[^\]\\]|\\[-._])+)\][+*]?", pattern)
     if match is None:
         return False
     body = match.group(1)
+    items: list[tuple[str, bool]] = []  # (character, escaped)
     i = 0
     while i < len(body):
-        char = body[i]
-        if char == "\\":
-            char, i = body[i + 1], i + 2
-        else:
-            i += 1
-        if i + 1 < len(body) and body[i] == "-" and body[i + 1] != "\\":
-            low, high, i = char, body[i + 1], i + 2
-            if low > high or not {chr(c) for c in range(ord(low), ord(high) + 1)} <= _SAFE:
+        escaped = body[i] == "\\"
+        items.append((body[i + 1], True) if escaped else (body[i], False))
+        i += 2 if escaped else 1
+    kept: set[str] = set()
+    k = 0
+    while k < len(items):
+        char = items[k][0]
+        if k + 2 < len(items) and items[k + 1] == ("-", False):
+            high = items[k + 2][0]
+            if char > high:
                 return False
-        elif char not in _SAFE:
-            return False
-    return True
+            kept |= {chr(c) for c in range(ord(char), ord(high) + 1)}
+            k += 3
+        else:
+            kept.add(char)
+            k += 1
+    return kept <= _SAFE
 
 
 def _sanitizer(node: cst.CSTNode) -> bool:

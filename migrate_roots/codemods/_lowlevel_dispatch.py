@@ -5,16 +5,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
 from migrate_roots.codemods._lowlevel_closed import refuse_closed, refuse_own_key
-from migrate_roots.codemods._lowlevel_model import Handler, Index, _code
+from migrate_roots.codemods._lowlevel_model import Handler, Index, _code, _extra_blocks, _holder_name, _inside
 from migrate_roots.codemods._lowlevel_schemas import _statements, _ToolIndexer
 from migrate_roots.codemods._read import read
-from migrate_roots.codemods.base import FileState
 
 SPLAT = "**"  # the dispatch call hands the arguments on with `**`
 
@@ -469,35 +467,3 @@ class _Indexer(_ToolIndexer):
             place = f"{os.path.basename(head)}/{base}" if os.path.basename(head) else base
             return "", f"{why}: the dispatch `{shown}` ({place}:{line}) does not hand on the arguments dict"
         return "", f"{why}: no call of the table found in `{handler.func.name.value}`"
-
-
-def _extra_blocks(statement: cst.CSTNode) -> Iterator[cst.BaseSuite]:
-    for name in ("handlers", "orelse", "finalbody"):
-        value = getattr(statement, name, None)
-        if value is None:
-            continue
-        for item in value if isinstance(value, (list, tuple)) else [value]:
-            body = getattr(item, "body", None)
-            if isinstance(body, cst.BaseSuite):
-                yield body
-
-
-def _holder_name(node: cst.Dict, state: FileState) -> str | None:
-    """The source text a dict is bound to (`TOOLS`, `self._tools`), or '' for a dict used in place."""
-    parent = state.parent(node)
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
-        return _code(parent.targets[0].target).strip()
-    if isinstance(parent, cst.AnnAssign):
-        return _code(parent.target).strip()
-    if isinstance(parent, cst.Subscript):
-        return ""
-    return None
-
-
-def _inside(node: cst.CSTNode, ancestor: cst.CSTNode, state: FileState) -> bool:
-    current = state.parent(node)
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = state.parent(current)
-    return False

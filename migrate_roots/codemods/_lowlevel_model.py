@@ -5,9 +5,14 @@ CST nodes: an `Index` lives for one walk only and is never pickled.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
+
+if TYPE_CHECKING:
+    from migrate_roots.codemods.base import FileState
 
 CODE = "MR151"
 DYNAMIC = "MR152"
@@ -94,3 +99,38 @@ def _handler_tools(index: Index) -> list[str]:
     if index.dynamic_tools:
         return []
     return list(index.tools)
+
+
+# Small tree helpers of the dispatch index (`_lowlevel_dispatch`).
+
+
+def _extra_blocks(statement: cst.CSTNode) -> Iterator[cst.BaseSuite]:
+    for name in ("handlers", "orelse", "finalbody"):
+        value = getattr(statement, name, None)
+        if value is None:
+            continue
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            body = getattr(item, "body", None)
+            if isinstance(body, cst.BaseSuite):
+                yield body
+
+
+def _holder_name(node: cst.Dict, state: FileState) -> str | None:
+    """The source text a dict is bound to (`TOOLS`, `self._tools`), or '' for a dict used in place."""
+    parent = state.parent(node)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        return _code(parent.targets[0].target).strip()
+    if isinstance(parent, cst.AnnAssign):
+        return _code(parent.target).strip()
+    if isinstance(parent, cst.Subscript):
+        return ""
+    return None
+
+
+def _inside(node: cst.CSTNode, ancestor: cst.CSTNode, state: FileState) -> bool:
+    current = state.parent(node)
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = state.parent(current)
+    return False

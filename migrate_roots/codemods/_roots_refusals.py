@@ -7,14 +7,14 @@ tree queries these need.
 from __future__ import annotations
 
 import os
-from typing import cast
+from typing import Any, cast
 
 import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import bindings, flow, kept_calls
+from migrate_roots.codemods.program import bindings, flow, kept_calls, keyed
 from migrate_roots.codemods.program import memo as kept_values
 
 
@@ -431,3 +431,36 @@ def _session_state(func: cst.FunctionDef, state: FileState) -> tuple[str, int] |
         if ".set_state(" in line:
             return "the session's state (`set_state`)", start + offset
     return None
+
+
+def record_guards(node: cst.CSTNode, position: tuple[int, int], caller: Any, state: FileState) -> None:
+    """What lets the call or read at `position` run only sometimes (`Func.guards`, `.keyed`, `.once`): a
+    parameter set, a key present, a once-per-process flag (a global, `nonlocal`, or an attribute)."""
+    if caller.params and caller.value is None:
+        found = flow.guard(node, state, frozenset(caller.params))
+        if found is not None:
+            caller.guards[position] = found
+    if (
+        state.phase == "index"  # a fact for the plan only
+        and caller.value is None
+        and state.function is not None
+        and keyed.may_read_keys(state.function, state)
+    ):
+        key = keyed.key_guard(node, state, state.function)
+        if key is not None:
+            caller.keyed[position] = key
+    flags: frozenset[str] = frozenset()
+    if state.function is not None:  # globals, and `if app.roots_checked: return` on an object
+        flags = _declared_global(state.function, state) | _attribute_flags(state.function, state)
+    if flags and caller.value is None:
+        flag = flow.guard(node, state, frozenset(flags)) or next(
+            iter(flow.guarding_globals(node, state, frozenset(flags))), None
+        )
+        if flag is not None and state.function is not None and flag in _declared_nonlocal(state.function):
+            # A closure's `nonlocal` flag: once per call of the function that holds the variable.
+            outer = state.parent(state.function)
+            while outer is not None and not isinstance(outer, cst.FunctionDef):
+                outer = state.parent(outer)
+            flag = f"{flag} nonlocal {state.qualname(outer)}" if outer is not None else flag
+        if flag is not None:
+            caller.once[position] = flag

@@ -36,12 +36,10 @@ from migrate_roots.codemods._roots_handed_to import (
 from migrate_roots.codemods._roots_model import BOUND_FUNCTION, Func, Pos, Site
 from migrate_roots.codemods._roots_receiver import outside_functions, receiver_site
 from migrate_roots.codemods._roots_refusals import (
-    _attribute_flags,
-    _declared_global,
-    _declared_nonlocal,
     _names_in,
     _returns_name,
     _uses,
+    record_guards,
 )
 from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_untyped import unbound_site
@@ -57,7 +55,7 @@ from migrate_roots.codemods._roots_uses import (
     stored_on,
 )
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import flow, kept_calls, keyed, recognise, typed
+from migrate_roots.codemods.program import kept_calls, keyed, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
 
 _STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
@@ -315,7 +313,9 @@ class SiteIndex:
                 done.existing = value.value  # the parameter this tool (or helper) already passes
                 caller.guards[done.pos] = value.value  # the value there, as when it guarded the first run
             elif func_node is not None:
-                self._guard(node, done.pos, caller, state)  # `list_roots_compat(ctx, None)` behind its guard
+                record_guards(
+                    node, done.pos, caller, state
+                )  # `list_roots_compat(ctx, None)` behind its guard
             caller.sites.append(done)
             return
         if caller is not None and _is_compat_call(node, state, BOUND_FUNCTION):
@@ -362,7 +362,7 @@ class SiteIndex:
             if site is not None:
                 site.absorbed = _roots_absorbed.absorbed(node, state)
                 if caller is not None and func_node is not None:
-                    self._guard(node, site.pos, caller, state)
+                    record_guards(node, site.pos, caller, state)
                 if caller is None:
                     site.refusal = ("MR103", outside_functions(node, state))
                     self.functions.setdefault("<module>", Func("<module>", (1, 1), ())).sites.append(site)
@@ -433,7 +433,7 @@ class SiteIndex:
             kept = kept_calls.kept_call(node, state) if wanted else None
             if kept is not None:
                 caller.cached[position] = kept
-            self._guard(node, position, caller, state)
+            record_guards(node, position, caller, state)
 
     def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:
         """A plain nested function (`async def _call(): return await ctx.list_roots()`, handed to
@@ -469,36 +469,6 @@ class SiteIndex:
         if not isinstance(outer, cst.FunctionDef) or outer is func_node:
             return None
         return self.functions.get(state.qualname(outer))
-
-    def _guard(self, node: cst.CSTNode, position: Pos, caller: Func, state: FileState) -> None:
-        if caller.params and caller.value is None:
-            found = flow.guard(node, state, frozenset(caller.params))
-            if found is not None:
-                caller.guards[position] = found
-        if (
-            state.phase == "index"  # a fact for the plan only
-            and caller.value is None
-            and state.function is not None
-            and keyed.may_read_keys(state.function, state)
-        ):
-            key = keyed.key_guard(node, state, state.function)
-            if key is not None:
-                caller.keyed[position] = key
-        flags: frozenset[str] = frozenset()
-        if state.function is not None:  # globals, and `if app.roots_checked: return` on an object
-            flags = _declared_global(state.function, state) | _attribute_flags(state.function, state)
-        if flags and caller.value is None:
-            flag = flow.guard(node, state, frozenset(flags)) or next(
-                iter(flow.guarding_globals(node, state, frozenset(flags))), None
-            )
-            if flag is not None and state.function is not None and flag in _declared_nonlocal(state.function):
-                # A closure's `nonlocal` flag: once per call of the function that holds the variable.
-                outer = state.parent(state.function)
-                while outer is not None and not isinstance(outer, cst.FunctionDef):
-                    outer = state.parent(outer)
-                flag = f"{flag} nonlocal {state.qualname(outer)}" if outer is not None else flag
-            if flag is not None:
-                caller.once[position] = flag
 
     def _branch(self, node: cst.CSTNode, func_node: cst.CSTNode, state: FileState) -> Func | None:
         """The declared tool branch (a statement block of a low-level handler) holding `node`, if any."""

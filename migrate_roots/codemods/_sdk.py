@@ -20,9 +20,11 @@ from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the
     CALL_TOOL_KEYWORDS,
     CALL_TOOL_METHOD,
     CLIENT_SESSIONS,
+    CONTEXT_LOG_METHODS,
     FASTMCP_CLIENTS,
     FASTMCP_CONTEXTS,
     FASTMCP_MIDDLEWARE,
+    FASTMCP_SAMPLING_METHODS,
     GET_CONTEXT_FUNCTIONS,
     HIGH_LEVEL_SERVERS,
     INITIALIZED_METHOD,
@@ -39,7 +41,12 @@ from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the
     ROOTS_CAPABILITIES,
     ROOTS_LIST_CHANGED_METHOD,
     ROOTS_LIST_CHANGED_NOTIFICATIONS,
+    SAMPLING_CALLBACK_KEYWORDS,
+    SESSION_LOG_METHODS,
+    SESSION_SAMPLING_METHODS,
     SESSIONS,
+    SET_LEVEL_DECORATORS,
+    SET_LEVEL_KEYWORDS,
     TOOL_TYPES,
 )
 from migrate_roots.codemods.program.flow import returns_in
@@ -397,25 +404,6 @@ def _is_global(assignment: Any) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# SEP-2577 sampling and logging (codemods/sampling.py MR4xx, codemods/logging_api.py MR5xx).
-# Method and keyword names only (no dots): the receivers are resolved with `expr_kind` above.
-
-# `await ctx.session.create_message(...)`: server-initiated sampling/createMessage (mcp 1.x/2.x sessions).
-SESSION_SAMPLING_METHODS = frozenset({"create_message"})
-# fastmcp 2.x/3.x `await ctx.sample(...)` (gone from fastmcp 4's Context).
-FASTMCP_SAMPLING_METHODS = frozenset({"sample"})
-# Client side: `ClientSession(sampling_callback=...)`, mcp 2.x `Client(sampling_callback=...)`,
-# fastmcp `Client(sampling_handler=...)`.
-SAMPLING_CALLBACK_KEYWORDS = frozenset({"sampling_callback", "sampling_handler"})
-# `await ctx.info(...)` and friends on an mcp or fastmcp Context: notifications/message to the client.
-CONTEXT_LOG_METHODS = frozenset({"debug", "info", "warning", "error", "log"})
-# `await session.send_log_message(level=..., data=...)` on a ServerSession.
-SESSION_LOG_METHODS = frozenset({"send_log_message"})
-# logging/setLevel handlers: mcp 1.x `@server.set_logging_level()`, mcp 2.x `Server(on_set_logging_level=...)`.
-SET_LEVEL_DECORATORS = frozenset({"set_logging_level"})
-SET_LEVEL_KEYWORDS = frozenset({"on_set_logging_level"})
-
-
 def is_sdk_callable(state: Any, func: cst.BaseExpression) -> bool:
     """Does this callee resolve (through imports) to something in the mcp or fastmcp packages?"""
     return any(name.split(".")[0] in SDK_PREFIXES for name in state.qnames(func))

@@ -400,3 +400,21 @@ TOOL_TYPES = frozenset(
 # imports BaseModel has it as an attribute, and no one imports it from there).
 PYDANTIC_MODELS = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
 MODEL_SCHEMA_METHODS = frozenset({"model_json_schema", "schema"})
+
+# SEP-2577 sampling and logging (codemods/sampling.py MR4xx, codemods/logging_api.py MR5xx).
+# Method and keyword names only (no dots): the receivers are resolved with `_sdk.expr_kind`.
+
+# `await ctx.session.create_message(...)`: server-initiated sampling/createMessage (mcp 1.x/2.x sessions).
+SESSION_SAMPLING_METHODS = frozenset({"create_message"})
+# fastmcp 2.x/3.x `await ctx.sample(...)` (gone from fastmcp 4's Context).
+FASTMCP_SAMPLING_METHODS = frozenset({"sample"})
+# Client side: `ClientSession(sampling_callback=...)`, mcp 2.x `Client(sampling_callback=...)`,
+# fastmcp `Client(sampling_handler=...)`.
+SAMPLING_CALLBACK_KEYWORDS = frozenset({"sampling_callback", "sampling_handler"})
+# `await ctx.info(...)` and friends on an mcp or fastmcp Context: notifications/message to the client.
+CONTEXT_LOG_METHODS = frozenset({"debug", "info", "warning", "error", "log"})
+# `await session.send_log_message(level=..., data=...)` on a ServerSession.
+SESSION_LOG_METHODS = frozenset({"send_log_message"})
+# logging/setLevel handlers: mcp 1.x `@server.set_logging_level()`, mcp 2.x `Server(on_set_logging_level=...)`.
+SET_LEVEL_DECORATORS = frozenset({"set_logging_level"})
+SET_LEVEL_KEYWORDS = frozenset({"on_set_logging_level"})
