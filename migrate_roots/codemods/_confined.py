@@ -19,16 +19,21 @@
 A new `root` argument takes the roots' place at the read, so it can only choose a name of letters, digits,
 `_`, `.` and `-` (never `.` or `..`) directly below `base`, the very folder the caller's own path is checked
 against: it cannot name a folder past that check (stealth-chrome-devtools-mcp). `shown` says so when all hold:
-- the check's bound side is a plain name (`base`, handed to `_is_relative_to(path, parent)` as `parent`, or a
-  module global), bound once in the checking function;
+- the check is `x.relative_to(b)` / `x.is_relative_to(b)` (in place, in the function called, or in the helper
+  a refusing `if` tests) and `b` names a folder itself (`parent`, `parent.resolve()`), handed down as a plain
+  name bound once in the checking function (not by a comprehension around the check), or the same module
+  global that the checking function does not shadow;
 - the function it calls on the way returns only `<its parameter given that name, or the same global> /
   <component>`, where the component is an f-string or literal of such names with a character other than `.`,
-  and every use of the way's value there lies inside `hashlib.<h>(...).hexdigest()` or
-  `re.sub(r"[^<safe characters>]+", "<safe>", ...)`;
+  every use of the way's value there lies inside `hashlib.<h>(...).hexdigest()` or
+  `re.sub(r"[^<safe characters>]+", "<safe>", ...)` (the class read as `re` reads it), and the name they give
+  is used only on the way to that `return`;
 - below it, down to the read, the value is only read by pure code (string and path methods, `sorted`,
   `urllib.parse`, `os.path`, the project's own functions that do the same) and leaves only by `return`: no
   write, no attribute or global store, no closure, no call the analysis does not know.
 Anything else, or any doubt (a conditional redefinition, a position it cannot find), leaves the MR109 standing.
+Not looked at: what the checking function does with the folder once it has it (its own code, the same for every
+value; only one that reads the name's characters as path structure could move it).
 The analysis reads the files again, once per process, and runs only where an MR109 would be reported.
 """
 
