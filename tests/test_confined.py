@@ -14,9 +14,11 @@ import pytest
 from tests import helpers
 
 SERVER = """\
+    import functools
     import hashlib
     import os
     import re
+    import shutil
     from pathlib import Path
 
     from mcp.server.fastmcp import Context, FastMCP
@@ -36,6 +38,7 @@ SERVER = """\
             return False
 
 
+    {uri_deco}
     def _uri_path(uri: object) -> str:
         value = str(uri)
         return value[7:] if value.startswith("file://") else value
@@ -65,7 +68,9 @@ SERVER = """\
                 raise ValueError("the profile must lie in the profiles folder")
             return str(chosen)
         {tool_use}
-        return str(await _profile_dir(ctx, {handed}))
+        d = await _profile_dir(ctx, {handed})
+        {after}
+        return str(d)
     """
 
 LABEL = """re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(seed).name or "session").strip(".-")"""
@@ -79,6 +84,8 @@ DEFAULTS = {
     "handed": "base",
     "checked": "base",
     "inside_bound": "parent.resolve()",
+    "uri_deco": "",
+    "after": "pass",
 }
 
 
@@ -132,6 +139,17 @@ NOOP = {
     "a-closure": {"dir_use": "_CACHE.append((lambda: seed)())"},
     "a-walrus": {"dir_use": "_CACHE.append(kept := seed)"},
     "read-again-by-the-tool": {"tool_use": "await _seed(ctx)"},
+    # sweep X r08: the folder's name taken for another folder, above the namer
+    "its-name-elsewhere": {"after": 'shutil.rmtree(BASE.parent / "downloads" / d.name, ignore_errors=True)'},
+    "its-basename-kept": {"after": "_CACHE.append(os.path.basename(d))"},
+    "moved-by-its-name": {"after": "shutil.move(d, BASE.parent)"},
+    "joined-as-text": {"after": 'Path(str(d) + "-old").mkdir()'},
+    # sweep X r09: `+=` extends whatever list the name holds
+    "extended-in-place": {"seed_use": "seen = _CACHE\n        seen += roots"},
+    # sweep X r10: a decorator on a function the roots pass through
+    "a-decorated-helper": {"uri_deco": "@functools.lru_cache(maxsize=None)"},
+    # sweep X r11: the base of a comprehension at the call
+    "a-comprehension-at-the-call": {"after": "d = [await _profile_dir(ctx, base) for base in ALLOWED][0]"},
 }
 
 
@@ -150,6 +168,11 @@ def test_noop_shape_keeps_mr109_without_the_namer(tmp_path):
 
 REWRITTEN = {
     "the-shape": {},
+    # the folder used as itself, or a sibling in the same folder
+    "made": {"after": "d.mkdir(parents=True, exist_ok=True)"},
+    "a-sibling": {"after": 'd.with_name(f"{d.name}-1").mkdir(exist_ok=True)'},
+    "filled": {"after": 'shutil.copytree(BASE / "master", d / "Default", dirs_exist_ok=True)'},
+    "logged": {"after": "_CACHE.append(str(d))"},
     "a-module-global": {"returned": """BASE / f"{label[:48] or 'session'}-{digest}\"""", "checked": "BASE"},
     "md5-and-literal": {"returned": """base / ("profile-" + digest)""", "label": "'x'"},
     "check-in-place": {"tool_use": "pass"},
@@ -297,3 +320,67 @@ def test_noop_a_local_that_shadows_the_checked_global(tmp_path):
     root = helpers.package(tmp_path, {"server.py": text})
     results = helpers.run_engine(root, select=["MR1"], write=False)
     assert sorted(f.code for r in results for f in r.findings) == ["MR109"]
+
+
+def test_noop_a_deny_check_bounds_nothing(tmp_path):
+    # sweep X r13: `if _inside(chosen, base): raise` refuses the folder; the roots would name one in it.
+    text = textwrap.dedent(_server())
+    old = "        if not _inside(chosen, base):\n"
+    assert old in text
+    text = text.replace(old, "        if _inside(chosen, base):\n")
+    root = helpers.package(tmp_path, {"server.py": text})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    assert sorted(f.code for r in results for f in r.findings) == ["MR109"]
+
+
+SIBLING_LIFT = """\
+    import hashlib
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    BASE = Path("/srv/profiles")
+    EXPORTS = Path("/srv/exports")
+    mcp = FastMCP("x")
+
+
+    def _inside(path: Path, parent: Path) -> bool:
+        try:
+            path.resolve().relative_to(parent.resolve())
+            return True
+        except ValueError:
+            return False
+
+
+    async def _named(ctx: Context, base: Path) -> Path:
+        result = await ctx.session.list_roots()
+        seed = "|".join(str(r.uri) for r in result.roots)
+        return base / f"profile-{hashlib.sha256(seed.encode()).hexdigest()[:12]}"
+
+
+    async def _resolve(ctx: Context, profile: str | None) -> Path:
+        if profile and not _inside(Path(profile), BASE):
+            raise ValueError("outside the profiles folder")
+        return Path(profile) if profile else await _named(ctx, BASE)
+
+
+    @mcp.tool()
+    async def export_profile(ctx: Context, dest: str) -> str:
+        target = Path(dest)
+        if not _inside(target, EXPORTS):
+            raise ValueError("outside the exports folder")
+        src = await _resolve(ctx, None)
+        return str({use})
+    """
+
+
+def test_noop_a_check_met_by_one_lift_is_not_another_check(tmp_path):
+    # sweep X r12: `_resolve`'s check of `profile` against BASE is met, not the tool's check of `dest` against
+    # EXPORTS through the same helper; the roots' folder name below `target` is caught on its way up.
+    root = helpers.package(tmp_path, {"server.py": SIBLING_LIFT.replace("{use}", "target / src.name")})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    findings = [(f.code, f.message) for r in results for f in r.findings]
+    assert [c for c, _ in findings] == ["MR109"], findings
+    # The lift at `_resolve` holds for its own check; the folder's name then goes below `target`: said so.
+    assert "`_resolve` checks its path argument `profile`" in findings[0][1], findings
+    assert "but `return str(target / src.name)` (server.py:37) uses it otherwise" in findings[0][1], findings

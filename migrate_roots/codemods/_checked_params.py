@@ -37,6 +37,10 @@ Pos = tuple[int, int]
 # (parameter, sign, file, position, against the way's value, the call that reaches it: None when in place)
 Found = tuple[str, str, str, Pos, bool, "Pos | None"]
 
+# Checks the roots' value was shown to meet: (the function whose lift showed it, the call there that reaches the
+# check, None when in place; the check's file and position).
+Met = frozenset[tuple[Any, "Pos | None", str, Pos]]
+
 # Signs that say a path is tested whatever the parameter is called; the others need a path-like name.
 _PLAIN = frozenset({"a prefix test", "a `..` test"})
 
@@ -101,11 +105,15 @@ def _checked(
     path_like: Any,
     way: frozenset[str] = frozenset(),
     depth: int = 0,
-    met: frozenset[tuple[str, Pos]] = frozenset(),
+    met: Met = frozenset(),
+    way_calls: frozenset[Pos] = frozenset(),
 ) -> Found | None:
     """(parameter, sign, file, position, against the way's value, the call to it) of a check in `key` on the values `seeds`
     maps each of its own parameters to, or in a callee those values are handed to (a call deep); not a check
-    that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value."""
+    that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value;
+    not one `met` says the roots' value meets (`_confined`): one in place in `key` that its own lift showed, one
+    through a call `key`'s lift showed, one in a callee whose own lift showed it, reached by `way_calls`, the
+    calls that bring the roots (the same call hands that callee its bound)."""
     path, func = by_key[key]
     facts: BoundFacts | None = func.bound_sign
     if facts is None:
@@ -116,8 +124,8 @@ def _checked(
     against = bool(way) and any(bound & way for _, bound in facts.signs)
     for name, held in tainted.items():
         for sign, tested, pos in facts.checks:
-            if (path, pos) in met:
-                continue  # the roots' value was shown to meet it further down (`_confined`)
+            if (key, None, path, pos) in met:
+                continue  # the roots' value was shown to meet it (`_confined`)
             if tested & held and (against or not tested & way) and (sign not in _PLAIN or path_like(name)):
                 return name, sign, path, pos, against, None
     if depth >= 1:
@@ -144,6 +152,11 @@ def _checked(
                 )
                 held_facts = by_key[callee][1].bound_sign
                 there = frozenset(taint(held_facts, fed)) if fed and held_facts is not None else frozenset()
+                shown_there: set[tuple[Any, Pos | None, str, Pos]] = {
+                    m for m in met if m[0] == key and m[1] == pos
+                }
+                if pos in way_calls:
+                    shown_there |= {m for m in met if m[0] == callee and m[1] is None}
                 found = _checked(
                     callee,
                     {target: frozenset({target})},
@@ -152,7 +165,7 @@ def _checked(
                     lambda _, ok=ok: ok,
                     there,
                     depth=1,
-                    met=met,
+                    met=frozenset((callee, None, p, q) for _, _, p, q in shown_there),
                 )
                 if found is not None:
                     return names[0], found[1], found[2], found[3], found[4], pos
@@ -221,28 +234,31 @@ def refuse(
     """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
     roots skip (see the module docstring). A pure function of its inputs."""
 
-    def probe(current: K, positions: list[Pos], trail: Trail) -> Found | None:
+    def probe(current: K, positions: list[Pos], trail: Trail) -> tuple[Found, str] | None:
         facts = by_key[current][1].bound_sign
         way = way_names(facts, positions) if facts is not None else frozenset()
         seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
         # Checks the roots' value was shown to meet on this way (`_confined`): met by the new argument too.
         walk = trail[0][0] if trail else current
-        met = frozenset().union(*(shown_met.get((walk, k), frozenset()) for k, _ in trail))
+        met: Met = frozenset().union(*(shown_met.get((walk, k), frozenset()) for k, _ in trail))
         while True:
-            found = _checked(current, seeds, by_key, calls, path_like, way, met=met)
-            if (
-                found is None
-                or found[4]
-                or not shown(trail, current, found[5], found[2:4], by_key, calls, reach)
-            ):
-                return found
-            met |= {(found[2], found[3])}
+            found = _checked(
+                current, seeds, by_key, calls, path_like, way, met=met, way_calls=frozenset(positions)
+            )
+            if found is None:
+                return None
+            ok, note = (
+                (False, "") if found[4] else shown(trail, current, found[5], found[2:4], by_key, calls, reach)
+            )
+            if not ok:
+                return found, note
+            met |= {(current, found[5], found[2], found[3])}
             shown_met[(walk, current)] = met
 
-    shown_met: dict[tuple[K, K], frozenset[tuple[str, Pos]]] = {}
+    shown_met: dict[tuple[K, K], Met] = {}
 
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
-    for key, sites, where, (name, sign, path, pos, against, _) in first_on_way(
+    for key, sites, where, ((name, sign, path, pos, against, _), note) in first_on_way(
         by_key, calls, reach, reused, probe
     ):
         function = by_key[where][1].qualname.rpartition(".")[2]
@@ -252,6 +268,10 @@ def refuse(
             f"with {place}: an explicit argument would let the caller choose its own bound. Keep the bound with "
             "the operator (the compatibility module's allow-list, or the old fallback) and migrate this by hand"
             if against
+            else f"`{function}` checks its path argument `{name}` with {place}; the roots read here name a folder "
+            f"below that check's folder, but {note}: a new `{param}` argument would choose what it touches there. "
+            "Migrate this by hand"
+            if note
             else f"`{function}` checks its path argument `{name}` with {place}; the roots read here are not shown "
             f"to meet that check before their use: a new `{param}` argument could name a folder past it. Apply "
             "the same check to the roots' replacement by hand, then run again"

@@ -39,17 +39,24 @@ The analysis reads the files again, once per process, and runs only where an MR1
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 import libcst as cst
 
+from migrate_roots.codemods._confined_checks import (
+    _check_bound,
+    _comprehension_binds,
+    refusing_helper,
+    used_as_bound,
+)
 from migrate_roots.codemods._confined_flow import _Flow
+from migrate_roots.codemods._confined_located import _Located
 from migrate_roots.codemods._confined_names import _returned_bases
 from migrate_roots.codemods._confined_tree import (
     _argument,
     _bindings,
-    _bound_in,
     _call_at,
     _callee_name,
     _def,
@@ -63,78 +70,8 @@ K = TypeVar("K")
 Pos = tuple[int, int]
 
 _DEPTH = 2  # project functions followed below a function on the way
-
-_CHECKS = ("relative_to", "is_relative_to")
-_SAME = frozenset({"resolve", "absolute", "expanduser"})  # methods that name the same folder
-
-
-def _check_bound(file: _File, func: cst.FunctionDef, pos: Pos | None) -> set[str] | None:
-    """The names the check at `pos` (None: the one check of `func`) tests against (`parent` of
-    `path.relative_to(parent.resolve())`)."""
-    if pos is None:
-        found: list[cst.Call] = []
-
-        class Find(cst.CSTVisitor):
-            def visit_Call(self, node: cst.Call) -> None:
-                if _callee_name(node.func) in _CHECKS:
-                    found.append(node)
-
-        func.body.visit(Find())
-        calls = found
-    else:
-        calls = [
-            n for n in file.at.get(pos, []) if isinstance(n, cst.Call) and _callee_name(n.func) in _CHECKS
-        ]
-    if len(calls) != 1 or not _in_def(file, calls[0], func) or len(calls[0].args) != 1:
-        return None
-    name = _same_folder(calls[0].args[0].value)
-    if name is None or _comprehension_binds(file, calls[0], func, name):
-        return None  # `any(p.is_relative_to(base) for base in ALLOWED)`: another `base`
-    return {name}
-
-
-def _comprehension_binds(file: _File, node: cst.CSTNode, func: cst.FunctionDef, name: str) -> bool:
-    """Does a comprehension around `node` (inside `func`) bind `name` for it?"""
-    current = file.parents.get(node)
-    while current is not None and current is not func:
-        if isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            loop: cst.CompFor | None = current.for_in
-            while loop is not None:
-                if name in _bound_in(loop.target):
-                    return True
-                loop = loop.inner_for_in
-        current = file.parents.get(current)
-    return False
-
-
-def _same_folder(node: cst.BaseExpression) -> str | None:
-    """The name whose folder `node` is (`parent`, `parent.resolve(strict=False)`, `Path(parent)`), else None:
-    `parent / "sub"` is another folder, which the roots' name below `parent` need not lie in."""
-    while isinstance(node, cst.Call):
-        func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _SAME and all(a.keyword for a in node.args):
-            node = func.value
-        elif _callee_name(func) in ("Path", "str", "realpath", "abspath") and len(node.args) == 1:
-            node = node.args[0].value
-        else:
-            return None
-    return node.value if isinstance(node, cst.Name) else None
-
-
-def _refusing_helper(file: _File, func: cst.FunctionDef, pos: Pos) -> cst.Call | None:
-    """The helper the `if` above the refusal at `pos` tests (`if not _inside(chosen, base): raise ...`)."""
-    raises = [n for n in file.at.get(pos, []) if isinstance(n, cst.Raise)]
-    node: cst.CSTNode | None = raises[0] if len(raises) == 1 else None
-    while node is not None and not isinstance(node, cst.If):
-        node = file.parents.get(node)
-        if isinstance(node, (cst.FunctionDef, cst.Else, cst.Try)):
-            return None
-    if node is None:
-        return None
-    test = node.test
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    return test if isinstance(test, cst.Call) and _in_def(file, test, func) else None
+_DEPTH_LOCATED = 6  # ... that the folder the roots named is handed to
+_UP = 6  # callers followed above the checking function
 
 
 class _Way:
@@ -152,8 +89,9 @@ class _Way:
         found = [c for c, p in self.calls.get(key, ()) if p == pos]
         return found[0] if len(found) == 1 else None
 
-    def hop(self, key: Any, depth: int) -> Any:
-        """Is a value handed to the project's function at this call only read there, and returned?"""
+    def hop(self, key: Any, depth: int, located: bool = False) -> Any:
+        """Is a value handed to the project's function at this call only read there, and returned? With
+        `located`: is the folder used there as itself (`_Located`)?"""
 
         def handed(call: cst.Call, arg: cst.CSTNode) -> bool | None:
             found = self.node(key)
@@ -161,9 +99,13 @@ class _Way:
             if callee is None or callee not in self.by_key:
                 return None  # not the project's: known to only read, or not followed
             there = self.node(callee)
-            if depth >= _DEPTH or there is None or not isinstance(arg, cst.Arg) or arg.star:
+            if depth >= (_DEPTH_LOCATED if located else _DEPTH) or there is None:
+                return False
+            if not isinstance(arg, cst.Arg) or arg.star:
                 return False
             file, func = there
+            if _decorated(func):
+                return False
             names = [p.name.value for p in _params(func)]
             if arg.keyword is not None:
                 param = arg.keyword.value
@@ -173,7 +115,12 @@ class _Way:
                 param = positional[index] if index < len(positional) else ""
             if param not in names:
                 return False
-            flow = _Flow(file, func, False, self.hop(callee, depth + 1))
+            deeper = self.hop(callee, depth + 1, located)
+            if located:
+                flow: _Flow = _Located(file, func, deeper)
+                flow.places.add(param)  # type: ignore[attr-defined]
+            else:
+                flow = _Flow(file, func, False, deeper)
             return flow.follow(flow.loads(param))
 
         return handed
@@ -196,14 +143,15 @@ def shown(
     by_key: Mapping[K, tuple[str, Any]],
     calls: Mapping[K, list[tuple[K, Pos]]],
     reach: set[K],
-) -> bool:
+) -> tuple[bool, str]:
     """Do the roots read at the way's start reach `where` only as a name below the bound of its check (at
     `check`: file and position; in the function `where` calls at `via`, or in `where` itself)? See the module
-    docstring; False at any doubt."""
+    docstring; False at any doubt, with the place where the folder they name is used otherwise when that is
+    the doubt."""
     try:
-        return bool(trail) and _shown(trail, where, via, check, by_key, calls, reach)
+        return _shown(trail, where, via, check, by_key, calls, reach) if trail else (False, "")
     except (RecursionError, ValueError, IndexError, KeyError, TypeError):
-        return False  # a doubt: the marker stands
+        return False, ""  # a doubt: the marker stands
 
 
 def _shown(
@@ -214,25 +162,25 @@ def _shown(
     by_key: Mapping[K, tuple[str, Any]],
     calls: Mapping[K, list[tuple[K, Pos]]],
     reach: set[K],
-) -> bool:
+) -> tuple[bool, str]:
     way = _Way(by_key, calls)
     confining = trail[-1][0]
     # `where` gets the roots only from `confining`, at every call it makes to it.
     if any(c in reach and c != confining for c, _ in calls.get(where, ())):
-        return False
+        return False, ""
     into = [p for c, p in calls.get(where, ()) if c == confining]
     w, f = way.node(where), way.node(confining)
     if w is None or f is None or not into:
-        return False
+        return False, ""
     bound = _bound_in_caller(way, where, w, via, check)
     if not bound:
-        return False
+        return False, ""
     w_counts = _bindings(w[1])
     if any(w_counts.get(name, 0) > 1 for name in bound):
-        return False
+        return False, ""
     bases = _returned_bases(*f)
     if not bases:
-        return False
+        return False, ""
     f_counts = _bindings(f[1])
     f_params = {p.name.value for p in _params(f[1], drop_self=False)}
     same_file = by_key[where][0] == by_key[confining][0]
@@ -242,27 +190,70 @@ def _shown(
                 call = _call_at(w[0], pos, f[1].name.value)
                 given = _argument(call, f[1], base) if call is not None else None
                 if not (isinstance(given, cst.Name) and given.value in bound):
-                    return False
+                    return False, ""
+                if call is None or _comprehension_binds(w[0], call, w[1], given.value):
+                    return False, ""  # `[await _dir(base) for base in MIRRORS]`: another `base`
         elif not (base not in f_counts and same_file and base in bound and base not in w_counts):
-            return False
+            return False, ""
     # Each function below `where` gets the roots only from the next one down, and reads them purely; the last
     # one turns them into a name (`_Flow` with `sanitize`).
     for i, (key, positions) in enumerate(trail):
         if i:
             below = trail[i - 1][0]
             if any(c in reach and c != below for c, _ in calls.get(key, ())):
-                return False
+                return False, ""
             positions = [p for c, p in calls.get(key, ()) if c == below]
             name = by_key[below][1].qualname.rpartition(".")[2]
         else:
             name = "list_roots"
         found, starts = way.node(key), way.starts(key, positions, name)
-        if found is None or starts is None:
-            return False
+        if found is None or starts is None or _decorated(found[1]):
+            return False, ""
         flow = _Flow(found[0], found[1], key == confining, way.hop(key, 0))
         if not flow.follow(list(starts)):
-            return False
-    return True
+            return False, ""
+    # From the checking function up: the folder is used as itself, never taken apart for another folder.
+    note = _stays(way, where, into, f[1].name.value, set())
+    return note is None, note or ""
+
+
+def _stays(
+    way: _Way, key: Any, positions: Sequence[Pos], name: str, seen: set[Any], depth: int = 0
+) -> str | None:
+    """None when the folder that the calls at `positions` in `key` give is used as itself there, and in every
+    caller it is returned to (`_confined_located`); else where it is not, in words."""
+    found, starts = way.node(key), way.starts(key, positions, name)
+    if found is None or starts is None or depth > _UP:
+        return "its way up is not followed"
+    flow = _Located(found[0], found[1], way.hop(key, 0, located=True))
+    if not flow.follow(list(starts)):
+        return _where(found[0], flow.escape, way.by_key[key][0])
+    if not flow.returned or key in seen:
+        return None
+    seen.add(key)
+    mine = found[1].name.value
+    callers: dict[Any, list[Pos]] = {}
+    for caller, callees in way.calls.items():
+        for callee, pos in callees:
+            if callee == key:
+                callers.setdefault(caller, []).append(pos)
+    for caller, at in sorted(callers.items(), key=repr):
+        note = _stays(way, caller, at, mine, seen, depth + 1)
+        if note is not None:
+            return note
+    return None
+
+
+def _where(file: _File, node: cst.CSTNode | None, path: str) -> str:
+    """`shutil.rmtree(DOWNLOADS / d.name)` (server.py:41): the statement where the folder escapes."""
+    while node is not None and not isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+        node = file.parents.get(node)
+    if node is None:
+        return "its use is not followed"
+    code = " ".join(cst.Module([]).code_for_node(node).split())
+    code = code if len(code) <= 60 else code[:57] + "..."
+    line = file.pos.get(node, (0, 0))[0]
+    return f"`{code}` ({os.path.basename(path)}:{line}) uses it otherwise"
 
 
 def _bound_in_caller(
@@ -275,7 +266,13 @@ def _bound_in_caller(
     there = way.node(callee) if callee is not None else None
     if there is None or way.by_key[callee][0] != check[0]:
         return None
-    return _mapped(way, where, w, via, callee, there, _bound_of(way, callee, there, check[1]))
+    names = _bound_of(way, callee, there, check[1])
+    if names is None:
+        # A helper that answers whether the path is inside: how `where` uses the answer decides.
+        calls = [n for n in w[0].at.get(via, []) if isinstance(n, cst.Call)]
+        used = len(calls) == 1 and used_as_bound(w[0], calls[0], w[1])
+        names = _check_bound(there[0], there[1], None) if used else None
+    return _mapped(way, where, w, via, callee, there, names)
 
 
 def _bound_of(
@@ -286,7 +283,7 @@ def _bound_of(
     direct = _check_bound(at_key[0], at_key[1], at)
     if direct is not None or at is None or depth >= _DEPTH:
         return direct
-    helper = _refusing_helper(at_key[0], at_key[1], at)
+    helper = refusing_helper(at_key[0], at_key[1], at)
     via = at_key[0].pos.get(helper) if helper is not None else None
     callee = way.callee(key, via) if via is not None else None
     there = way.node(callee) if callee is not None else None
@@ -331,3 +328,12 @@ def _mapped(
         else:
             return None
     return bound
+
+
+def _decorated(func: cst.FunctionDef) -> bool:
+    """A decorator other than `staticmethod` / `classmethod` runs on the value, out of this analysis's sight
+    (`@_remember` keeping every argument in a module list)."""
+    return any(
+        not (isinstance(d.decorator, cst.Name) and d.decorator.value in ("staticmethod", "classmethod"))
+        for d in func.decorators
+    )

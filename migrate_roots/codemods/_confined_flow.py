@@ -123,24 +123,46 @@ class _Flow:
         self.file, self.func, self.sanitize, self.hop = file, func, sanitize, hop
         self.tainted: set[str] = set()
         self.returned = False
+        self.binders: dict[str, cst.CSTNode | None] = {}  # the statement that bound each name `_up` answers
 
     def follow(self, starts: list[cst.CSTNode]) -> bool:
         """Does the value at `starts` only pass through what only reads it? With `sanitize`, it must also reach
         a `return` only once cleaned (past a sanitizer), and then go nowhere else."""
         todo = [(node, False) for node in starts]
-        done: set[tuple[str, bool]] = set()
+        done: set[tuple[str, bool, int]] = set()
         while todo:
             node, clean = todo.pop()
+            self.binders = {}
             ends = self._up(node, clean)
             if ends is None:
                 return False
             names, cleaned = ends
             for name in names:
-                if (name, cleaned) not in done:
-                    done.add((name, cleaned))
+                binder = self.binders.get(name)
+                if (name, cleaned, id(binder)) not in done:
+                    done.add((name, cleaned, id(binder)))
                     self.tainted.add(name)
-                    todo.extend((load, cleaned) for load in self.loads(name))
+                    todo.extend((load, cleaned) for load in self.loads(name) if self._observes(load, binder))
         return True
+
+    def _observes(self, load: cst.CSTNode, binder: cst.CSTNode | None) -> bool:
+        """Can `load` read what `binder` bound? When it comes after it, or a loop holds both (`user_data_dir =
+        selected` in a retry loop is not read by the call before the loop)."""
+        if binder is None:
+            return True  # a comprehension's target, read in its own expression
+        at = self.file.pos
+        if at.get(load, (0, 0)) > at.get(binder, (0, 0)):
+            return True
+        return bool(self._loops(load) & self._loops(binder))
+
+    def _loops(self, node: cst.CSTNode) -> set[int]:
+        found: set[int] = set()
+        current = self.file.parents.get(node)
+        while current is not None and current is not self.func:
+            if isinstance(current, (cst.For, cst.While)):
+                found.add(id(current))
+            current = self.file.parents.get(current)
+        return found
 
     def loads(self, name: str) -> list[cst.CSTNode]:
         """The reads of `name` in the function."""
@@ -191,6 +213,7 @@ class _Flow:
                 extra |= _bound_in(parent.target)
             elif not isinstance(parent, _VALUE_NODES):
                 ends = self._stop(parent, node, clean)
+                self.binders = {**{n: parent for n in ends or ()}, **{n: None for n in extra}}
                 return None if ends is None else (ends | extra, clean)
             node = parent
 
@@ -206,13 +229,14 @@ class _Flow:
         if isinstance(statement, cst.Assign) and statement.value is node:
             targets = [t.target for t in statement.targets]
         elif (
-            isinstance(statement, (cst.AnnAssign, cst.AugAssign))
+            isinstance(statement, cst.AnnAssign)
             and statement.value is node
             or isinstance(statement, cst.For)
             and statement.iter is node
         ):
             targets = [statement.target]
-        # A walrus, a `with`, a `yield`, a `raise`, a default: somewhere the analysis does not follow.
+        # A walrus, a `with`, a `yield`, a `raise`, a default: somewhere the analysis does not follow; and
+        # `seen += roots`, which extends in place whatever list `seen` holds (a module's, a default's).
         if not targets or not all(_plain_target(t) for t in targets):
             return None
         bound = set().union(*(_bound_in(t) for t in targets))
