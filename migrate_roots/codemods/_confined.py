@@ -32,8 +32,8 @@ against: it cannot name a folder past that check (stealth-chrome-devtools-mcp). 
   `urllib.parse`, `os.path`, the project's own functions that do the same) and leaves only by `return`: no
   write, no attribute or global store, no closure, no call the analysis does not know.
 Anything else, or any doubt (a conditional redefinition, a position it cannot find), leaves the MR109 standing.
-Not looked at: what the checking function does with the folder once it has it (its own code, the same for every
-value; only one that reads the name's characters as path structure could move it).
+From the checking function up to the tools, the folder must be used as itself (`_confined_located`); the check
+must refuse the outside, or only choose (`_confined_checks`).
 The analysis reads the files again, once per process, and runs only where an MR109 would be reported.
 """
 
