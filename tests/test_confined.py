@@ -144,6 +144,17 @@ NOOP = {
     "its-basename-kept": {"after": "_CACHE.append(os.path.basename(d))"},
     "moved-by-its-name": {"after": "shutil.move(d, BASE.parent)"},
     "joined-as-text": {"after": 'Path(str(d) + "-old").mkdir()'},
+    # sweep Y r14: a closure defined before the folder is bound, run after it
+    "a-closure-run-later": {
+        "tool_use": 'def later() -> None:\n            shutil.rmtree(BASE.parent / "downloads" / d.name)',
+        "after": "later()",
+    },
+    # sweep Y r21-r23: text methods, a slice of its text, a module list that keeps it
+    "text-replaced": {"after": 'Path(str(d).replace(str(BASE), "/srv/other")).mkdir()'},
+    "text-sliced": {"after": "_CACHE.append(os.path.join(BASE.parent, str(d)[len(str(BASE)) + 1 :]))"},
+    "kept-in-a-module-list": {"after": "_CACHE.append(str(d))"},
+    # sweep Y r16/r18: its name through a helper; a sibling of another folder
+    "a-sibling-of-its-parent": {"after": "d.parent.with_name(d.name).mkdir(exist_ok=True)"},
     # sweep X r09: `+=` extends whatever list the name holds
     "extended-in-place": {"seed_use": "seen = _CACHE\n        seen += roots"},
     # sweep X r10: a decorator on a function the roots pass through
@@ -172,7 +183,6 @@ REWRITTEN = {
     "made": {"after": "d.mkdir(parents=True, exist_ok=True)"},
     "a-sibling": {"after": 'd.with_name(f"{d.name}-1").mkdir(exist_ok=True)'},
     "filled": {"after": 'shutil.copytree(BASE / "master", d / "Default", dirs_exist_ok=True)'},
-    "logged": {"after": "_CACHE.append(str(d))"},
     "a-module-global": {"returned": """BASE / f"{label[:48] or 'session'}-{digest}\"""", "checked": "BASE"},
     "md5-and-literal": {"returned": """base / ("profile-" + digest)""", "label": "'x'"},
     "check-in-place": {"tool_use": "pass"},
@@ -383,4 +393,28 @@ def test_noop_a_check_met_by_one_lift_is_not_another_check(tmp_path):
     assert [c for c, _ in findings] == ["MR109"], findings
     # The lift at `_resolve` holds for its own check; the folder's name then goes below `target`: said so.
     assert "`_resolve` checks its path argument `profile`" in findings[0][1], findings
-    assert "but `return str(target / src.name)` (server.py:37) uses it otherwise" in findings[0][1], findings
+    assert "not shown to stay that folder at `return str(target / src.name)` (server.py:37)" in findings[0][1]
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        # sweep Y r19: `relative_to` whose handler returns the path: the inside is what it refuses
+        "try:\n            chosen.resolve().relative_to(base)\n        except ValueError:\n"
+        '            return str(chosen)\n        raise ValueError("managed profiles are reserved")',
+        # sweep Y r20: a conditional expression; which branch refuses is not read
+        'return "refused: reserved" if _inside(chosen, base) else str(chosen)',
+    ],
+    ids=["returned-by-the-handler", "a-conditional-expression"],
+)
+def test_noop_a_check_whose_direction_is_not_shown(tmp_path, check):
+    text = textwrap.dedent(_server())
+    old = """        if not _inside(chosen, base):
+            raise ValueError("the profile must lie in the profiles folder")
+        return str(chosen)
+"""
+    assert old in text
+    text = text.replace(old, "        " + check + "\n")
+    root = helpers.package(tmp_path, {"server.py": text})
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    assert "MR109" in [f.code for r in results for f in r.findings]

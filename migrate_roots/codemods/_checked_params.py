@@ -268,9 +268,9 @@ def refuse(
             f"with {place}: an explicit argument would let the caller choose its own bound. Keep the bound with "
             "the operator (the compatibility module's allow-list, or the old fallback) and migrate this by hand"
             if against
-            else f"`{function}` checks its path argument `{name}` with {place}; the roots read here name a folder "
-            f"below that check's folder, but {note}: a new `{param}` argument would choose what it touches there. "
-            "Migrate this by hand"
+            else f"`{function}` checks its path argument `{name}` with {place}; the roots read here name one folder "
+            f"below that check's folder, but are not shown to stay that folder at {note}: a new `{param}` argument "
+            "could choose what is touched there. Migrate this by hand"
             if note
             else f"`{function}` checks its path argument `{name}` with {place}; the roots read here are not shown "
             f"to meet that check before their use: a new `{param}` argument could name a folder past it. Apply "

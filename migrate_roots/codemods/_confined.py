@@ -79,6 +79,7 @@ class _Way:
 
     def __init__(self, by_key: Mapping[Any, tuple[str, Any]], calls: Mapping[Any, list[tuple[Any, Pos]]]):
         self.by_key, self.calls = by_key, calls
+        self.deepest: str | None = None  # where, below a call, the folder was last not shown to stay itself
 
     def node(self, key: Any) -> tuple[_File, cst.FunctionDef] | None:
         if key not in self.by_key:
@@ -116,12 +117,15 @@ class _Way:
             if param not in names:
                 return False
             deeper = self.hop(callee, depth + 1, located)
-            if located:
-                flow: _Flow = _Located(file, func, deeper)
-                flow.places.add(param)  # type: ignore[attr-defined]
-            else:
-                flow = _Flow(file, func, False, deeper)
-            return flow.follow(flow.loads(param))
+            if not located:
+                return _Flow(file, func, False, deeper).follow(_Flow(file, func, False, deeper).loads(param))
+            flow = _Located(file, func, deeper)
+            flow.places.add(param)
+            if flow.follow(flow.loads(param)):
+                return True
+            if self.deepest is None:  # the innermost place first: where the folder is not shown to stay
+                self.deepest = _where(file, flow.escape, self.by_key[callee][0])
+            return False
 
         return handed
 
@@ -224,10 +228,12 @@ def _stays(
     caller it is returned to (`_confined_located`); else where it is not, in words."""
     found, starts = way.node(key), way.starts(key, positions, name)
     if found is None or starts is None or depth > _UP:
-        return "its way up is not followed"
+        return "on its way up (not followed)"
     flow = _Located(found[0], found[1], way.hop(key, 0, located=True))
+    way.deepest = None
     if not flow.follow(list(starts)):
-        return _where(found[0], flow.escape, way.by_key[key][0])
+        here = _where(found[0], flow.escape, way.by_key[key][0])
+        return f"{way.deepest}, reached through {here}" if way.deepest else here
     if not flow.returned or key in seen:
         return None
     seen.add(key)
@@ -245,15 +251,16 @@ def _stays(
 
 
 def _where(file: _File, node: cst.CSTNode | None, path: str) -> str:
-    """`shutil.rmtree(DOWNLOADS / d.name)` (server.py:41): the statement where the folder escapes."""
+    """`shutil.rmtree(DOWNLOADS / d.name)` (server.py:41): the statement where the folder is not shown to stay
+    itself (taken apart, kept, or handed to code that does not, or is not known to)."""
     while node is not None and not isinstance(node, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
         node = file.parents.get(node)
     if node is None:
-        return "its use is not followed"
+        return "a use not followed"
     code = " ".join(cst.Module([]).code_for_node(node).split())
     code = code if len(code) <= 60 else code[:57] + "..."
     line = file.pos.get(node, (0, 0))[0]
-    return f"`{code}` ({os.path.basename(path)}:{line}) uses it otherwise"
+    return f"`{code}` ({os.path.basename(path)}:{line})"
 
 
 def _bound_in_caller(

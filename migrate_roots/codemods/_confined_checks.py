@@ -130,11 +130,9 @@ def _refuses_outside(file: _File, call: cst.Call, func: cst.FunctionDef) -> bool
     if _callee_name(call.func) == "relative_to":
         found = _guarding_try(file, call, func)
         handler = _value_error_handlers(found)[0] if found is not None else None
-        last = _last(handler.body) if handler is not None else None
-        # `return False` answers a caller, whose `if` decides which way it refuses (`used_as_bound`).
-        return isinstance(last, cst.Raise) or (
-            isinstance(last, cst.Return) and not any(_is_bool(last, v) for v in ("True", "False", "None"))
-        )
+        # Only a `raise` refuses in place: a returned value may be the path itself (a deny check returning it
+        # when outside), and `return False` answers a caller, whose `if` decides (`used_as_bound`).
+        return handler is not None and isinstance(_last(handler.body), cst.Raise)
     parent = file.parents.get(call)
     test = file.parents.get(parent) if parent is not None else None
     return (
@@ -228,8 +226,8 @@ def _refuses(node: cst.If) -> bool:
 
 def used_as_bound(file: _File, call: cst.Call, func: cst.FunctionDef) -> bool:
     """A helper's answer (True when inside) used by `func` to refuse what lies outside (`if not _inside(p, b):
-    raise`), or only to choose (`x if _inside(p, b) else y`, an `if` that refuses nothing); not to refuse
-    what lies inside (`if _inside(p, b): raise`), nor kept in a name to be tested later."""
+    raise`), or by an `if` that refuses nothing; not to refuse what lies inside (`if _inside(p, b): raise`),
+    nor in a conditional expression, nor kept in a name to be tested later."""
     negated = False
     current: cst.CSTNode | None = call
     parent = file.parents.get(call)
@@ -239,8 +237,8 @@ def used_as_bound(file: _File, call: cst.Call, func: cst.FunctionDef) -> bool:
                 return False
             negated = not negated
         current, parent = parent, file.parents.get(parent)
-    if isinstance(parent, cst.IfExp) and parent.test is current:
-        return True
+    if isinstance(parent, cst.IfExp):
+        return False  # `"refused" if _inside(p, b) else str(p)`: which branch refuses is not read
     if (
         not isinstance(parent, (cst.If, cst.While))
         or parent.test is not current

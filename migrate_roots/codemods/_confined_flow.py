@@ -148,8 +148,8 @@ class _Flow:
     def _observes(self, load: cst.CSTNode, binder: cst.CSTNode | None) -> bool:
         """Can `load` read what `binder` bound? When it comes after it, or a loop holds both (`user_data_dir =
         selected` in a retry loop is not read by the call before the loop)."""
-        if binder is None:
-            return True  # a comprehension's target, read in its own expression
+        if binder is None or not _in_def(self.file, load, self.func):
+            return True  # a comprehension's target, read in its own expression; a closure runs any time later
         at = self.file.pos
         if at.get(load, (0, 0)) > at.get(binder, (0, 0)):
             return True

@@ -6,11 +6,14 @@ used as itself, never taken apart into its name for another folder (sweep X, r08
     clone = d.with_name(f"{d.name}-{pid}")      # a sibling, inside the same folder: fine
     shutil.rmtree(DOWNLOADS / d.name)           # its name below another folder: the caller would choose it
 
-A use of the folder as a whole (a method of it, a call given it, a test, a return) keeps it where it is; its
-name (`.name`, `.stem`, `.parts`) may only make a sibling (`with_name`) or be compared. `d / part` joins only
-a written name (`_is_component`), never `..`. Calls that relocate by the source's name (`shutil.move`,
-`shutil.copy`, a subprocess) are refused; the project's own functions given the folder are followed the same
-way (`hop`), and what they return is the folder again.
+Known uses only (sweep Y showed what a list of refusals misses): a Path method that acts on the folder
+(`mkdir`, `exists`, `write_text`, ...) or gives it again (`resolve`, `iterdir`), `d / x` (below it, or
+somewhere the name does not decide), a standard call known to act on it in place (`shutil.rmtree(d)`,
+`shutil.copytree(src, d)` as the destination), a test, a plain local name, a container entry, a `return`
+(then every caller is followed), and the project's own functions given it, followed the same way (`hop`).
+Its name, or any text holding it (`.name`, `str(d)`, an f-string), may only be compared or make a sibling of
+`d` itself (`d.with_name(f"{d.name}-1")`). Anything else (an unknown call, a store, a text method, a slice)
+leaves the MR109 standing, with the statement named.
 """
 
 from __future__ import annotations
@@ -19,45 +22,48 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods._confined_flow import _VALUE_NODES, _Flow, _pure_call
+from migrate_roots.codemods._confined_flow import _VALUE_NODES, _Flow
 from migrate_roots.codemods._confined_names import _is_component, _name_values
 from migrate_roots.codemods._confined_tree import _bindings, _bound_in, _dotted, _in_def, _plain_target
 
 _NAME_ATTRS = frozenset({"name", "stem", "suffix", "suffixes", "parts", "anchor", "drive", "root"})
 _SIBLINGS = frozenset({"with_name", "with_stem", "with_suffix"})
 _JOINS = frozenset({"joinpath"})
-_MOVES = frozenset({"rename", "replace", "move", "copy_into", "move_into", "symlink_to", "hardlink_to"})
 # Methods whose result is the folder again, or a path below it (or a container's entry: `selection.get(...)`).
-_PLACES = frozenset(
-    {"resolve", "absolute", "expanduser", "as_posix", "iterdir", "glob", "rglob", "get", "copy"}
-)
-# Methods that act on the folder and answer something else.
+_PLACES = frozenset({"resolve", "absolute", "expanduser", "iterdir", "glob", "rglob", "get", "as_posix"})
+# Methods that act on the folder itself and answer something else (a Path's; by name, whatever the value).
 _ACTIONS = frozenset(
     {"mkdir", "exists", "is_dir", "is_file", "is_symlink", "stat", "lstat", "touch", "unlink", "rmdir"}
     | {"write_text", "write_bytes", "read_text", "read_bytes", "open", "chmod", "samefile", "is_relative_to"}
 )
-# Calls (by last name) that give the folder again, its name, or the folder above it.
-_KEEPS = frozenset(
-    {"str", "fspath", "Path", "PurePath", "PosixPath", "normpath", "abspath", "realpath", "join"}
-)
-_NAMES_OF = frozenset({"basename", "split", "splitext", "relpath"})
-_DIRS = frozenset({"dirname"})
-# Text methods a name may pass through and stay a name.
-_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "startswith", "endswith"})
-# Calls that put the source (their first argument) under the destination by its own name; commands, which do
-# anything with it.
-_RELOCATING = frozenset({"shutil.move", "shutil.copy", "shutil.copy2", "move", "copy", "copy2"})
-_RUNS = frozenset(
+# Calls known to act on the folder in place (any argument), or to fill it as their destination (the second).
+_IN_PLACE = frozenset(
     {
-        "os.system",
-        "os.popen",
-        "subprocess.run",
-        "subprocess.Popen",
-        "subprocess.call",
-        "subprocess.check_call",
+        "shutil.rmtree",
+        "os.makedirs",
+        "os.mkdir",
+        "os.listdir",
+        "os.scandir",
+        "os.walk",
+        "os.remove",
+        "os.rmdir",
     }
-    | {"subprocess.check_output", "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell"}
+    | {
+        "os.unlink",
+        "os.chmod",
+        "os.path.exists",
+        "os.path.isdir",
+        "os.path.isfile",
+        "os.path.getsize",
+        "open",
+    }
 )
+_INTO = frozenset({"shutil.copytree", "shutil.copy", "shutil.copy2", "shutil.copyfile"})
+# Calls that give the folder again (the first argument for a join).
+_KEEPS = frozenset(
+    {"Path", "pathlib.Path", "os.path.join", "os.path.abspath", "os.path.normpath", "str", "os.fspath"}
+)  # `str(d)` is the folder as text: a text method or a slice of it is refused like any other use
+_FIRST_ONLY = frozenset({"os.path.join"})
 
 
 class _Located(_Flow):
@@ -75,17 +81,14 @@ class _Located(_Flow):
         return _is_component(node, self.names) or (isinstance(node, cst.Name) and node.value in self.parts)
 
     def _placed(self, node: cst.BaseExpression) -> bool:
-        while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript)):
-            node = node.func if isinstance(node, cst.Call) else node.value
-        return isinstance(node, cst.Name) and node.value in self.places
+        return isinstance(node, cst.Name) and node.value in self.places  # `d`, not `d.parent`
 
     def _up(self, node: cst.CSTNode, clean: bool) -> tuple[set[str], bool] | None:
         self.escape = node
-        found = self._walk(node, clean)
-        return found
+        return self._walk(node, clean)
 
     def _walk(self, node: cst.CSTNode, clean: bool) -> tuple[set[str], bool] | None:
-        named = clean
+        named = clean  # the folder's name, or text holding it: compared or made a sibling only
         if not _in_def(self.file, node, self.func):
             return None
         parents = self.file.parents
@@ -101,15 +104,10 @@ class _Located(_Flow):
                 outer = parents.get(parent)
                 attr = parent.attr.value
                 if isinstance(outer, cst.Call) and outer.func is parent:  # a method of the value
-                    if named:
-                        if attr not in _TEXT:
-                            return None
-                    elif attr in _MOVES or attr in _ACTIONS:
-                        return set(), False  # `d.rename(x)`: where it goes is the argument's; `d.mkdir()`
-                    elif attr == "relative_to":
-                        named = True  # `d.relative_to(base)`: the name again
-                    elif attr not in _SIBLINGS | _JOINS | _PLACES:
-                        return None  # `str(d).split("/")`: taken apart
+                    if named or attr not in _ACTIONS | _SIBLINGS | _JOINS | _PLACES:
+                        return None  # `str(d).replace(...)`, `_OPENED.append(d)`'s kin: taken apart or kept
+                    if attr in _ACTIONS:
+                        return set(), False  # `d.mkdir()`: the folder itself
                     node = outer
                     continue
                 if not named and attr in ("parent", "parents"):
@@ -119,7 +117,7 @@ class _Located(_Flow):
                 continue
             if isinstance(parent, cst.Arg):
                 call = parents.get(parent)
-                if not isinstance(call, cst.Call):
+                if not isinstance(call, cst.Call) or parent.star:
                     return None
                 func = call.func
                 if (
@@ -129,23 +127,18 @@ class _Located(_Flow):
                 ):
                     node, named = call, False  # `d.with_name(f"{d.name}-1")`: a sibling, in the same folder
                     continue
+                if named:
+                    return None  # the name handed to code: it may make another folder of it
                 verdict = self.hop(call, parent)
                 if verdict is False:
                     return None
-                if verdict is None:  # not the project's
+                if verdict is None:  # not the project's: known to act on the folder in place, or refused
                     callee = _dotted(func) or ""
-                    short = callee.rpartition(".")[2]
-                    if named:
-                        if not _pure_call(call, False):
-                            return None
-                    elif callee in _RUNS or (callee in _RELOCATING and call.args[0] is parent):
-                        return None  # `shutil.move(d, x)` puts it at x / <its name>; a destination is fine
-                    elif short in _NAMES_OF:
-                        named = True  # `os.path.basename(d)`
-                    elif short in _DIRS:
-                        return set(), False  # `os.path.dirname(d)`: the bound itself
-                    elif short not in _KEEPS or (short == "join" and call.args[0] is not parent):
-                        return set(), False  # it acts on the folder: `shutil.rmtree(d)`
+                    position = call.args.index(parent)
+                    if callee in _IN_PLACE or (callee in _INTO and position == 1):
+                        return set(), False  # `shutil.rmtree(d)`, `shutil.copytree(src, d)`
+                    if callee not in _KEEPS or (callee in _FIRST_ONLY and position):
+                        return None
                 node = call
                 continue
             if isinstance(parent, cst.BinaryOperation):
@@ -155,6 +148,11 @@ class _Located(_Flow):
                     return None
                 node = parent
                 continue
+            if isinstance(parent, cst.Subscript) and not named:
+                if any(isinstance(e.slice, cst.Slice) for e in parent.slice):
+                    return None  # `str(d)[n:]`: a piece of the text
+                node = parent  # `selection["user_data_dir"]`: an entry of a container that holds it
+                continue
             if isinstance(parent, (cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation)):
                 return set(), False  # a test
             if isinstance(parent, cst.CompFor) and parent.iter is node:
@@ -163,8 +161,14 @@ class _Located(_Flow):
                 extra |= _bound_in(parent.target)
             elif isinstance(parent, cst.Call) and parent.func is node:
                 return None  # the value called
+            elif isinstance(
+                parent, (cst.FormattedString, cst.FormattedStringExpression, cst.ConcatenatedString)
+            ):
+                named = True  # text holding the name
             elif not isinstance(parent, _VALUE_NODES):
                 if isinstance(parent, cst.Return):
+                    if named:
+                        return None  # the name handed to the caller (`return d.name`)
                     self.returned = True
                     return extra, named  # up the way: its callers are followed too
                 ends = self._stop(parent, node, True)
