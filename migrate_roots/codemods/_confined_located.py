@@ -63,7 +63,7 @@ _INTO = frozenset({"shutil.copytree", "shutil.copy", "shutil.copy2", "shutil.cop
 _KEEPS = frozenset(
     {"Path", "pathlib.Path", "os.path.join", "os.path.abspath", "os.path.normpath", "str", "os.fspath"}
 )  # `str(d)` is the folder as text: a text method or a slice of it is refused like any other use
-_FIRST_ONLY = frozenset({"os.path.join"})
+_FIRST_ONLY = frozenset({"os.path.join", "Path", "pathlib.Path"})  # `Path(X, d)`: below X when d is relative
 
 
 class _Located(_Flow):
