@@ -1,8 +1,11 @@
-"""Roots that only name a folder below the checked bound meet the check: no MR109 (codemods/_confined.py).
+"""Roots that only name a folder below a checked path's bound stay MR109 (codemods/_checked_params.py).
 
 The stealth-chrome-devtools-mcp shape: a tool checks the caller's `profile` against `base`; the roots, read two
-calls down, only seed a hashed and sanitized folder name joined below that same `base`. A new `root` argument
-can then choose nothing the caller's own path may not. Every doubt leaves the MR109 standing: noop cases first.
+calls down, only seed a hashed and sanitized folder name joined below that same `base`. Session 19 lifted MR109
+for it (a confinement analysis of the way: the sanitizers, the check's bound and direction, the folder's uses up
+to the tools) and withdrew the lift after four adversarial sweeps (W, X, Y, Z) found 28 shapes where the new
+`root` argument would reach past the check or the raw roots would reach state: each is a case here. All stay
+marked, with the text that says only that the roots are not shown to meet the check before their use.
 """
 
 from __future__ import annotations
@@ -190,16 +193,18 @@ REWRITTEN = {
 
 
 @pytest.mark.parametrize("changes", list(REWRITTEN.values()), ids=list(REWRITTEN))
-def test_roots_named_below_the_bound_are_rewritten(tmp_path, changes):
+def test_noop_the_shapes_once_lifted_keep_mr109(tmp_path, changes):
+    # What the withdrawn lift rewrote: a symlink below `base` (sweep Z, r29) defeats even these.
     findings = _findings(tmp_path, **changes)
-    assert not [f for f in findings if f[0] == "MR109"], findings
-    assert ("MR101", "rewritten") in [f[:2] for f in findings], findings
+    assert [f[:2] for f in findings] == [("MR109", "marked")], findings
+    assert "the roots read here are not shown to meet that check before their use" in findings[0][2]
 
 
-def test_the_shape_rewritten_whole(tmp_path):
-    findings = helpers.check_transformed(
+def test_noop_the_whole_shape_is_marked(tmp_path):
+    root = helpers.package(
         tmp_path,
-        """\
+        {
+            "server.py": """\
         import hashlib
         from pathlib import Path
 
@@ -224,52 +229,11 @@ def test_the_shape_rewritten_whole(tmp_path):
                     raise ValueError("the profile must lie in the profiles folder") from None
                 return profile
             return str(await _named(ctx, BASE))
-        """,
-        """\
-        import hashlib
-        from pathlib import Path
-        from typing import Annotated
-
-        from mcp.server.fastmcp import Context, FastMCP
-        from pydantic import Field
-
-        from pkg._mcp_roots_compat import list_roots_compat
-
-        # Explicit directory arguments, in place of MCP roots (deprecated in MCP 2026-07-28,
-        # SEP-2577).
-        RootPaths = Annotated[
-            list[str] | None,
-            Field(
-                description="Absolute paths (or file:// URIs) of the directories this tool may "
-                "work in; the first is the main workspace. Required when the MCP client does "
-                "not provide roots."
-            ),
-        ]
-
-        BASE = Path("/srv/profiles")
-        mcp = FastMCP("x")
-
-
-        async def _named(ctx: Context, base: Path, root: list[str] | None = None) -> Path:
-            result = await list_roots_compat(ctx, root, name="root")
-            seed = "|".join(sorted(str(r.uri) for r in result.roots))
-            return base / f"profile-{hashlib.sha256(seed.encode()).hexdigest()[:12]}"
-
-
-        @mcp.tool()
-        async def open_profile(
-            ctx: Context, profile: str | None = None, root: RootPaths = None
-        ) -> str:
-            if profile:
-                try:
-                    Path(profile).resolve().relative_to(BASE)
-                except ValueError:
-                    raise ValueError("the profile must lie in the profiles folder") from None
-                return profile
-            return str(await _named(ctx, BASE, root=root))
-        """,
+        """
+        },
     )
-    assert helpers.codes(findings) == ["MR101", "MR107"], findings
+    results = helpers.run_engine(root, select=["MR1"], write=False)
+    assert sorted(f.code for r in results for f in r.findings) == ["MR109"]
 
 
 COPY_INTO = """\
@@ -298,7 +262,7 @@ def test_a_refusing_helper_a_call_further(tmp_path, handed, lifted):
     root = helpers.package(tmp_path, {"server.py": text})
     results = helpers.run_engine(root, select=["MR1"], write=False)
     codes = sorted(f.code for r in results for f in r.findings)
-    assert codes == (["MR101", "MR107", "MR107"] if lifted else ["MR109"]), codes
+    assert codes == ["MR109"], codes  # `lifted`: what the withdrawn lift did
 
 
 def test_noop_a_comprehension_base_is_another_base(tmp_path):
@@ -385,15 +349,13 @@ SIBLING_LIFT = """\
 
 
 def test_noop_a_check_met_by_one_lift_is_not_another_check(tmp_path):
-    # sweep X r12: `_resolve`'s check of `profile` against BASE is met, not the tool's check of `dest` against
-    # EXPORTS through the same helper; the roots' folder name below `target` is caught on its way up.
+    # sweep X r12: `_resolve`'s check of `profile` against BASE, and the tool's of `dest` against EXPORTS
+    # through the same helper; the roots' folder name then goes below `target`.
     root = helpers.package(tmp_path, {"server.py": SIBLING_LIFT.replace("{use}", "target / src.name")})
     results = helpers.run_engine(root, select=["MR1"], write=False)
     findings = [(f.code, f.message) for r in results for f in r.findings]
     assert [c for c, _ in findings] == ["MR109"], findings
-    # The lift at `_resolve` holds for its own check; the folder's name then goes below `target`: said so.
     assert "`_resolve` checks its path argument `profile`" in findings[0][1], findings
-    assert "not shown to stay that folder at `return str(target / src.name)` (server.py:37)" in findings[0][1]
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,7 @@ A check counts (`_bounds.BoundFacts.checks`: the signs of a bound by the side th
 tested side derives from one of its own parameters and not from the value the way returns (a root that
 passes the check is checked), or when the parameter goes one call further into such a check. A plain prefix
 or `..` test counts only on a path-like parameter. Not where the plan reuses the tool's own path argument for
-the read (codemods/program/reuse.py, `Site.existing`): the checked value is the argument then. Nor where the
-roots only name one folder below the check's own bound (`_confined.shown`, asked only when a check is found):
-the check is met, and skipped by this way further up.
+the read (codemods/program/reuse.py, `Site.existing`): the checked value is the argument then.
 """
 
 from __future__ import annotations
@@ -29,17 +27,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import BoundFacts, taint
-from migrate_roots.codemods._confined import shown
 
 K = TypeVar("K")
 Pos = tuple[int, int]
-
-# (parameter, sign, file, position, against the way's value, the call that reaches it: None when in place)
-Found = tuple[str, str, str, Pos, bool, "Pos | None"]
-
-# Checks the roots' value was shown to meet: (the function whose lift showed it, the call there that reaches the
-# check, None when in place; the check's file and position).
-Met = frozenset[tuple[Any, "Pos | None", str, Pos]]
 
 # Signs that say a path is tested whatever the parameter is called; the others need a path-like name.
 _PLAIN = frozenset({"a prefix test", "a `..` test"})
@@ -105,15 +95,10 @@ def _checked(
     path_like: Any,
     way: frozenset[str] = frozenset(),
     depth: int = 0,
-    met: Met = frozenset(),
-    way_calls: frozenset[Pos] = frozenset(),
-) -> Found | None:
-    """(parameter, sign, file, position, against the way's value, the call to it) of a check in `key` on the values `seeds`
+) -> tuple[str, str, str, Pos, bool] | None:
+    """(parameter, sign, file, position, against the way's value) of a check in `key` on the values `seeds`
     maps each of its own parameters to, or in a callee those values are handed to (a call deep); not a check
-    that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value;
-    not one `met` says the roots' value meets (`_confined`): one in place in `key` that its own lift showed, one
-    through a call `key`'s lift showed, one in a callee whose own lift showed it, reached by `way_calls`, the
-    calls that bring the roots (the same call hands that callee its bound)."""
+    that also tests `way`, the names the way's own value reaches, unless its bound side is the way's value."""
     path, func = by_key[key]
     facts: BoundFacts | None = func.bound_sign
     if facts is None:
@@ -124,10 +109,8 @@ def _checked(
     against = bool(way) and any(bound & way for _, bound in facts.signs)
     for name, held in tainted.items():
         for sign, tested, pos in facts.checks:
-            if (key, None, path, pos) in met:
-                continue  # the roots' value was shown to meet it (`_confined`)
             if tested & held and (against or not tested & way) and (sign not in _PLAIN or path_like(name)):
-                return name, sign, path, pos, against, None
+                return name, sign, path, pos, against
     if depth >= 1:
         return None
     targets: dict[Pos, list[K]] = {}
@@ -152,23 +135,11 @@ def _checked(
                 )
                 held_facts = by_key[callee][1].bound_sign
                 there = frozenset(taint(held_facts, fed)) if fed and held_facts is not None else frozenset()
-                shown_there: set[tuple[Any, Pos | None, str, Pos]] = {
-                    m for m in met if m[0] == key and m[1] == pos
-                }
-                if pos in way_calls:
-                    shown_there |= {m for m in met if m[0] == callee and m[1] is None}
                 found = _checked(
-                    callee,
-                    {target: frozenset({target})},
-                    by_key,
-                    calls,
-                    lambda _, ok=ok: ok,
-                    there,
-                    depth=1,
-                    met=frozenset((callee, None, p, q) for _, _, p, q in shown_there),
+                    callee, {target: frozenset({target})}, by_key, calls, lambda _, ok=ok: ok, there, depth=1
                 )
                 if found is not None:
-                    return names[0], found[1], found[2], found[3], found[4], pos
+                    return names[0], found[1], found[2], found[3], found[4]
     return None
 
 
@@ -189,7 +160,6 @@ def way_names(facts: BoundFacts, positions: list[Pos]) -> frozenset[str]:
 
 
 H = TypeVar("H")
-Trail = tuple[tuple[Any, list[Pos]], ...]  # the way below a function: (function, positions into the way)
 
 
 def first_on_way(
@@ -197,11 +167,11 @@ def first_on_way(
     calls: Mapping[K, list[tuple[K, Pos]]],
     reach: set[K],
     reused: Mapping[K, Any],
-    probe: Callable[[K, list[Pos], Trail], H | None],
+    probe: Callable[[K, list[Pos]], H | None],
 ) -> list[tuple[K, list[Any], K, H]]:
     """For each function of `reach` with rewritable sites (and no reused parameter): the first function on the
-    way up to the tools (itself first) where `probe(function, positions into the way, the way below it)` finds
-    something, as (function, its sites, where, what). The walk both MR109 refusals of a path argument share."""
+    way up to the tools (itself first) where `probe(function, positions into the way)` finds something, as
+    (function, its sites, where, what). The walk both MR109 refusals of a path argument share."""
     callers = callers_within(reach, calls)
     out: list[tuple[K, list[Any], K, H]] = []
     for key in sorted(reach, key=repr):
@@ -209,17 +179,17 @@ def first_on_way(
         if not sites or key in reused:
             continue
         seen = {key}
-        todo: list[tuple[K, list[Pos], Trail]] = [(key, [s.pos for s in sites], ())]
+        todo: list[tuple[K, list[Pos]]] = [(key, [s.pos for s in sites])]
         while todo:
-            current, positions, trail = todo.pop()
-            hit = probe(current, positions, trail)
+            current, positions = todo.pop()
+            hit = probe(current, positions)
             if hit is not None:
                 out.append((key, sites, current, hit))
                 break
             for caller, pos in sorted(callers.get(current, ()), key=repr):
                 if caller not in seen:
                     seen.add(caller)
-                    todo.append((caller, [pos], (*trail, (current, positions))))
+                    todo.append((caller, [pos]))
     return out
 
 
@@ -234,31 +204,14 @@ def refuse(
     """Function -> its sites to refuse (MR109) because a function on the way checks a path parameter that the
     roots skip (see the module docstring). A pure function of its inputs."""
 
-    def probe(current: K, positions: list[Pos], trail: Trail) -> tuple[Found, str] | None:
+    def probe(current: K, positions: list[Pos]) -> tuple[str, str, str, Pos, bool] | None:
         facts = by_key[current][1].bound_sign
         way = way_names(facts, positions) if facts is not None else frozenset()
         seeds = {p: frozenset({p}) for p in params_of(by_key[current][1])}
-        # Checks the roots' value was shown to meet on this way (`_confined`): met by the new argument too.
-        walk = trail[0][0] if trail else current
-        met: Met = frozenset().union(*(shown_met.get((walk, k), frozenset()) for k, _ in trail))
-        while True:
-            found = _checked(
-                current, seeds, by_key, calls, path_like, way, met=met, way_calls=frozenset(positions)
-            )
-            if found is None:
-                return None
-            ok, note = (
-                (False, "") if found[4] else shown(trail, current, found[5], found[2:4], by_key, calls, reach)
-            )
-            if not ok:
-                return found, note
-            met |= {(current, found[5], found[2], found[3])}
-            shown_met[(walk, current)] = met
-
-    shown_met: dict[tuple[K, K], Met] = {}
+        return _checked(current, seeds, by_key, calls, path_like, way)
 
     out: dict[K, dict[Pos, tuple[str, str]]] = {}
-    for key, sites, where, ((name, sign, path, pos, against, _), note) in first_on_way(
+    for key, sites, where, (name, sign, path, pos, against) in first_on_way(
         by_key, calls, reach, reused, probe
     ):
         function = by_key[where][1].qualname.rpartition(".")[2]
@@ -268,10 +221,6 @@ def refuse(
             f"with {place}: an explicit argument would let the caller choose its own bound. Keep the bound with "
             "the operator (the compatibility module's allow-list, or the old fallback) and migrate this by hand"
             if against
-            else f"`{function}` checks its path argument `{name}` with {place}; the roots read here name one folder "
-            f"below that check's folder, but are not shown to stay that folder at {note}: a new `{param}` argument "
-            "could choose what is touched there. Migrate this by hand"
-            if note
             else f"`{function}` checks its path argument `{name}` with {place}; the roots read here are not shown "
             f"to meet that check before their use: a new `{param}` argument could name a folder past it. Apply "
             "the same check to the roots' replacement by hand, then run again"

@@ -92,7 +92,7 @@ def refuse(
         calls,
         reach,
         reused,
-        lambda current, positions, _trail: _handed(current, positions, by_key, unseen, path_like),
+        lambda current, positions: _handed(current, positions, by_key, unseen, path_like),
     )
     for key, sites, where, (name, fq, path, pos) in found:
         function = by_key[where][1].qualname.rpartition(".")[2]

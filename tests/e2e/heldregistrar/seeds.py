@@ -53,22 +53,3 @@ async def profile_dir(profile: str | None) -> Path:
     if profile:
         return BASE / Path(profile).name
     return _made(await _seeded_dir())
-
-
-async def checked_dir(profile: str | None) -> Path:
-    """The caller's folder, which must lie in the profiles' folder; else one named after the client's roots
-    below that same folder (the roots meet the caller's check: codemods/_confined.py)."""
-    base = BASE
-    if profile:
-        chosen = Path(profile)
-        if not _inside(chosen, base):
-            raise ValueError(f"refusing a profile outside {base}: {chosen}")
-        return chosen
-    return await _named_dir(base)
-
-
-async def _named_dir(base: Path) -> Path:
-    seed = await session_seed()
-    digest = hashlib.sha256(seed.encode("utf-8")).hexdigest()[:12]
-    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(seed).name or "session").strip(".-")
-    return base / f"{label[:48] or 'session'}-{digest}"

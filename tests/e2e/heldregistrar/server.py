@@ -22,12 +22,6 @@ async def profile(name: str | None = None) -> str:
     return str(await seeds.profile_dir(name))
 
 
-@registry.section_tool("files")
-async def checked(name: str | None = None) -> str:
-    """The named profile folder, which must lie in the profiles' folder; else one named after the client's."""
-    return str(await seeds.checked_dir(name))
-
-
 @registry.tool
 def plain() -> str:
     """A tool that takes no directory."""
