@@ -128,6 +128,13 @@ def plan_package(
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
         elif helper and key in overridden:
             refused[key] = ("MR103", overridden[key])
+        elif helper and stored.get(key[1], "").startswith("rebound "):
+            refused[key] = (
+                "MR103",
+                f"`{func.qualname}` is rebound at module level ({stored[key[1]][8:]}): which function its calls "
+                "reach is decided at run time, and that one may not take the path argument; give it the argument "
+                "by hand",
+            )
         elif helper and key[1] in stored:
             refused[key] = (
                 "MR103",

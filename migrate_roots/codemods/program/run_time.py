@@ -148,6 +148,18 @@ def value_uses(
     stored: dict[str, str] = {}
     for assignment in scope.assignments:
         node = getattr(assignment, "node", None)
+        if isinstance(node, cst.FunctionDef):
+            # `if cond: _dir = _dir_v2`: the module's name may hold another function when the calls run (Z r30).
+            for other in scope.assignments[assignment.name]:
+                bound = getattr(other, "node", None)
+                if (
+                    other is not assignment
+                    and isinstance(bound, (cst.Name, cst.ImportAlias, cst.Import, cst.ImportFrom))
+                    and state.parent(bound) is not None
+                ):
+                    where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(bound)[0]}"
+                    for name in fq(node.name):
+                        stored.setdefault(name, f"rebound {where}")
         if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
             continue
         storable = isinstance(node, (cst.FunctionDef, cst.ImportAlias))
