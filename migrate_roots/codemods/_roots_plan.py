@@ -131,7 +131,7 @@ def plan_package(
         elif helper and stored.get(key[1], "").startswith("rebound "):
             refused[key] = (
                 "MR103",
-                f"`{func.qualname}` is rebound at module level ({stored[key[1]][8:]}): which function its calls "
+                f"`{func.qualname}` is bound again ({stored[key[1]][8:]}): which function its calls "
                 "reach is decided at run time, and that one may not take the path argument; give it the argument "
                 "by hand",
             )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 import libcst as cst
+from libcst.metadata import Scope
 
 from migrate_roots.codemods._plumbing_queries import _strings_in
 from migrate_roots.codemods._read import read
@@ -146,20 +147,9 @@ def value_uses(
         return frozenset(), ()
     out: set[str] = set()
     stored: dict[str, str] = {}
+    stored.update(_rebound(state, scope, fq))
     for assignment in scope.assignments:
         node = getattr(assignment, "node", None)
-        if isinstance(node, cst.FunctionDef):
-            # `if cond: _dir = _dir_v2`: the module's name may hold another function when the calls run (Z r30).
-            for other in scope.assignments[assignment.name]:
-                bound = getattr(other, "node", None)
-                if (
-                    other is not assignment
-                    and isinstance(bound, (cst.Name, cst.ImportAlias, cst.Import, cst.ImportFrom))
-                    and state.parent(bound) is not None
-                ):
-                    where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(bound)[0]}"
-                    for name in fq(node.name):
-                        stored.setdefault(name, f"rebound {where}")
         if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
             continue
         storable = isinstance(node, (cst.FunctionDef, cst.ImportAlias))
@@ -181,6 +171,35 @@ def value_uses(
                 continue  # a decorator registers (the model reads it); `mod.x.y` is another name
             out |= set(fq(used))
     return frozenset(out), tuple(sorted(stored.items()))
+
+
+def _rebound(state: FileState, module: Scope, fq: Callable[[cst.CSTNode], Iterable[str]]) -> dict[str, str]:
+    """Dotted name -> `rebound server.py:19` of the functions whose name the module, or their class, binds
+    again (`if cond: _dir = _dir_v2`, an import of the name): the calls may reach the other function, which
+    may not take the path argument a plan would thread (sweep Z, r30)."""
+    scopes: list[Scope] = [module]
+    for statement in state.wrapper.module.body:
+        if isinstance(statement, cst.ClassDef) and statement.body.body:
+            inner = state.scope(statement.body.body[0])
+            if inner is not None and inner is not module:
+                scopes.append(inner)
+    found: dict[str, str] = {}
+    for scope in scopes:
+        for assignment in scope.assignments:
+            node = getattr(assignment, "node", None)
+            if not isinstance(node, cst.FunctionDef):
+                continue
+            for other in scope.assignments[assignment.name]:
+                bound = getattr(other, "node", None)
+                if (
+                    other is not assignment
+                    and isinstance(bound, (cst.Name, cst.ImportAlias, cst.Import, cst.ImportFrom))
+                    and state.parent(bound) is not None
+                ):
+                    where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(bound)[0]}"
+                    for name in fq(node.name):
+                        found.setdefault(name, f"rebound {where}")
+    return found
 
 
 def _stored(used: cst.CSTNode, parent: cst.CSTNode | None, state: FileState) -> bool:
