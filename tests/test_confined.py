@@ -152,6 +152,17 @@ NOOP = {
         "tool_use": 'def later() -> None:\n            shutil.rmtree(BASE.parent / "downloads" / d.name)',
         "after": "later()",
     },
+    # sweep Z r26-r28: a tuple binding; a path that climbs, then a sibling; the raw roots in a re.sub callback
+    "a-tuple-binding": {
+        "after": 'profile_dir, downloads = d, BASE.parent / "downloads"\n'
+        "        shutil.rmtree(downloads.with_name(profile_dir.name), ignore_errors=True)"
+    },
+    "a-sibling-of-a-climb": {
+        "after": 'up = (d / "..").resolve()\n        shutil.rmtree(up.with_name(d.name), ignore_errors=True)'
+    },
+    "a-substitution-callback": {
+        "seed_use": 're.sub(r".+", lambda m: _CACHE.append(m.group(0)) or "", "|".join(roots))'
+    },
     # sweep Y r21-r23: text methods, a slice of its text, a module list that keeps it
     "text-replaced": {"after": 'Path(str(d).replace(str(BASE), "/srv/other")).mkdir()'},
     "text-sliced": {"after": "_CACHE.append(os.path.join(BASE.parent, str(d)[len(str(BASE)) + 1 :]))"},
@@ -366,8 +377,11 @@ def test_noop_a_check_met_by_one_lift_is_not_another_check(tmp_path):
         '            return str(chosen)\n        raise ValueError("managed profiles are reserved")',
         # sweep Y r20: a conditional expression; which branch refuses is not read
         'return "refused: reserved" if _inside(chosen, base) else str(chosen)',
+        # sweep Z r24: an early return of the caller's path when outside, the refusal after it
+        "if not chosen.resolve().is_relative_to(base.resolve()):\n            return str(chosen)\n"
+        '        raise ValueError("managed profiles are reserved")',
     ],
-    ids=["returned-by-the-handler", "a-conditional-expression"],
+    ids=["returned-by-the-handler", "a-conditional-expression", "an-early-return"],
 )
 def test_noop_a_check_whose_direction_is_not_shown(tmp_path, check):
     text = textwrap.dedent(_server())
