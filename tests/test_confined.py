@@ -191,7 +191,7 @@ def test_noop_shape_keeps_mr109_without_the_namer(tmp_path):
     assert [f[:2] for f in findings] == [("MR109", "marked")], findings
 
 
-REWRITTEN = {
+ONCE_LIFTED = {
     "the-shape": {},
     # the folder used as itself, or a sibling in the same folder
     "made": {"after": "d.mkdir(parents=True, exist_ok=True)"},
@@ -203,7 +203,7 @@ REWRITTEN = {
 }
 
 
-@pytest.mark.parametrize("changes", list(REWRITTEN.values()), ids=list(REWRITTEN))
+@pytest.mark.parametrize("changes", list(ONCE_LIFTED.values()), ids=list(ONCE_LIFTED))
 def test_noop_the_shapes_once_lifted_keep_mr109(tmp_path, changes):
     # What the withdrawn lift rewrote: a symlink below `base` (sweep Z, r29) defeats even these.
     findings = _findings(tmp_path, **changes)
@@ -257,11 +257,11 @@ def _copy_into(target: Path, root: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("handed", "lifted"),
-    [("chosen, base", True), ('chosen, base / "sub"', False), ("chosen, BASE.parent", False)],
+    "handed",
+    ["chosen, base", 'chosen, base / "sub"', "chosen, BASE.parent"],
     ids=["same-bound", "a-subfolder", "another-folder"],
 )
-def test_a_refusing_helper_a_call_further(tmp_path, handed, lifted):
+def test_noop_a_refusing_helper_a_call_further(tmp_path, handed):
     # stealth's `_copy_profile_tree(source, explicit, clone_root)`: its `if not _is_relative_to(target,
     # clone_root): raise` bounds the caller's path by what the tool hands it as `root`.
     text = textwrap.dedent(_server()).replace("@mcp.tool()", COPY_INTO)
@@ -273,7 +273,7 @@ def test_a_refusing_helper_a_call_further(tmp_path, handed, lifted):
     root = helpers.package(tmp_path, {"server.py": text})
     results = helpers.run_engine(root, select=["MR1"], write=False)
     codes = sorted(f.code for r in results for f in r.findings)
-    assert codes == ["MR109"], codes  # `lifted`: what the withdrawn lift did
+    assert codes == ["MR109"], codes  # "same-bound" was the one the withdrawn lift rewrote
 
 
 def test_noop_a_comprehension_base_is_another_base(tmp_path):

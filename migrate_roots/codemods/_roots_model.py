@@ -180,6 +180,9 @@ class Summary:
     # as (name, new name) from `tool_names={...}`) (_roots_run_by_name).
     runs: frozenset[str] = frozenset()
     mounts: tuple[tuple[str, str, str, int, tuple[tuple[str, str], ...]], ...] = ()
+    # Dotted names of functions whose name the module or their class binds again (`if cond: _dir = _dir_v2`), with
+    # where (`server.py:19`) (program/run_time.rebound).
+    rebound: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

@@ -118,6 +118,7 @@ def plan_package(
             by_key[key] = (path, replace(func, refusal=why))
     first = reaching(refused)
     stored = {name: where for s in summaries.values() for name, where in s.stored}
+    rebound = {name: where for s in summaries.values() for name, where in s.rebound}
     overridden = overridden_methods(summaries, funcs, first)
     guarded = reuse.guarded_helpers(by_key, calls, first, path_like)
     for key in sorted(first):
@@ -128,10 +129,10 @@ def plan_package(
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
         elif helper and key in overridden:
             refused[key] = ("MR103", overridden[key])
-        elif helper and stored.get(key[1], "").startswith("rebound "):
+        elif helper and key[1] in rebound:
             refused[key] = (
                 "MR103",
-                f"`{func.qualname}` is bound again ({stored[key[1]][8:]}): which function its calls "
+                f"`{func.qualname}` is bound again ({rebound[key[1]]}): which function its calls "
                 "reach is decided at run time, and that one may not take the path argument; give it the argument "
                 "by hand",
             )

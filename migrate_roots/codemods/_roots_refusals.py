@@ -7,12 +7,13 @@ tree queries these need.
 from __future__ import annotations
 
 import os
-from typing import Any, cast
+from typing import cast
 
 import libcst as cst
 
 from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen
 from migrate_roots.codemods._read import read
+from migrate_roots.codemods._roots_model import Func, Pos
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings, flow, kept_calls, keyed
 from migrate_roots.codemods.program import memo as kept_values
@@ -433,7 +434,7 @@ def _session_state(func: cst.FunctionDef, state: FileState) -> tuple[str, int] |
     return None
 
 
-def record_guards(node: cst.CSTNode, position: tuple[int, int], caller: Any, state: FileState) -> None:
+def record_guards(node: cst.CSTNode, position: Pos, caller: Func, state: FileState) -> None:
     """What lets the call or read at `position` run only sometimes (`Func.guards`, `.keyed`, `.once`): a
     parameter set, a key present, a once-per-process flag (a global, `nonlocal`, or an attribute)."""
     if caller.params and caller.value is None:

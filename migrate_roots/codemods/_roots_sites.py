@@ -313,9 +313,8 @@ class SiteIndex:
                 done.existing = value.value  # the parameter this tool (or helper) already passes
                 caller.guards[done.pos] = value.value  # the value there, as when it guarded the first run
             elif func_node is not None:
-                record_guards(
-                    node, done.pos, caller, state
-                )  # `list_roots_compat(ctx, None)` behind its guard
+                # `list_roots_compat(ctx, None)` behind its guard
+                record_guards(node, done.pos, caller, state)
             caller.sites.append(done)
             return
         if caller is not None and _is_compat_call(node, state, BOUND_FUNCTION):

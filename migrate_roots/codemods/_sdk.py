@@ -404,6 +404,10 @@ def _is_global(assignment: Any) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# SEP-2577 sampling and logging (codemods/sampling.py MR4xx, codemods/logging_api.py MR5xx): their method and
+# keyword names are in `_sdk_names`; the receivers are resolved with `expr_kind` above.
+
+
 def is_sdk_callable(state: Any, func: cst.BaseExpression) -> bool:
     """Does this callee resolve (through imports) to something in the mcp or fastmcp packages?"""
     return any(name.split(".")[0] in SDK_PREFIXES for name in state.qnames(func))

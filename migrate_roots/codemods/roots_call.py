@@ -233,6 +233,7 @@ class RootsCall(SiteIndex, Rule):
             transformed,
             runs,
             mounts,
+            run_time.rebound(state, lambda n: _fq(state, n)),
         )
 
     def _own_keys(self, state: FileState) -> frozenset[str]:

@@ -147,7 +147,6 @@ def value_uses(
         return frozenset(), ()
     out: set[str] = set()
     stored: dict[str, str] = {}
-    stored.update(_rebound(state, scope, fq))
     for assignment in scope.assignments:
         node = getattr(assignment, "node", None)
         if not isinstance(node, (cst.FunctionDef, cst.ImportAlias, cst.Import, cst.ImportFrom)):
@@ -157,9 +156,8 @@ def value_uses(
             used: cst.CSTNode = access.node
             parent = state.parent(used)
             if storable and _stored(used, parent, state):
-                where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(used)[0]}"
                 for name in fq(used):
-                    stored.setdefault(name, where)
+                    stored.setdefault(name, _where(state, used))
             if isinstance(parent, cst.Attribute) and parent.value is used:
                 used, parent = parent, state.parent(parent)
             within = state.scope(used)
@@ -173,10 +171,13 @@ def value_uses(
     return frozenset(out), tuple(sorted(stored.items()))
 
 
-def _rebound(state: FileState, module: Scope, fq: Callable[[cst.CSTNode], Iterable[str]]) -> dict[str, str]:
-    """Dotted name -> `rebound server.py:19` of the functions whose name the module, or their class, binds
-    again (`if cond: _dir = _dir_v2`, an import of the name): the calls may reach the other function, which
-    may not take the path argument a plan would thread (sweep Z, r30)."""
+def rebound(state: FileState, fq: Callable[[cst.CSTNode], Iterable[str]]) -> tuple[tuple[str, str], ...]:
+    """(dotted name, where: `server.py:19`) of the functions whose name the module, or their class, binds again
+    (`if cond: _dir = _dir_v2`, an import of the name): the calls may reach the other function, which may not
+    take the path argument a plan would thread (sweep Z, r30)."""
+    module = state.scope(state.wrapper.module)
+    if module is None:
+        return ()
     scopes: list[Scope] = [module]
     for statement in state.wrapper.module.body:
         if isinstance(statement, cst.ClassDef) and statement.body.body:
@@ -196,10 +197,14 @@ def _rebound(state: FileState, module: Scope, fq: Callable[[cst.CSTNode], Iterab
                     and isinstance(bound, (cst.Name, cst.ImportAlias, cst.Import, cst.ImportFrom))
                     and state.parent(bound) is not None
                 ):
-                    where = f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(bound)[0]}"
                     for name in fq(node.name):
-                        found.setdefault(name, f"rebound {where}")
-    return found
+                        found.setdefault(name, _where(state, bound))
+    return tuple(sorted(found.items()))
+
+
+def _where(state: FileState, node: cst.CSTNode) -> str:
+    """`server.py:11`: the file's name and the line of `node`."""
+    return f"{state.path.replace(chr(92), '/').rpartition('/')[2]}:{state.pos(node)[0]}"
 
 
 def _stored(used: cst.CSTNode, parent: cst.CSTNode | None, state: FileState) -> bool:
