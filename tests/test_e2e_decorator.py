@@ -29,11 +29,14 @@ FIXTURES = {
     "mcp2_taken.py": ("mcp2",),
     "mcp2_mcpserver.py": ("mcp2",),
     "fastmcp_listroots.py": ("fastmcp2", "fastmcp3"),
+    "fastmcp_lazy.py": ("fastmcp2", "fastmcp3"),
     "fastmcp4_session.py": ("fastmcp4",),
     "fastmcp_mixin.py": ("fastmcp2", "fastmcp3"),
     "fastmcp4_mixin.py": ("fastmcp4",),
 }
 NO_MODERN_ERA = {"mcp1", "fastmcp2", "fastmcp3"}
+#: (fixture, tool) whose new parameter is spelled with builtins only, without a description (_lazy_annotations)
+NO_DESCRIPTION = {("fastmcp_lazy.py", "where")}
 TOOLS = ("where", "where_all")
 
 # The expected outcome of each cell: (era, argument given) -> outcome.
@@ -107,7 +110,10 @@ def test_migrated_server(tmp_path, workspace, fixture, line, transport):
         assert schema["type"] == "object"
         assert "root" in schema["properties"], schema
         assert "root" not in schema.get("required", [])
-        assert "Absolute path" in schema["properties"]["root"]["description"]
+        if (fixture, tool) in NO_DESCRIPTION:
+            assert "description" not in schema["properties"]["root"], schema
+        else:
+            assert "Absolute path" in schema["properties"]["root"]["description"]
 
     for (era, with_arg, tool, outcome), result in zip(cells, after, strict=True):
         where = f"{line}/{transport}/{era}/{'arg' if with_arg else 'no arg'}/{tool}"

@@ -443,3 +443,62 @@ def test_a_handler_that_raises_is_not_widened(tmp_path, handler):
     assert codes([f for r in results for f in r.findings]) == ["MR101"]
     text = (root / "pkg" / "server.py").read_text()
     assert "except McpError as exc:" in text and "RootsArgumentError" not in text
+
+
+NEWLY_CAUGHT = """\
+import json
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def name(ctx: Context) -> str:
+    try:
+        roots = await ctx.session.list_roots()
+        return json.loads(Path(roots.roots[0].uri.path, "package.json").read_text())["name"]
+    {handlers}
+"""
+
+
+@pytest.mark.parametrize(
+    "handlers",
+    [
+        "except (McpError, ValueError):\n        return 'none'",
+        "except McpError:\n        raise\n    except ValueError:\n        return 'none'",
+        "except Exception:\n        return 'none'",
+        "except OSError:\n        return 'none'",
+    ],
+    ids=["with-sdk-error", "sdk-error-first", "broad", "unrelated"],
+)
+def test_noop_a_handler_that_met_the_sdk_error_too_is_no_reason_to_mark(tmp_path, handlers):
+    root = helpers._layout(tmp_path, NEWLY_CAUGHT.format(handlers=handlers), None, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR105" not in codes(found), found
+
+
+@pytest.mark.parametrize(
+    ("handlers", "spelled"),
+    [
+        ("except (OSError, ValueError):\n        return 'none'", "except (OSError, ValueError)"),
+        ("except ValueError as exc:\n        return str(exc)", "except ValueError"),
+        (
+            "except KeyError:\n        return 'none'\n    except ValueError:\n        return 'x'",
+            "except ValueError",
+        ),
+    ],
+    ids=["tuple", "bound", "second"],
+)
+def test_a_handler_that_would_newly_catch_the_shim_error_is_marked(tmp_path, handlers, spelled):
+    """sweep B r01: rewritten, `except (OSError, ValueError)` swallowed RootsArgumentError, so a legacy client
+    without roots got the fallback where it got an McpError, and a modern client never heard of `root`."""
+    root = helpers._layout(tmp_path, NEWLY_CAUGHT.format(handlers=handlers), None, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR101" not in codes(found), found
+    marked = [f.message for f in found if f.code == "MR105"]
+    assert marked and marked[0].startswith(f"`{spelled}` around this call would catch RootsArgumentError"), (
+        found
+    )

@@ -1164,7 +1164,7 @@ def build() -> Server:
         ),
         ("", "await _fan_out()", "the handler `on_changed` calls `_fan_out`, which relays the change"),
         ("from .fanout import fan_out\n", "await fan_out()", "calls `fan_out` (imported from `.fanout`)"),
-        ("", "print('changed')", "is not a module-level function of this file"),
+        ("", "print(len(CHILDREN))", "is not a module-level function of this file"),
     ],
     ids=["direct", "module-helper", "imported", "plain"],
 )

@@ -256,6 +256,14 @@ def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
     """MR105 when the handler that would have to be widened reads the SDK error's fields, or the SDK's error is
     caught in a way no handler shows: suppressed (`with contextlib.suppress(McpError):`), or returned as a value
     (`asyncio.gather(..., return_exceptions=True)`), nearer than any `try` (session 15's sweep C, r05)."""
+    newly = _newly_caught(call, state)
+    if newly is not None:
+        return "MR105", (
+            f"`{newly}` around this call would catch RootsArgumentError, which the shim raises when no path "
+            "is given (a ValueError and a ToolError), while the old call's SDK error went through it: a legacy "
+            "client without roots would get this handler's answer instead of an error, and a modern client "
+            "would never hear of the argument; add `except RootsArgumentError: raise` before it by hand"
+        )
     other = _caught_otherwise(call, state)
     if other is not None:
         return "MR105", (
@@ -268,6 +276,37 @@ def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
         return None
     name, _, attr = reads.partition(".")
     return REFUSAL[0], REFUSAL[1].format(name=name, attr=attr)
+
+
+def _newly_caught(call: cst.CSTNode, state: Any) -> str | None:
+    """`except (OSError, ValueError):` around the read: the first handler, in Python's order, that catches the
+    shim's error but not the SDK's (a ValueError or ToolError, no SDK error, nothing broader), spelled; else
+    None (session 20, sweep B r01: `json.loads` of a workspace file in the same `try`)."""
+    child: cst.CSTNode = call
+    node = state.parent(call)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
+            for handler in node.handlers:
+                names = _caught(state, handler)
+                short = {n.rpartition(".")[2] for n in names}
+                if (
+                    handler.type is None
+                    or short & _BROAD
+                    or _sdk_error(names)
+                    or _held_errors(state, handler)
+                ):
+                    return None
+                if short & (_COVERING - {NAME}):
+                    kind = handler.type
+                    assert kind is not None
+                    star = "*" if isinstance(handler, cst.ExceptStarHandler) else ""
+                    return f"except{star} {state.wrapper.module.code_for_node(kind)}"
+        child, node = node, state.parent(node)
+    return None
+
+
+# Catch the SDK's error and the shim's alike.
+_BROAD = frozenset({"Exception", "BaseException"})
 
 
 def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:

@@ -39,7 +39,7 @@ def refuse(
         keeps = by_key[key][1].keeps
         if keeps is not None:
             reason = (
-                f"this function keeps the roots it reads on `{keeps}` (see its MR212 marker), which outlives "
+                f"this function keeps the roots it reads {_on(keeps)} (see its MR212 marker), which outlives "
                 "the request: a path argument here would serve one caller's value to later calls; "
                 + (
                     f"`{keeps}` bounds what the tools may touch: keep that bound with the operator ({allowlist_env} "
@@ -111,3 +111,10 @@ def _cached(name: str, holder: str, line: int, kind: str, file: str) -> str:
         else "read when the cache is filled and ignored while it holds"
     )
     return f"`{name}` keeps what this read gives in `{holder}`, {how}: a path argument here would be {then}; {fix}"
+
+
+def _on(keeps: str) -> str:
+    """`on `x.attr``, or `on `x` through `x.bind()`` for a setter method (`_plumbing_collect._setter_call`)."""
+    if keeps.endswith("()"):
+        return f"on `{keeps.rpartition('.')[0]}` through `{keeps}`"
+    return f"on `{keeps}`"

@@ -10,6 +10,8 @@ The steps live beside it: `_plumbing_collect.py` (the walk that finds registrati
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 from libcst.metadata import GlobalScope
 
@@ -21,8 +23,11 @@ from migrate_roots.codemods._plumbing_leftovers import _Leftovers, allow_lists
 from migrate_roots.codemods._plumbing_queries import _first, _names, _strings_in
 from migrate_roots.codemods._plumbing_state import (
     _ALLOWS,
+    _LOG_METHODS,
+    _LOGGERS,
     _dotted,
     _first_party_import,
+    _names_global,
     _relays,
     _scheduled,
     _state_write,
@@ -72,7 +77,7 @@ def kept_attributes(state: FileState) -> dict[tuple[int, int], str]:
         return kept
     for func, assign, target in plumbing.attr_writes:
         if not plumbing.inside_removed(assign):
-            kept.setdefault(state.pos(func), _dotted(target))
+            kept.setdefault(state.pos(func), _dotted(target) + ("()" if isinstance(assign, cst.Call) else ""))
     return kept
 
 
@@ -178,6 +183,9 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                 found = self._body_refusal(local, who)
                 if found is not None:
                     return found
+                if isinstance(value, cst.Name) and self._inert_local(local, value):
+                    reg.local_handler = local  # goes with the registration (coco-search's shape)
+                    return None
             if not isinstance(value, cst.Lambda):
                 spelled = self.state.wrapper.module.code_for_node(value)
                 spelled = spelled if len(spelled) <= 60 and "\n" not in spelled else f"{spelled[:57]}..."
@@ -272,6 +280,60 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
         nodes = [getattr(a, "node", None) for a in scope[value.value]]
         return nodes[0] if len(nodes) == 1 and isinstance(nodes[0], cst.FunctionDef) else None
 
+    def _inert_local(self, local: cst.FunctionDef, value: cst.Name) -> bool:
+        """Whether a closure registered as the handler may go with its registration: undecorated, named once
+        (by the registration), and its body only logs. A closure sees its enclosing function's values, which
+        the module-level checks do not follow, so nothing short of that is taken."""
+        if local.decorators:
+            return False
+        scope = self.state.scope(value)
+        if scope is None or len(scope.assignments[value.value]) != 1:
+            return False
+        if [a.node for a in scope.accesses[value.value]] != [value]:
+            return False
+        body = local.body.body
+        for index, stmt in enumerate(body):
+            if isinstance(stmt, cst.SimpleStatementLine) and all(
+                self._inert(small, index) for small in stmt.body
+            ):
+                continue
+            return False
+        return True
+
+    def _inert(self, small: cst.BaseSmallStatement, index: int) -> bool:
+        if isinstance(small, cst.Pass) or (isinstance(small, cst.Return) and small.value is None):
+            return True
+        if not isinstance(small, cst.Expr):
+            return False
+        if isinstance(small.value, cst.SimpleString):
+            return index == 0  # the docstring
+        call = small.value
+        return isinstance(call, cst.Call) and self._log_call(call) and not _has_effects(call.args)
+
+    def _log_call(self, call: cst.Call) -> bool:
+        """`print(...)`, `logging.info(...)`, or `logger.info(...)` on a module-level `logging.getLogger(...)`."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            scope = self.state.scope(func)
+            return func.value == "print" and scope is not None and not scope.assignments[func.value]
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _LOG_METHODS:
+            return False
+        if self.state.qnames(func.value) == {"logging"}:
+            return True
+        receiver = func.value
+        if not isinstance(receiver, cst.Name) or receiver.value not in self.top_assigns:
+            return False
+        scope = self.state.scope(receiver)
+        if (
+            scope is None
+            or not _names_global(scope, receiver.value)
+            or len(self.top_assigns[receiver.value]) != 1
+        ):
+            return False
+        small = self.top_assigns[receiver.value][0].body[0]
+        made = getattr(small, "value", None)
+        return isinstance(made, cst.Call) and bool(self.state.qnames(made.func) & _LOGGERS)
+
     def _imported(self, name: str) -> str | None:
         """The module a module-level `from M import name` of this file takes `name` from, unless M is the
         standard library or an MCP SDK."""
@@ -300,3 +362,19 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
 
         read(node, Calls())
         return found
+
+
+def _has_effects(args: Sequence[cst.Arg]) -> bool:
+    """Whether log arguments call, await, assign or yield anything (a closure's value may be a live object)."""
+    found = False
+
+    class Effects(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            if isinstance(node, (cst.Call, cst.Await, cst.NamedExpr, cst.Yield, cst.Lambda)):
+                found = True
+            return not found
+
+    for arg in args:
+        read(arg, Effects())
+    return found

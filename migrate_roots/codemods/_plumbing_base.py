@@ -30,6 +30,7 @@ class Registration:
     handler_name: str | None = None
     branch: cst.If | None = None  # fastmcp middleware branch (the handler body itself)
     handler_expr: cst.BaseExpression | None = None  # the registered value when not a module function
+    local_handler: cst.FunctionDef | None = None  # a closure that only logs, removed with the registration
     refusal: str | None = None  # why it is kept (MR202)
     ignored: bool = False  # `# migrate-roots: ignore[MR201]` on its line
 
@@ -90,7 +91,10 @@ class _PlumbingBase:
         self.misspelt: list[cst.SimpleString] = []
         self.wording: list[cst.CSTNode] = []
         self.tasks: list[tuple[cst.Call, str]] = []  # create_task / start_soon of a function, by name
-        self.attr_writes: list[tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign, cst.Attribute]] = []
+        # `x.attr = <roots>`, or `x.method(<roots>)` under a test of `x` (the Call, its `x.method`)
+        self.attr_writes: list[
+            tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign | cst.Call, cst.Attribute]
+        ] = []
         self.exported: set[str] = set()
         self.removed: set[cst.CSTNode] = set()  # statements and functions that go
         self.handled: set[cst.CSTNode] = set()  # registration nodes consumed (not leftovers)

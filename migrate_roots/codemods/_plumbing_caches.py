@@ -24,9 +24,13 @@ from migrate_roots.codemods._plumbing_queries import (
     _top_statements,
 )
 from migrate_roots.codemods._plumbing_state import (
+    _FS_CHANGES,
     _LOG_METHODS,
+    _LOGGERS,
     _READ_ONLY_METHODS,
     _assigned_at_top,
+    _attribute_base,
+    _dotted,
     _first_party_import,
     _is_literal,
     _names_global,
@@ -208,15 +212,23 @@ class _Caches(_PlumbingBase):
                     if named:
                         found.append(named[0])
                         return
-                if found or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+                if found or not isinstance(func, cst.Attribute):
                     return
-                name = func.value.value
-                scope = state.scope(func.value)
-                if scope is None or name not in scope or not _names_global(scope, name):
-                    return  # unknown, or a local of the same name
-                if name not in top_assigns and not _first_party_import(scope, name):
+                head = _attribute_base(func)  # `state.binding.reset()` changes what module `state` holds
+                if not isinstance(head, cst.Name):
                     return
-                if _sdk.expr_kind(state, func.value) in (_sdk.HL_SERVER, _sdk.LL_SERVER):
+                name = head.value
+                scope = state.scope(head)
+                if scope is None or name not in scope:
+                    return  # unknown
+                if not _names_global(scope, name):
+                    # A local, unless a function-local import binds it (`from pkg.state import binding`,
+                    # mcp-guide's handler): that names the package's object as surely as a module import.
+                    if not _first_party_import(scope, name):
+                        return
+                elif name not in top_assigns and not _first_party_import(scope, name):
+                    return
+                if _sdk.expr_kind(state, head) in (_sdk.HL_SERVER, _sdk.LL_SERVER):
                     return  # the server object itself (get_context(), ...)
                 if name in top_assigns:
                     small = top_assigns[name][0].body[0]
@@ -227,7 +239,7 @@ class _Caches(_PlumbingBase):
                     return  # `_active_session.get()` reads
                 if func.attr.value in _LOG_METHODS and "log" in name.lower():
                     return  # `logger = setup_logger()`, then `logger.warning(...)`
-                found.append(f"{name}.{func.attr.value}()")
+                found.append(f"{_dotted(func)}()")
 
         read(node, Calls())
         return found[0] if found else None
@@ -419,6 +431,10 @@ class _Caches(_PlumbingBase):
                     extra += ", with the resources/list_changed it sent"
             else:
                 extra = f"; handler `{reg.handler_name}` kept (still used elsewhere)"
+        elif reg.local_handler is not None:
+            self.removed.add(reg.local_handler)
+            state.edit(reg.local_handler, _remove)
+            extra = f"; handler `{reg.local_handler.name.value}`, a local function that only logged, removed"
         elif reg.branch is not None and _sends_resource_changed(reg.branch):
             extra = ", with the resources/list_changed it sent"
         state.report(
@@ -480,12 +496,3 @@ def _assigned_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
 
     read(node, Targets())
     return found
-
-
-_LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
-
-# Functions that change what a path names on disk, handed a module-level path (`_global_method_call`).
-_FS_CHANGES = frozenset(
-    {"rmtree", "remove", "unlink", "rmdir", "removedirs", "rename", "replace", "move", "copy", "copy2"}
-    | {"copyfile", "copytree", "truncate", "utime", "chmod"}
-)

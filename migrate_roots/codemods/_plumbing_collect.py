@@ -28,7 +28,14 @@ from migrate_roots.codemods._plumbing_queries import (
     _pattern_argument,
     _statement_of_call,
 )
-from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local, _names_global
+from migrate_roots.codemods._plumbing_state import (
+    _LOG_METHODS,
+    _READ_ONLY_METHODS,
+    _attribute_base,
+    _first_party_import,
+    _is_local,
+    _names_global,
+)
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_uses import constant_text
 
@@ -133,6 +140,41 @@ class _Collector(cst.CSTVisitor):
                     continue
                 self.o.attr_writes.append((func, node, target))
 
+    def _setter_call(self, node: cst.Call) -> None:
+        """`binding.bind(<roots>)` under `if binding.project is None:`: the object keeps the roots through a
+        method and the test skips the read once it holds them, as `binding.project = <roots>` would (MR212;
+        field sweep r02, where the explicit argument was ignored after the first call)."""
+        func = self.stack[-1]
+        method = node.func
+        if not isinstance(method, cst.Attribute) or not self.o.funcs[func].sites:
+            return
+        if method.attr.value in _LOG_METHODS or method.attr.value in _READ_ONLY_METHODS:
+            return  # `logger.debug(roots)` under `if logger.isEnabledFor(...)`, `cache.get(root)`
+        base = _attribute_base(method)
+        if not isinstance(base, cst.Name) or not self._long_lived(base):
+            return
+        if not any(_mentions_site(arg.value, func, self.o) for arg in node.args):
+            return
+        current = self.state.parent(node)
+        while current is not None and current is not func:
+            if isinstance(current, (cst.If, cst.While)) and base.value in _attribute_bases(current.test):
+                self.o.attr_writes.append((func, node, method))
+                return
+            current = self.state.parent(current)
+
+    def _long_lived(self, base: cst.Name) -> bool:
+        """`self`/`cls`, an object the module binds at its top (`binding = Binding()`), or one imported from the
+        project (`from pkg.state import binding`); not a module (`os.path.join(...)`), a parameter or a local."""
+        if base.value in ("self", "cls"):
+            return True
+        scope = self.state.scope(base)
+        if scope is None or base.value not in scope or not _names_global(scope, base.value):
+            return False
+        if base.value in self.o.top_assigns:
+            return True
+        imported = any(isinstance(getattr(a, "node", None), cst.ImportFrom) for a in scope[base.value])
+        return imported and _first_party_import(scope, base.value)
+
     def _handlers_key(self, assign: cst.Assign, key: cst.BaseExpression) -> None:
         names = self.state.qnames(key)
         stmt = self.state.parent(assign)
@@ -172,6 +214,8 @@ class _Collector(cst.CSTVisitor):
                 info.calls.add(func.value)
             if _is_site(node, state):
                 info.sites.append(node)
+            else:
+                self._setter_call(node)
             if isinstance(func, cst.Attribute):
                 if func.attr.value == "send_roots_list_changed":
                     info.relays.append(node)
@@ -390,4 +434,18 @@ def _awaited(call: cst.Call, state: FileState) -> bool:
                 found = found or any(kept in _names(a.value) for a in n.args)
 
     read(node, Waits())
+    return found
+
+
+def _attribute_bases(test: cst.BaseExpression) -> set[str]:
+    """The names an `if` test reads attributes of (`binding` of `binding.project is None`)."""
+    found: set[str] = set()
+
+    class Bases(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            base = _attribute_base(n)
+            if isinstance(base, cst.Name):
+                found.add(base.value)
+
+    read(test, Bases())
     return found

@@ -30,7 +30,7 @@ def _with_blank_lines(count: int) -> Any:
     def change(node: cst.CSTNode) -> cst.CSTNode:
         if not hasattr(node, "leading_lines") or _blank_lines(node) >= count:
             return node
-        extra = [cst.EmptyLine() for _ in range(count - _blank_lines(node))]
+        extra = [cst.EmptyLine(indent=False) for _ in range(count - _blank_lines(node))]  # no trailing spaces
         return node.with_changes(leading_lines=[*extra, *node.leading_lines])
 
     return change

@@ -110,11 +110,20 @@ class _Leftovers(_PlumbingBase):
                     Severity.DEPRECATED,
                 )
                 continue
+            holder = _holder(state, target)
+            if isinstance(assign, cst.Call):  # `binding.bind(<roots>)` under `if binding.project is None:`
+                base = _dotted(target.value)
+                holder = holder.split(", ", 1)[1] if holder.startswith("an attribute of `") else holder
+                kept = (
+                    f"roots handed to `{_dotted(target)}()` stay on `{base}` ({holder}), and the test of `{base}` "
+                    "above the read skips it once they are there"
+                )
+            else:
+                kept = f"roots kept on `{_dotted(target)}` outlive the request ({holder})"
             state.mark(
                 assign,
                 "MR212",
-                f"roots kept on `{_dotted(target)}` outlive the request ({_holder(state, target)}): take the "
-                f"directory per request instead (a `{self.param}` argument the tool passes down)",
+                f"{kept}: take the directory per request instead (a `{self.param}` argument the tool passes down)",
                 Severity.DEPRECATED,
             )
 
@@ -187,10 +196,12 @@ class _Leftovers(_PlumbingBase):
             index = body.index(node) + 1
             while index < len(body) and body[index] in self.removed:
                 index += 1
-            if index < len(body) and blank > _blank_lines(body[index]):
+            if index < len(body) and all(s in self.removed for s in body[:index]):
+                state.edit(
+                    body[index], _without_blank_lines
+                )  # it is now its module's or block's first statement
+            elif index < len(body) and blank > _blank_lines(body[index]):
                 state.edit(body[index], _with_blank_lines(blank))
-            elif index < len(body) and parent is self.module and all(s in self.removed for s in body[:index]):
-                state.edit(body[index], _without_blank_lines)  # it is now the module's first statement
 
     def _drop_findings(self) -> None:
         """Other rules' findings inside code that is removed describe nothing the user will see."""

@@ -21,6 +21,13 @@ _ALLOWS = re.compile(r"allow|permit|sandbox|whitelist|trusted", re.IGNORECASE)
 _READ_ONLY_METHODS = frozenset({"get", "copy", "keys", "values", "items", "count", "index", "is_set"})
 _STDLIB = frozenset(sys.stdlib_module_names)
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_LOGGERS = frozenset({"logging.getLogger", "structlog.get_logger", "structlog.getLogger"})
+
+# Functions that change what a path names on disk, handed a module-level path (`_global_method_call`).
+_FS_CHANGES = frozenset(
+    {"rmtree", "remove", "unlink", "rmdir", "removedirs", "rename", "replace", "move", "copy", "copy2"}
+    | {"copyfile", "copytree", "truncate", "utime", "chmod"}
+)
 
 
 def _inside(node: cst.CSTNode, state: FileState) -> str:

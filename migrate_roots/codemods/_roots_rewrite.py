@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _capability_guard, _capability_widen, _except_widen, _roots_run_by_name
+from migrate_roots.codemods import (
+    _capability_guard,
+    _capability_widen,
+    _except_widen,
+    _lazy_annotations,
+    _roots_run_by_name,
+)
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._roots_edits import (
     ALIASES,
@@ -153,8 +159,20 @@ class _Rewriter:
         _roots_run_by_name.mark(state, plan)  # a tool gaining an argument, run by other code without it
         if not (rewritten or bound or plan.tools or plan.threaded or plan.calls or plan.doubles):
             return
+        # Tools whose new parameter fastmcp 2 would resolve in its own module: builtins only, no alias.
+        plain = {
+            qualname
+            for qualname, (_, _, new) in plan.tools.items()
+            if new
+            and any(
+                _lazy_annotations.builtins_only(state, n)
+                for n in finder.defs(self.rule.functions.get(qualname), qualname)
+            )
+        }
         # One module-level alias per shape keeps tool signatures short; inline when the name is taken.
-        shapes = sorted({shape for _, shape, new in plan.tools.values() if new}, reverse=True)
+        shapes = sorted(
+            {shape for q, (_, shape, new) in plan.tools.items() if new and q not in plain}, reverse=True
+        )
         module_names: Any = state.scope(state.wrapper.module) or {}
         aliases = {shape: ALIASES[shape] for shape in shapes if ALIASES[shape] not in module_names}
         if aliases:
@@ -167,7 +185,10 @@ class _Rewriter:
             if not nodes or info is None or info.value is not None:
                 continue
             for node in nodes if new else ():
-                state.edit(node, _add_tool_param(name, aliases.get(shape) or _inline(shape, state.settings)))
+                spelled = aliases.get(shape) or _inline(shape, state.settings)
+                if qualname in plain:
+                    spelled = "list[str] | None" if shape == "list" else "str | None"
+                state.edit(node, _add_tool_param(name, spelled))
                 state.edit(node, _fitted_here(state, node))
             state.extra.setdefault("tools", []).append(
                 ToolChange(
@@ -201,7 +222,7 @@ class _Rewriter:
                 state.edit(call, _add_keyword(keyword, given, wrap))
                 _capability_widen.widen_around(call, value, state)
                 widened = self._widen_handler(call) or widened
-        needs = _annotation_imports(plan, state.settings.target)
+        needs = _annotation_imports(plan, state.settings.target, frozenset(plain))
         shim = own_style(state.wrapper.module, plan.shim_import, state.package)
         if rewritten:
             needs.append((shim, SHIM_FUNCTION))
@@ -342,8 +363,8 @@ def _inline(shape: str, settings: Any) -> str:
     return f"Annotated[{_type_text(shape, settings)}, Field(description={description!r})]".replace("'", '"')
 
 
-def _annotation_imports(plan: Plan, target: tuple[int, int]) -> list[tuple[str, str]]:
-    shapes = {shape for _, shape, new in plan.tools.values() if new}
+def _annotation_imports(plan: Plan, target: tuple[int, int], plain: frozenset[str]) -> list[tuple[str, str]]:
+    shapes = {shape for q, (_, shape, new) in plan.tools.items() if new and q not in plain}
     helpers = [plan.helper_shapes.get(q, frozenset({"any"})) for q in plan.threaded]
     helpers += [
         plan.double_shapes.get(q, frozenset({"any"})) for q, (n, _) in plan.doubles.items() if n[:2] != "**"

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk, _sdk_alias
+from migrate_roots.codemods import _lazy_annotations, _sdk, _sdk_alias
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import returns_in
@@ -299,19 +299,7 @@ def unresolvable(state: FileState, wrapper: str) -> bool:
     would fail to start (sweep U, r01). Such a registration is not followed (MR103)."""
     if not wrapper or wrapper == HERE:
         return False
-    lazy = state.extra.get("lazy_annotations")
-    if lazy is None:
-        lazy = state.extra["lazy_annotations"] = any(
-            isinstance(small, cst.ImportFrom)
-            and isinstance(small.module, cst.Name)
-            and small.module.value == "__future__"
-            and not isinstance(small.names, cst.ImportStar)
-            and any(isinstance(a.name, cst.Name) and a.name.value == "annotations" for a in small.names)
-            for statement in state.wrapper.module.body
-            if isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body
-        )
-    return bool(lazy)
+    return _lazy_annotations.lazy(state)
 
 
 def registrars(state: FileState, receiver: Receiver) -> dict[str, Found]:

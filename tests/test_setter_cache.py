@@ -1,0 +1,125 @@
+"""Roots kept through a setter method (field sweep, session 20): `binding.bind(<roots>)` under
+`if binding.project is None:` keeps them as `binding.project = <roots>` would, so a path argument would be
+answered with the first caller's value on every later call. Marked MR212 at the read and at the call.
+And the list_changed handler that resets such an object through a function-local import
+(`from pkg.state import binding; binding.reset()`, mcp-guide's shape) is kept (MR202), never removed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+STATE = """\
+class Binding:
+    def __init__(self) -> None:
+        self.project: str | None = None
+
+    def bind(self, name: str) -> None:
+        self.project = name
+
+    def reset(self) -> None:
+        self.project = None
+
+
+binding = Binding()
+"""
+
+TOOL = """\
+from pathlib import Path
+
+import mcp.types as types
+from mcp.server.fastmcp import Context, FastMCP
+
+from pkg.state import binding
+
+mcp = FastMCP("proj")
+
+
+@mcp.tool()
+async def project(ctx: Context) -> str:
+    {body}
+    return binding.project or ""
+"""
+
+
+def findings(tmp_path, source: str) -> list:
+    root = helpers._layout(tmp_path, source, {"state.py": STATE}, True)
+    return [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # no test of `binding` before the read: every call reads again, the argument is honoured
+        "result = await ctx.session.list_roots()\n    binding.bind(Path(result.roots[0].uri.path).name)",
+        # the test is of something else
+        "if ctx is not None:\n        result = await ctx.session.list_roots()\n"
+        "        binding.bind(Path(result.roots[0].uri.path).name)",
+        # the value handed on is not the roots'
+        "if binding.project is None:\n        result = await ctx.session.list_roots()\n"
+        "        binding.bind('fixed')\n        print(result)",
+    ],
+    ids=["unguarded", "other-test", "other-value"],
+)
+def test_noop_a_setter_call_that_does_not_cache_is_rewritten(tmp_path, body):
+    found = findings(tmp_path, TOOL.format(body=body))
+    assert "MR101" in helpers.codes(found), found
+    assert "MR212" not in helpers.codes(found), found
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if binding.project is None:\n        result = await ctx.session.list_roots()\n"
+        "        binding.bind(Path(result.roots[0].uri.path).name)",
+        "if not binding.project:\n        result = await ctx.session.list_roots()\n"
+        "        name = Path(result.roots[0].uri.path).name\n        binding.bind(name=name)",
+        "while binding.project is None:\n        result = await ctx.session.list_roots()\n"
+        "        binding.bind(result.roots[0].uri.path)",
+    ],
+    ids=["is-none", "keyword-through-name", "while"],
+)
+def test_roots_kept_through_a_setter_are_marked(tmp_path, body):
+    found = findings(tmp_path, TOOL.format(body=body))
+    assert "MR101" not in helpers.codes(found), found
+    texts = [f.message for f in found if f.code == "MR212"]
+    assert any("on `binding` through `binding.bind()`" in t for t in texts), texts
+    assert any("roots handed to `binding.bind()` stay on `binding`" in t for t in texts), texts
+
+
+HANDLER = """\
+import mcp.types as types
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("proj")
+
+
+async def _on_roots_changed(_notification: types.RootsListChangedNotification) -> None:
+    {body}
+
+
+mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "from pkg.state import binding\n\n    binding.reset()",
+        "from .state import binding\n\n    binding.reset()",
+        "from pkg import state\n\n    state.binding.reset()",
+    ],
+    ids=["absolute", "relative", "module"],
+)
+def test_a_handler_that_resets_package_state_through_a_local_import_stays(tmp_path, body):
+    found = findings(tmp_path, HANDLER.format(body=body))
+    assert "MR201" not in helpers.codes(found), found
+    assert any(f.code == "MR202" and "reset()" in f.message for f in found), found
+
+
+def test_a_handler_with_a_local_stdlib_import_still_goes(tmp_path):
+    found = findings(
+        tmp_path, HANDLER.format(body="import logging\n\n    logging.getLogger().info('changed')")
+    )
+    assert helpers.codes(found) == ["MR201"], found
