@@ -8,7 +8,8 @@ client, in-process and over stdio, in both eras:
 - `Context` and `FastMCP` through the project's own re-export module `sdk.py` (clew), which also holds the
   project's Context subclass with a `list_roots` of its own (mcp-use);
 - a capability check imported from `caps.py` (`guarded.py`);
-- tools sharing one helper, one with a local `root`, and a path-like parameter typed as no path (`shared.py`).
+- tools sharing one helper, one with a local `root`, and a path-like parameter typed as no path (`shared.py`);
+- a tool nested in a class's `__init__` that reaches roots through `self.ws`, bound once (`held.py`).
 """
 
 from __future__ import annotations
@@ -61,12 +62,13 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
                 "where_own_context",
                 "recall",
                 "ticket",
+                "where_held",
             )
         ]
         + [{"era": "legacy-noroots", "tool": "where_checked", "args": {}, "roots": []}],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 10 + ["no roots"]
+    assert [r["text"] for r in before] == [str(client_dir)] * 11 + ["no roots"]
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -115,6 +117,10 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("ticket", {}, roots, str(client_dir)),
         ("ticket", {"root_path": str(arg_dir)}, [], str(arg_dir)),
         ("ticket", {}, [], "`root_path`"),
+        # Through `self.ws`, bound once to a `Workspace` in the class's `__init__` (session 20, sweep A r01).
+        ("where_held", {}, roots, str(client_dir)),
+        ("where_held", {"root": str(arg_dir)}, [], str(arg_dir)),
+        ("where_held", {}, [], "`root`"),
     ]
     after = drive(
         python,
@@ -136,6 +142,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     assert "root" in schemas["where_own_context"]["properties"]
     assert "root_path" in schemas["remember"]["properties"] and "root_path" in schemas["recall"]["properties"]
     assert set(schemas["ticket"]["properties"]) == {"project", "root_path"}
+    assert "root" in schemas["where_held"]["properties"]
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)

@@ -17,6 +17,9 @@ from migrate_roots.codemods._bounds import BoundFacts, taint
 _WHAT = {
     "name": "reads their names, `{spelled}` ({where}): roots made from a path argument have no name, so that "
     "code would never match them; choose the folder by an argument or by configuration instead of by name",
+    "name-value": "makes a path or key of their names, `{spelled}` ({where}): roots made from a path argument "
+    "have no name, so every call with the argument would share the one place named `None`; name that place by "
+    "the folder or by configuration instead",
     "host": "tells them apart by their URI's host, `{spelled}` ({where}): roots made from a path argument are "
     "`file://` URIs with no host, so that code would never match them; carry that value by an argument or by "
     "configuration instead",

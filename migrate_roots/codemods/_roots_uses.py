@@ -12,7 +12,7 @@ import libcst as cst
 
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program.flow import _names
+from migrate_roots.codemods.program.flow import _names, last_name
 
 
 def raw_roots_request(call: cst.Call, state: FileState) -> cst.Call | None:
@@ -299,14 +299,16 @@ def root_names_read(
         n
         for n, base in found
         if (not isinstance(base, cst.Name) or base.value in loops)
-        and (n.attr.value != "name" or _chooses(n, state))
+        and (n.attr.value != "name" or _chooses(n, state) or _names_a_place(n, state))
     ]
     if not hits:
         cache[(func, params)] = None
     else:
-        kind = (
-            "name" if hits[0].attr.value == "name" else "host" if _compared(hits[0], state) else "host-value"
-        )
+        first = hits[0]
+        if first.attr.value == "name":
+            kind = "name" if _chooses(first, state) else "name-value"
+        else:
+            kind = "host" if _compared(first, state) else "host-value"
         cache[(func, params)] = (code(hits[0]), state.pos(hits[0])[0], kind)
         base = found[[n for n, _ in found].index(hits[0])][1]
         state.extra.setdefault("root-name-sources", {})[(func, params)] = (
@@ -370,6 +372,37 @@ def _chooses(node: cst.CSTNode, state: FileState) -> bool:
         if isinstance(parent, cst.Match) and child is parent.subject:
             return True  # `match r.name: case "session-id": ...`
         child, parent = parent, state.parent(parent)
+    return False
+
+
+# Calls whose arguments name a place on disk or a stored entry.
+_PLACES = frozenset({"Path", "PurePath", "join", "joinpath", "open", "mkdir", "makedirs", "with_name"})
+_CARRIERS = (
+    cst.FormattedString,
+    cst.FormattedStringExpression,
+    cst.ConcatenatedString,
+    cst.Index,
+    cst.BinaryOperation,
+)
+
+
+def _names_a_place(node: cst.CSTNode, state: FileState) -> bool:
+    """Is `node` (a root's `.name`) made into a path or a key: `NOTES / f"{r.name}.md"`, `os.path.join(base,
+    r.name)`, `store[r.name]`? Roots made from a path argument have no name, so every such call would share the
+    one place named `None` (session 20, sweep B r02)."""
+    parent = state.parent(node)
+    while parent is not None:
+        if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Divide):
+            return True
+        if isinstance(parent, cst.SubscriptElement):
+            return True
+        if isinstance(parent, cst.Arg):
+            call = state.parent(parent)
+            return isinstance(call, cst.Call) and last_name(call.func) in _PLACES
+        # Carried on through an f-string, a concatenation or a subscript's index; anything else ends the search.
+        if not isinstance(parent, _CARRIERS):
+            return False
+        parent = state.parent(parent)
     return False
 
 

@@ -38,6 +38,9 @@ def method_call(
     method, value = target.attr.value, target.value
     if isinstance(value, cst.Call):
         return {f"{name}{RETURNED}{method}" for name in _first_party(state, fq(value.func))}
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        cls = _self_attribute_class(state, value, fq)
+        return {f"{cls}.{method}"} if cls else set()
     if not isinstance(value, cst.Name) or value.value == "self":
         return set()
     binding = _binding(state, value)
@@ -67,6 +70,68 @@ def _binding(state: FileState, name: cst.Name) -> cst.CSTNode | None:
     if isinstance(owner, (cst.Assign, cst.AnnAssign)) and isinstance(value, cst.Await):
         value = value.expression
     return value if isinstance(owner, (cst.Assign, cst.AnnAssign)) and isinstance(value, cst.Call) else None
+
+
+def _self_attribute_class(
+    state: FileState, value: cst.Attribute, fq: Callable[[cst.CSTNode], set[str]]
+) -> str:
+    """The package class of `self.paths` (session 20, sweep A r01: `self.paths = Resolver()` in `__init__`, then
+    `await self.paths.workspace(ctx)` in a tool): the one assignment of `.paths` in the whole file, made in the
+    class `self` belongs to, from a call of that class (or annotated with it). Assigned twice, or anywhere else
+    in the file, which object a call meets is not known: ""."""
+    binding = _binding(state, value.value) if isinstance(value.value, cst.Name) else None
+    params = state.parent(binding) if isinstance(binding, cst.Param) else None
+    func = state.parent(params) if params is not None else None
+    block = state.parent(func) if isinstance(func, cst.FunctionDef) else None
+    owner = state.parent(block) if block is not None else None
+    if not isinstance(owner, cst.ClassDef):
+        return ""
+    attr = value.attr.value
+    found: list[cst.CSTNode] = []
+
+    class Writes(cst.CSTVisitor):
+        def _target(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
+            if isinstance(target, cst.Attribute) and target.attr.value == attr:
+                found.append(node)
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for t in node.targets:
+                self._target(t.target, node)
+                for item in t.target.elements if isinstance(t.target, (cst.Tuple, cst.List)) else ():
+                    self._target(item.value, node)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._target(node.target, node)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            self._target(node.target, node)
+
+        def visit_Call(self, node: cst.Call) -> None:  # `setattr(self, "paths", ...)`
+            if isinstance(node.func, cst.Name) and node.func.value == "setattr":
+                found.extend([node, node])
+
+    state.walk(state.wrapper.module, Writes())
+    if len(found) != 1 or not _inside(state, found[0], owner):
+        return ""
+    write = found[0]
+    target = write.targets[0].target if isinstance(write, cst.Assign) else getattr(write, "target", None)
+    if not (
+        isinstance(target, cst.Attribute)
+        and isinstance(target.value, cst.Name)
+        and target.value.value == "self"
+    ):
+        return ""
+    if isinstance(write, cst.AnnAssign):
+        return _class_of(state, write.annotation.annotation, fq)
+    made = getattr(write, "value", None)
+    return _one(state, fq(made.func)) if isinstance(made, cst.Call) else ""
+
+
+def _inside(state: FileState, node: cst.CSTNode, owner: cst.CSTNode) -> bool:
+    current = state.parent(node)
+    while current is not None and current is not owner:
+        current = state.parent(current)
+    return current is owner
 
 
 def _class_of(state: FileState, annotation: cst.BaseExpression, fq: Callable[[cst.CSTNode], set[str]]) -> str:

@@ -1,0 +1,73 @@
+"""A root's name made into a path or a key (session 20, sweep B r02: `NOTES / f"{result.roots[0].name}.md"`):
+roots made from a path argument have no name, so every call with the argument wrote to `None.md`. Marked
+(MR101 beside the read, and through a helper the roots are handed to); listing the names back, or a name
+that only labels output, stays rewritable. Noop cases first."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import helpers
+
+SERVER = """\
+import os
+from pathlib import Path
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("notes")
+NOTES = Path.home() / ".notes"
+STORE: dict = {{}}
+
+
+@mcp.tool()
+async def save(text: str, ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    {use}
+"""
+
+
+def findings(tmp_path, use: str) -> list:
+    root = helpers.package(tmp_path, {"server.py": SERVER.format(use=use)})
+    return [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "return f'saved for {result.roots[0].name}: {text}'",
+        "return ', '.join(str(r.name) for r in result.roots)",
+        "print(result.roots[0].name)\n    return str(NOTES / 'all.md')",
+    ],
+    ids=["label", "listed", "printed"],
+)
+def test_noop_a_name_that_only_labels_output_leaves_the_read_rewritable(tmp_path, use):
+    assert [(f.code, f.action.value) for f in findings(tmp_path, use)] == [("MR101", "rewritten")]
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "return str(NOTES / f'{result.roots[0].name}.md')",
+        "return os.path.join(str(NOTES), result.roots[0].name)",
+        "STORE[result.roots[0].name] = text\n    return text",
+        "return str(NOTES / ('notes-' + result.roots[0].name))",
+        "return str(Path(NOTES, result.roots[0].name))",
+        "for r in result.roots:\n        STORE[f'{r.name}:last'] = text\n    return text",
+    ],
+    ids=["f-string-path", "os-path-join", "dict-key", "concatenated", "path-call", "loop-key"],
+)
+def test_a_name_made_into_a_place_is_marked(tmp_path, use):
+    found = findings(tmp_path, use)
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
+    assert "makes a path or key of the roots' names" in found[0].message
+    assert "the one place named `None`" in found[0].message
+
+
+def test_a_name_made_into_a_place_by_the_helper_the_roots_are_handed_to(tmp_path):
+    helper = "def place(roots) -> str:\n    return str(NOTES / f'{roots[0].name}.md')\n\n\n"
+    source = SERVER.format(use="return place(result.roots)").replace("@mcp.tool()", helper + "@mcp.tool()")
+    root = helpers.package(tmp_path, {"server.py": source})
+    found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
+    assert "makes a path or key of their names" in found[0].message
