@@ -79,3 +79,28 @@ def test_registered_from_a_sibling_top_level_package(tmp_path):
     # A tool is no unused helper (session 15's sweep D, r01: MR216 said so, citing a file that names it).
     assert not [f for f in findings if f[0] == "MR216"], findings
     assert "root: RootPaths = None" in (root / "eng/tools/roots.py").read_text()
+
+
+@pytest.mark.parametrize("collection", ["[list_files, grep]", "(list_files, grep)", "{list_files, grep}"])
+def test_a_loop_over_a_list_of_tools_from_another_module_is_named(tmp_path, collection):
+    """sweep A r04 (session 20): `for fn in ALL_TOOLS: mcp.add_tool(fn)` over a list of the tools package; the
+    server module was never read, so MR103 said "none of them a tool" without naming that registration."""
+    root = helpers.package(
+        tmp_path,
+        {
+            "tools/__init__.py": f"from .files import grep, list_files\n\nALL_TOOLS = {collection}\n",
+            "tools/files.py": (
+                "from mcp.server.fastmcp import Context\n\n\nasync def _base(ctx: Context) -> str:\n"
+                "    res = await ctx.session.list_roots()\n    return str(res.roots[0].uri)\n\n\n"
+                "async def list_files(ctx: Context) -> str:\n    return await _base(ctx)\n\n\n"
+                "async def grep(needle: str, ctx: Context) -> str:\n    return needle + await _base(ctx)\n"
+            ),
+            "server.py": (
+                "from mcp.server.fastmcp import FastMCP\n\nfrom .tools import ALL_TOOLS\n\n"
+                'mcp = FastMCP("x")\nfor fn in ALL_TOOLS:\n    mcp.add_tool(fn)\n'
+            ),
+        },
+    )
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert [f.code for f in found] == ["MR103"], found
+    assert "such as `mcp.add_tool(fn)` (pkg/server.py:7), may be that way" in found[0].message

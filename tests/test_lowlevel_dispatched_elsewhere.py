@@ -125,3 +125,21 @@ def test_a_table_imported_from_another_module_names_its_functions(tmp_path):
     message = findings[0].message
     assert "roots read in `workspace_dir`, reached from `handle_where`, which `HANDLERS`" in message, message
     assert "(pkg/server.py:" in message and "dispatches as tool `where`" in message
+
+
+def test_a_table_beside_its_functions_imported_by_the_server_names_them(tmp_path):
+    """sweep A r02 (session 20): `handlers.py` defines `where` and `HANDLERS = {"where": where}`; the table's
+    value was recorded unqualified, so the marker said "not a tool" (MR103)."""
+    files = {
+        "server.py": SERVER_HEAD.replace('server = Server("files")\n', "from .app import server\n")
+        + "from .handlers import HANDLERS\n"
+        + LIST_TOOLS
+        + "\n\n@server.call_tool()\nasync def call_tool(name: str, arguments: dict) -> list[types.TextContent]:\n"
+        "    return await HANDLERS[name](arguments)\n",
+        "app.py": 'from mcp.server.lowlevel import Server\n\nserver = Server("files")\n',
+        "handlers.py": HANDLER.format(server=".app") + '\n\nHANDLERS = {"where": handle_where}\n',
+    }
+    findings = _marked(tmp_path, files)
+    assert helpers.codes(findings) == ["MR153"], findings
+    assert "roots read in `handle_where`, which `HANDLERS` (pkg/server.py:" in findings[0].message
+    assert "dispatches as tool `where`" in findings[0].message

@@ -241,3 +241,20 @@ def test_a_resource_calling_a_helper_the_tools_thread_is_marked_at_its_call(tmp_
     marked = [f for f in findings if f.code == "MR103"]
     assert [(f.line) for f in marked] == [18]
     assert "in the handler `readme` registered by `@mcp.resource`, passes none" in marked[0].message
+
+
+def test_a_read_in_a_lambda_handed_to_a_thread_bridge_names_the_lambda(tmp_path):
+    """sweep B r03 (session 20): `anyio.from_thread.run(lambda: ctx.list_roots())` in a sync fastmcp tool was
+    marked as "another object's (an adapter's)", though it is fastmcp's own call, made where the lambda runs."""
+    source = (
+        "import anyio.from_thread\nfrom fastmcp import Context, FastMCP\n\nmcp = FastMCP('t')\n\n\n"
+        "@mcp.tool\ndef where(ctx: Context) -> str:\n"
+        "    roots = anyio.from_thread.run(lambda: ctx.list_roots())\n    return str(roots[0].uri)\n"
+    )
+    root = helpers._layout(tmp_path, source, None, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert [f.code for f in found] == ["MR103"], found
+    assert found[0].message.startswith(
+        "the roots call is made in a lambda (`lambda: ctx.list_roots()`, handed to `anyio.from_thread.run(...)`)"
+    )
+    assert "adapter" not in found[0].message

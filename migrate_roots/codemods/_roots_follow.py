@@ -42,6 +42,11 @@ def functions(summaries: Mapping[str, Any], reached: set[str]) -> set[str]:
         for name, entries in summary.facts.tables if summary.facts is not None else ():
             if any(_calls_into(value, reached | out) for _, value in entries):
                 out.add(f"{summary.module}.{name}")
+        # A list of functions (`ALL_TOOLS = [list_files, grep]`) a server module registers in a loop: it joins,
+        # so that registration is read and named (the `opaque` note of MR103: sweep A r04 of session 20).
+        for name, items in summary.facts.collections if summary.facts is not None else ():
+            if any(_calls_into(value, reached | out) for value in items):
+                out.add(f"{summary.module}.{name}")
         # A star re-export (`mid.py`: `from .helpers import *`): `from .mid import *` importers join too.
         stars = set(summary.facts.stars) if summary.facts is not None else set()
         out |= {f"{summary.module}.{n.rpartition('.')[2]}" for n in reached if n.rpartition(".")[0] in stars}

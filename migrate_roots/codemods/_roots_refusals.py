@@ -112,6 +112,22 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
     # `listed = session.list_roots()` then `listed.roots`, in a plain `def`: the SDK's method is a coroutine,
     # so this object is another (a synchronous adapter of the project's); the async shim would break it.
     parent = state.parent(call)
+    if isinstance(parent, cst.Lambda) and func.asynchronous is None:
+        # `anyio.from_thread.run(lambda: ctx.list_roots())` in a sync tool: the coroutine is made where the lambda
+        # runs (a thread bridge), out of this function's sight; no adapter's (sweep B r03 of session 20).
+        handed = state.parent(parent)
+        runner = state.parent(handed) if isinstance(handed, cst.Arg) else None
+        where = (
+            f", handed to `{state.wrapper.module.code_for_node(runner.func)}(...)`"
+            if isinstance(runner, cst.Call)
+            else ""
+        )
+        return (
+            "MR103",
+            f"the roots call is made in a lambda (`lambda: {state.wrapper.module.code_for_node(call)}`{where}): "
+            "migrate-roots follows only a read awaited in its own function; where the lambda runs, call "
+            "`list_roots_compat` by hand and give that call's tool a path argument",
+        )
     if func.asynchronous is None and not isinstance(parent, (cst.Await, cst.Arg, cst.Return)):
         return (
             "MR103",

@@ -60,6 +60,9 @@ class ModuleFacts:
     # Module-level dicts of functions keyed by a string (`HANDLERS = {"where": handle_where}`), which a
     # low-level handler of another module may dispatch on: (name, ((key, the value's qualified name), ...)).
     tables: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # Module-level lists, tuples and sets of names (`ALL_TOOLS = [list_files, grep]`), which another module may
+    # register tools from in a loop: (name, (the qualified names of its items, ...)).
+    collections: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(

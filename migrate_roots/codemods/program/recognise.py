@@ -383,6 +383,7 @@ def module_facts(
     imports: list[tuple[str, str]] = []
     overrides: list[tuple[str, str, int]] = []
     tables: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    collections: list[tuple[str, tuple[str, ...]]] = []
     for statement in module.body:
         if isinstance(statement, cst.ClassDef):
             for base in statement.bases:
@@ -408,6 +409,19 @@ def module_facts(
                 entries = _table_entries(state, value)
                 if entries:
                     tables.append((targets[0].value, entries))
+            if isinstance(value, (cst.List, cst.Tuple, cst.Set)) and len(targets) == 1:
+                items = tuple(
+                    sorted(
+                        {
+                            n
+                            for e in value.elements
+                            if isinstance(e, cst.Element)
+                            for n in _names_of(state, e.value)
+                        }
+                    )
+                )
+                if items and isinstance(targets[0], cst.Name):
+                    collections.append((targets[0].value, items))
             for target in targets:
                 if not isinstance(target, cst.Name):
                     continue
@@ -433,6 +447,7 @@ def module_facts(
         overrides=tuple(overrides),
         dispatched=tuple(state.extra.get("dispatched", ())),
         tables=tuple(tables),
+        collections=tuple(collections),
     )
 
 
@@ -446,8 +461,23 @@ def _table_entries(state: FileState, value: cst.Dict) -> tuple[tuple[str, str], 
             continue
         key = element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
         if isinstance(key, str):
-            entries += [(key, name) for name in sorted(state.qnames(element.value))]
+            entries += [(key, name) for name in sorted(_names_of(state, element.value))]
     return tuple(entries)
+
+
+def _names_of(state: FileState, value: cst.BaseExpression) -> set[str]:
+    """The qualified names a table's or a list's item has; a function of this module by its module's name
+    (`HANDLERS = {"where": where}` beside `where`, read by an importer: sweep A r02 of session 20), as the plan
+    names functions."""
+    if not isinstance(value, (cst.Name, cst.Attribute)):
+        return set()
+    return {
+        state._absolute(q.name, True, sdk=False)
+        if q.source is QualifiedNameSource.LOCAL
+        else state._absolute(q.name)
+        for q in state.qualified_names(value)
+        if q.source is not QualifiedNameSource.BUILTIN
+    }
 
 
 def registered_function(ref: str, scope: str, defs: Mapping[str, cst.FunctionDef]) -> str | None:
