@@ -273,9 +273,11 @@ import contextlib
 import os
 
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import McpError
 
 mcp = FastMCP("x")
+_PARSE_ERRORS = (OSError, ValueError)
 ROOTS_ERRORS = (McpError, TimeoutError)
 
 
@@ -450,9 +452,11 @@ import json
 from pathlib import Path
 
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.fastmcp.exceptions import ToolError
 from mcp.shared.exceptions import McpError
 
 mcp = FastMCP("x")
+_PARSE_ERRORS = (OSError, ValueError)
 
 
 @mcp.tool()
@@ -471,8 +475,9 @@ async def name(ctx: Context) -> str:
         "except McpError:\n        raise\n    except ValueError:\n        return 'none'",
         "except Exception:\n        return 'none'",
         "except OSError:\n        return 'none'",
+        "except ValueError:\n        print('bad')\n        raise",
     ],
-    ids=["with-sdk-error", "sdk-error-first", "broad", "unrelated"],
+    ids=["with-sdk-error", "sdk-error-first", "broad", "unrelated", "raises-again"],
 )
 def test_noop_a_handler_that_met_the_sdk_error_too_is_no_reason_to_mark(tmp_path, handlers):
     root = helpers._layout(tmp_path, NEWLY_CAUGHT.format(handlers=handlers), None, True)
@@ -489,8 +494,10 @@ def test_noop_a_handler_that_met_the_sdk_error_too_is_no_reason_to_mark(tmp_path
             "except KeyError:\n        return 'none'\n    except ValueError:\n        return 'x'",
             "except ValueError",
         ),
+        ("except _PARSE_ERRORS:\n        return 'none'", "except _PARSE_ERRORS"),
+        ("except ToolError:\n        return 'none'", "except ToolError"),
     ],
-    ids=["tuple", "bound", "second"],
+    ids=["tuple", "bound", "second", "module-constant", "sdk-tool-error"],
 )
 def test_a_handler_that_would_newly_catch_the_shim_error_is_marked(tmp_path, handlers, spelled):
     """sweep B r01: rewritten, `except (OSError, ValueError)` swallowed RootsArgumentError, so a legacy client

@@ -156,3 +156,18 @@ def build() -> Server:
     return server
 """
     assert codes(check_transformed(tmp_path, before, after)) == ["MR201"]
+
+
+def test_a_closure_a_nested_tool_also_calls_stays_marked(tmp_path):
+    """sweep D r01 (session 20): a tool in the same factory awaits the handler; removed, it was undefined."""
+    source = (
+        HEAD
+        + "    async def on_changed(notification: RootsListChangedNotification | None = None) -> None:\n"
+        + "        logger.info('changed')\n\n"
+        + "    server._mcp_server.notification_handlers[RootsListChangedNotification] = on_changed\n\n"
+        + "    @server.tool()\n"
+        + "    async def refresh() -> str:\n"
+        + "        await on_changed()\n"
+        + "        return 'refreshed'\n"
+    )
+    kept(tmp_path, source)

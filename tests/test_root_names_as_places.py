@@ -71,3 +71,18 @@ def test_a_name_made_into_a_place_by_the_helper_the_roots_are_handed_to(tmp_path
     found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
     assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
     assert "makes a path or key of their names" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "project = result.roots[0]\n    return str(NOTES / f'{project.name}.md')",
+        "return str(NOTES / '{}.md'.format(result.roots[0].name))",
+        "return STORE.setdefault(result.roots[0].name, text)",
+    ],
+    ids=["through-a-local-root", "str-format", "setdefault"],
+)
+def test_more_spellings_of_a_name_made_into_a_place(tmp_path, use):
+    """sweep D r12, r13 (session 20)."""
+    found = findings(tmp_path, use)
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found

@@ -80,3 +80,45 @@ def test_a_tool_reaches_roots_through_an_attribute_of_self(tmp_path, binding):
     text = migrated(tmp_path, binding, extra)
     assert "async def info(ctx: Context, root: RootPath = None) -> str:" in text, text
     assert "return await self.paths.workspace(ctx, root=root)" in text, text
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("__main__.py", "from .server import app\nfrom .paths import Resolver\n\napp.paths = Resolver()\n"),
+        (
+            "pinned.py",
+            "from .server import App\n\n\nclass Pinned(App):\n    def __init__(self):\n"
+            "        super().__init__()\n        self.paths = object()\n",
+        ),
+        ("cli.py", "from .server import app\n\nsetattr(app, 'paths', None)\n"),
+    ],
+    ids=["main-pins-it", "subclass-rebinds", "setattr"],
+)
+def test_noop_an_attribute_another_module_binds_is_not_followed(tmp_path, name, text):
+    """sweep C r04, r05 (session 20): `app.paths = FixedResolver(...)` in `__main__.py`, or a subclass's own
+    `self.paths = ...`: the tool's `self.paths.workspace(ctx, root=root)` met a method without `root`."""
+    root = helpers.package(
+        tmp_path,
+        {
+            "paths.py": PATHS,
+            "server.py": SERVER.format(binding="self.paths = Resolver()", extra=""),
+            name: text,
+        },
+    )
+    helpers.run_engine(root)
+    assert "return await self.paths.workspace(ctx)\n" in (root / "pkg" / "server.py").read_text()
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "\n\nclass Other:\n    paths = None\n",
+        "\n\nclass Other:\n    paths: Resolver\n",
+    ],
+    ids=["class-attribute", "declared"],
+)
+def test_noop_a_class_body_binding_of_the_name_is_not_followed(tmp_path, extra):
+    """sweep C r06 (session 20): a class attribute or a dataclass field of the same name."""
+    text = migrated(tmp_path, "self.paths = Resolver()", extra)
+    assert "return await self.paths.workspace(ctx)\n" in text, text

@@ -59,8 +59,11 @@ def findings(tmp_path, source: str) -> list:
         # the value handed on is not the roots'
         "if binding.project is None:\n        result = await ctx.session.list_roots()\n"
         "        binding.bind('fixed')\n        print(result)",
+        # the test is below the read: it does not decide whether roots are read (sweep D r06)
+        "result = await ctx.session.list_roots()\n    if binding.project is None:\n"
+        "        binding.bind(Path(result.roots[0].uri.path).name)",
     ],
-    ids=["unguarded", "other-test", "other-value"],
+    ids=["unguarded", "other-test", "other-value", "test-below-the-read"],
 )
 def test_noop_a_setter_call_that_does_not_cache_is_rewritten(tmp_path, body):
     found = findings(tmp_path, TOOL.format(body=body))
@@ -77,8 +80,10 @@ def test_noop_a_setter_call_that_does_not_cache_is_rewritten(tmp_path, body):
         "        name = Path(result.roots[0].uri.path).name\n        binding.bind(name=name)",
         "while binding.project is None:\n        result = await ctx.session.list_roots()\n"
         "        binding.bind(result.roots[0].uri.path)",
+        "if binding.project is not None:\n        return binding.project\n"
+        "    result = await ctx.session.list_roots()\n    binding.bind(Path(result.roots[0].uri.path).name)",
     ],
-    ids=["is-none", "keyword-through-name", "while"],
+    ids=["is-none", "keyword-through-name", "while", "early-return"],
 )
 def test_roots_kept_through_a_setter_are_marked(tmp_path, body):
     found = findings(tmp_path, TOOL.format(body=body))
@@ -123,3 +128,14 @@ def test_a_handler_with_a_local_stdlib_import_still_goes(tmp_path):
         tmp_path, HANDLER.format(body="import logging\n\n    logging.getLogger().info('changed')")
     )
     assert helpers.codes(found) == ["MR201"], found
+
+
+def test_noop_a_context_variable_set_under_its_own_test_is_per_request(tmp_path):
+    """sweep D r07 (session 20): `if _workspace.get() is None: _workspace.set(...)` is set per request context."""
+    source = TOOL.format(
+        body="if _workspace.get() is None:\n        result = await ctx.session.list_roots()\n"
+        "        _workspace.set(result.roots[0].uri.path)"
+    ).replace('mcp = FastMCP("proj")', 'mcp = FastMCP("proj")\n_workspace = ContextVar("ws", default=None)')
+    source = "from contextvars import ContextVar\n" + source
+    found = findings(tmp_path, source)
+    assert "MR212" not in helpers.codes(found), found

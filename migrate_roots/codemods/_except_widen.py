@@ -288,14 +288,16 @@ def _newly_caught(call: cst.CSTNode, state: Any) -> str | None:
         if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
             for handler in node.handlers:
                 names = _caught(state, handler)
+                for kind in _types(handler):  # `except _PARSE_ERRORS:`, a module constant (sweep D r09)
+                    held = _held_tuple(state, kind)
+                    names |= set().union(*(_names(state, e.value) for e in held.elements)) if held else set()
                 short = {n.rpartition(".")[2] for n in names}
-                if (
-                    handler.type is None
-                    or short & _BROAD
-                    or _sdk_error(names)
-                    or _held_errors(state, handler)
-                ):
+                # The SDK's ToolError is the shim's error too, never the old call's (sweep D r10).
+                sdk = _sdk_error({n for n in names if n.rpartition(".")[2] != "ToolError"})
+                if handler.type is None or short & _BROAD or sdk:
                     return None
+                if short & (_COVERING - {NAME}) and _raises(handler, state):
+                    return None  # it raises again: the error still reaches the client (sweep D r11)
                 if short & (_COVERING - {NAME}):
                     kind = handler.type
                     assert kind is not None

@@ -5,8 +5,9 @@ default): `without_injected_parameters` copies the tool's annotations onto a fun
 pydantic resolves string annotations in that module. Under `from __future__ import annotations` every
 annotation is a string, so `root: RootPath = None` raises `NameError: name 'RootPath' is not defined` when the
 server starts (fastmcp 2.14.7; fixed in fastmcp 3.0, PrefectHQ/fastmcp#3243; sweep A of session 20, r03).
-Builtins resolve anywhere, and fastmcp needs Python 3.10+, so `str | None` is safe there; the parameter then
-has no description in the schema. A project whose own dependencies ask for fastmcp 3 or later keeps `RootPath`.
+Builtins resolve anywhere, and the SDKs need Python 3.10+, so `str | None` is safe on every line; the parameter
+then has no description in the schema. `RootPath` stays where fastmcp 2 cannot be the one reading it: the
+project asks for fastmcp 3 or later, or the module is plainly the mcp SDK's in a project without fastmcp.
 """
 
 from __future__ import annotations
@@ -39,59 +40,57 @@ def lazy(state: FileState) -> bool:
 
 
 def builtins_only(state: FileState, tool: cst.FunctionDef) -> bool:
-    """Whether `tool`, a tool of `state`'s module gaining a parameter, must spell it with builtins only."""
-    if not lazy(state) or not _imports_fastmcp(state.wrapper.module):
+    """Whether `tool`, a tool of `state`'s module gaining a parameter, must spell it with builtins only: its
+    annotations are strings and fastmcp 2 may build its schema, unless the module is plainly the mcp SDK's (it
+    imports `mcp.server...` and nothing of fastmcp) in a project that does not depend on fastmcp, or the project
+    asks for fastmcp 3 or later. Whether the tool takes an injected parameter is not asked: a Context has
+    many spellings (an alias, a subclass of the project, `CurrentContext()` held in a name: session 20, sweep C
+    r01, r02), and builtins are right on every SDK line (only the description is lost)."""
+    if not lazy(state):
         return False
-    if not any(
-        _injected(p) for p in (*tool.params.posonly_params, *tool.params.params, *tool.params.kwonly_params)
-    ):
-        return False  # no wrapper: fastmcp reads the tool itself, in its own module
     floor = _fastmcp_floor(str(Path(state.path).resolve().parent))
-    return floor is None or floor < (3, 0)
-
-
-def _injected(param: cst.Param) -> bool:
-    """A parameter fastmcp fills itself: annotated with a `...Context` name, or defaulted by a call
-    (`Depends(...)`, `CurrentContext()`)."""
-    if isinstance(param.default, cst.Call):
-        return True
-    if param.annotation is None:
+    if floor is _NO_FASTMCP and _mcp_only(state.wrapper.module):
         return False
-    text = cst.Module([]).code_for_node(param.annotation.annotation)
-    return re.search(r"Context\b", text) is not None
+    return floor is None or floor is _NO_FASTMCP or floor < (3, 0)
 
 
-def _imports_fastmcp(module: cst.Module) -> bool:
-    for statement in module.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
-                head: cst.BaseExpression = small.module
-                while isinstance(head, cst.Attribute):
-                    head = head.value
-                if isinstance(head, cst.Name) and head.value == "fastmcp":
-                    return True
-            elif isinstance(small, cst.Import) and any(
-                cst.Module([]).code_for_node(a.name).partition(".")[0] == "fastmcp" for a in small.names
-            ):
-                return True
-    return False
+def _mcp_only(module: cst.Module) -> bool:
+    """The module imports the mcp SDK's server (`mcp.server.fastmcp`, `mcp.server.mcpserver`, ...) and no
+    fastmcp, anywhere in it (a `try: from fastmcp import ... except ImportError:` counts)."""
+    heads: set[str] = set()
+
+    class Imports(cst.CSTVisitor):
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            if not node.relative and node.module is not None:
+                heads.add(cst.Module([]).code_for_node(node.module))
+
+        def visit_Import(self, node: cst.Import) -> None:
+            heads.update(cst.Module([]).code_for_node(a.name) for a in node.names)
+
+    module.visit(Imports())
+    if any(h == "fastmcp" or h.startswith("fastmcp.") for h in heads):
+        return False
+    return any(h == "mcp" or h.startswith("mcp.") for h in heads)
 
 
 _REQUIREMENT = re.compile(r"^\s*fastmcp\s*(?:\[[^\]]*\])?\s*(?P<spec>[^;]*)", re.IGNORECASE)
 _LOWER = re.compile(r"(?:>=|==|~=|\^|>)\s*(\d+)(?:\.(\d+))?")
 
 
+# `_fastmcp_floor` when the project names no fastmcp requirement at all.
+_NO_FASTMCP = (-1, -1)
+
+
 @lru_cache(maxsize=256)
 def _fastmcp_floor(folder: str) -> tuple[int, int] | None:
     """The lowest fastmcp the nearest pyproject.toml above `folder` admits (`fastmcp>=3.2` gives (3, 2)), from
-    `[project]` dependencies, its optional dependencies, or Poetry's; None when it names no lower bound."""
+    `[project]` dependencies, its optional dependencies, or Poetry's; None when a requirement names no lower
+    bound, `_NO_FASTMCP` when none names fastmcp (or there is no pyproject.toml)."""
     from migrate_roots.config import find_pyproject
 
     source = find_pyproject(Path(folder))
     if source is None:
-        return None
+        return _NO_FASTMCP
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - 3.10 only
@@ -115,13 +114,17 @@ def _fastmcp_floor(folder: str) -> tuple[int, int] | None:
         value = value.get("version")
     if isinstance(value, str):
         specs.append(value)
+    if not specs:
+        return _NO_FASTMCP
     floors = []
     for spec in specs:
-        bounds = [(int(m.group(1)), int(m.group(2) or 0)) for m in _LOWER.finditer(spec)]
-        if not bounds:
-            return None  # one requirement without a lower bound admits fastmcp 2
-        floors.append(max(bounds))
-    return min(floors) if floors else None
+        # Poetry's `||` admits either side: the lowest side's bound counts (`^2.14 || ^3.0` admits 2.14).
+        for alternative in spec.split("||"):
+            bounds = [(int(m.group(1)), int(m.group(2) or 0)) for m in _LOWER.finditer(alternative)]
+            if not bounds:
+                return None  # one requirement without a lower bound admits fastmcp 2
+            floors.append(max(bounds))
+    return min(floors)
 
 
 def _flatten(groups: object) -> list[object]:

@@ -287,9 +287,12 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
         if local.decorators:
             return False
         scope = self.state.scope(value)
-        if scope is None or len(scope.assignments[value.value]) != 1:
+        assignments = list(scope.assignments[value.value]) if scope is not None else []
+        if len(assignments) != 1:
             return False
-        if [a.node for a in scope.accesses[value.value]] != [value]:
+        # Every reference to that binding, nested functions' too (a tool in the same factory calling the
+        # handler: sweep D r01 of session 20), is the registration's.
+        if [a.node for a in assignments[0].references] != [value]:
             return False
         body = local.body.body
         for index, stmt in enumerate(body):

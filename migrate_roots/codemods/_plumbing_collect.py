@@ -155,12 +155,25 @@ class _Collector(cst.CSTVisitor):
             return
         if not any(_mentions_site(arg.value, func, self.o) for arg in node.args):
             return
+        sites = self.o.funcs[func].sites
         current = self.state.parent(node)
         while current is not None and current is not func:
-            if isinstance(current, (cst.If, cst.While)) and base.value in _attribute_bases(current.test):
+            # The test decides whether the roots are read at all (the read under it too): not `if audit.enabled:
+            # audit.record(uri)` below the read (sweep D r06 of session 20).
+            if (
+                isinstance(current, (cst.If, cst.While))
+                and base.value in _attribute_bases(current.test)
+                and any(_within(self.state, site, current.body) for site in sites)
+            ):
                 self.o.attr_writes.append((func, node, method))
                 return
             current = self.state.parent(current)
+        # `if binding.project is not None: return binding.project` before the read (sweep D r02).
+        first = min(self.state.pos(site) for site in sites)
+        for guard in _early_returns(func):
+            if base.value in _attribute_bases(guard.test) and self.state.pos(guard) < first:
+                self.o.attr_writes.append((func, node, method))
+                return
 
     def _long_lived(self, base: cst.Name) -> bool:
         """`self`/`cls`, an object the module binds at its top (`binding = Binding()`), or one imported from the
@@ -171,7 +184,11 @@ class _Collector(cst.CSTVisitor):
         if scope is None or base.value not in scope or not _names_global(scope, base.value):
             return False
         if base.value in self.o.top_assigns:
-            return True
+            # A ContextVar is set per request context, not across requests (sweep D r07 of session 20).
+            made = getattr(self.o.top_assigns[base.value][0].body[0], "value", None)
+            return not (
+                isinstance(made, cst.Call) and "contextvars.ContextVar" in self.state.qnames(made.func)
+            )
         imported = any(isinstance(getattr(a, "node", None), cst.ImportFrom) for a in scope[base.value])
         return imported and _first_party_import(scope, base.value)
 
@@ -448,4 +465,34 @@ def _attribute_bases(test: cst.BaseExpression) -> set[str]:
                 found.add(base.value)
 
     read(test, Bases())
+    return found
+
+
+def _within(state: FileState, node: cst.CSTNode, block: cst.CSTNode) -> bool:
+    current = state.parent(node)
+    while current is not None and current is not block:
+        current = state.parent(current)
+    return current is block
+
+
+def _early_returns(func: cst.FunctionDef) -> list[cst.If]:
+    """The `if` statements of `func` (not of nested functions) whose body ends in a `return`."""
+    found: list[cst.If] = []
+
+    class Ifs(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_If(self, node: cst.If) -> None:
+            body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+            last = body[-1] if body else None
+            small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
+            if (
+                isinstance(small, cst.Return)
+                or isinstance(node.body, cst.SimpleStatementSuite)
+                and any(isinstance(b, cst.Return) for b in node.body.body)
+            ):
+                found.append(node)
+
+    read(func, Ifs())
     return found

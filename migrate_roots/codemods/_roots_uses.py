@@ -278,6 +278,18 @@ def root_names_read(
                 loops.add(node.target.value)
                 sources[node.target.value] = source(node.iter)
 
+        def visit_Assign(self, node: cst.Assign) -> None:
+            # `project = result.roots[0]`, then `project.name` (sweep D r12 of session 20)
+            value = node.value
+            if (
+                len(node.targets) == 1
+                and isinstance(node.targets[0].target, cst.Name)
+                and isinstance(value, cst.Subscript)
+                and over_roots(value.value)
+            ):
+                loops.add(node.targets[0].target.value)
+                sources[node.targets[0].target.value] = source(value)
+
         def visit_Attribute(self, node: cst.Attribute) -> None:
             if node.attr.value == "name":
                 value = node.value
@@ -376,7 +388,9 @@ def _chooses(node: cst.CSTNode, state: FileState) -> bool:
 
 
 # Calls whose arguments name a place on disk or a stored entry.
-_PLACES = frozenset({"Path", "PurePath", "join", "joinpath", "open", "mkdir", "makedirs", "with_name"})
+_PLACES = frozenset(
+    {"Path", "PurePath", "join", "joinpath", "open", "mkdir", "makedirs", "with_name", "setdefault"}
+)
 _CARRIERS = (
     cst.FormattedString,
     cst.FormattedStringExpression,
@@ -398,6 +412,14 @@ def _names_a_place(node: cst.CSTNode, state: FileState) -> bool:
             return True
         if isinstance(parent, cst.Arg):
             call = state.parent(parent)
+            if (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "format"
+            ):
+                # `"{}.md".format(r.name)`: the string carries it on (sweep D r13 of session 20)
+                parent = state.parent(call)
+                continue
             return isinstance(call, cst.Call) and last_name(call.func) in _PLACES
         # Carried on through an f-string, a concatenation or a subscript's index; anything else ends the search.
         if not isinstance(parent, _CARRIERS):

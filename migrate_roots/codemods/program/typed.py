@@ -11,12 +11,16 @@ class (a class of another distribution has no summary, so the call leads nowhere
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from collections.abc import Callable
+from functools import lru_cache
 
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
+from migrate_roots.codemods import _sdk_alias
 from migrate_roots.codemods.base import FileState
 
 _STDLIB = frozenset(sys.stdlib_module_names) | {"typing_extensions", "builtins"}
@@ -111,7 +115,10 @@ def _self_attribute_class(
                 found.extend([node, node])
 
     state.walk(state.wrapper.module, Writes())
-    if len(found) != 1 or not _inside(state, found[0], owner):
+    if len(found) != 1 or not _inside(state, found[0], owner) or _class_binds(state.wrapper.module, attr):
+        return ""
+    root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+    if _written_elsewhere(root, os.path.abspath(state.path), attr):
         return ""
     write = found[0]
     target = write.targets[0].target if isinstance(write, cst.Assign) else getattr(write, "target", None)
@@ -125,6 +132,58 @@ def _self_attribute_class(
         return _class_of(state, write.annotation.annotation, fq)
     made = getattr(write, "value", None)
     return _one(state, fq(made.func)) if isinstance(made, cst.Call) else ""
+
+
+def _class_binds(module: cst.Module, attr: str) -> bool:
+    """A class of the file binds `attr` in its body (`paths = Fixed()`, `paths: Resolver = field(...)`): an
+    instance may hold that value instead (sweep C r06 of session 20)."""
+    for node in module.body:
+        for statement in node.body.body if isinstance(node, cst.ClassDef) else ():
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else []
+                targets += [small.target] if isinstance(small, cst.AnnAssign) else []
+                if any(isinstance(t, cst.Name) and t.value == attr for t in targets):
+                    return True
+    return False
+
+
+_SKIP = frozenset({".git", ".venv", "venv", "node_modules", "site-packages", "__pycache__", ".tox", ".nox"})
+
+
+def _written_elsewhere(root: str, path: str, attr: str) -> bool:
+    """Another Python file under the import root (and beside `src/`, where tests live) may bind `attr` on some
+    object (`app.paths = Fixed(...)` in `__main__.py`, a subclass's `self.paths = ...`, `setattr(app, "paths",
+    ...)`, a class body's `paths = ...`): the tool's call could then meet a method without the new parameter
+    (sweep C r04, r05 of session 20). Read as text, so any such spelling counts, also in a comment."""
+    pattern = re.compile(
+        rf"\.{re.escape(attr)}\s*(?::[^=\n]*)?=(?!=)|['\"]{re.escape(attr)}['\"]|^\s+{re.escape(attr)}\s*[:=]",
+        re.MULTILINE,
+    )
+    return any(pattern.search(text) for text in _texts(_scan_root(root), path))
+
+
+def _scan_root(root: str) -> str:
+    return os.path.dirname(root) if os.path.basename(root) == "src" else root
+
+
+@lru_cache(maxsize=16)
+def _all_texts(root: str) -> tuple[tuple[str, str], ...]:
+    found: list[tuple[str, str]] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                full = os.path.join(folder, name)
+                try:
+                    with open(full, encoding="utf-8", errors="replace") as handle:
+                        found.append((full, handle.read()))
+                except OSError:
+                    continue
+    return tuple(found)
+
+
+def _texts(root: str, path: str) -> list[str]:
+    return [text for full, text in _all_texts(root) if full != path]
 
 
 def _inside(state: FileState, node: cst.CSTNode, owner: cst.CSTNode) -> bool:
