@@ -16,6 +16,7 @@ from migrate_roots.codemods._plumbing_base import FuncInfo, Registration
 from migrate_roots.codemods._plumbing_queries import (
     _branch_kind,
     _calls_in,
+    _contains,
     _docstring_owner,
     _handler_arg,
     _in_import,
@@ -163,7 +164,7 @@ class _Collector(cst.CSTVisitor):
             if (
                 isinstance(current, (cst.If, cst.While))
                 and base.value in _attribute_bases(current.test)
-                and any(_within(self.state, site, current.body) for site in sites)
+                and any(_contains(current.body, site, self.state) for site in sites)
             ):
                 self.o.attr_writes.append((func, node, method))
                 return
@@ -466,13 +467,6 @@ def _attribute_bases(test: cst.BaseExpression) -> set[str]:
 
     read(test, Bases())
     return found
-
-
-def _within(state: FileState, node: cst.CSTNode, block: cst.CSTNode) -> bool:
-    current = state.parent(node)
-    while current is not None and current is not block:
-        current = state.parent(current)
-    return current is block
 
 
 def _early_returns(func: cst.FunctionDef) -> list[cst.If]:

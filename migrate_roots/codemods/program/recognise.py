@@ -18,7 +18,7 @@ from libcst.metadata import QualifiedNameSource
 from migrate_roots.codemods import _sdk, _sdk_alias
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import registrar_classes, registrars
+from migrate_roots.codemods.program import registrar_classes, registrars, tables_of
 from migrate_roots.codemods.program.facts import ModuleFacts, Registration
 
 _STDLIB = frozenset(sys.stdlib_module_names)
@@ -405,22 +405,12 @@ def module_facts(
                 continue
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             value = small.value
-            if isinstance(value, cst.Dict) and len(targets) == 1 and isinstance(targets[0], cst.Name):
-                entries = _table_entries(state, value)
+            if len(targets) == 1 and isinstance(targets[0], cst.Name):
+                entries = tables_of.table_entries(state, value)
                 if entries:
                     tables.append((targets[0].value, entries))
-            if isinstance(value, (cst.List, cst.Tuple, cst.Set)) and len(targets) == 1:
-                items = tuple(
-                    sorted(
-                        {
-                            n
-                            for e in value.elements
-                            if isinstance(e, cst.Element)
-                            for n in _names_of(state, e.value)
-                        }
-                    )
-                )
-                if items and isinstance(targets[0], cst.Name):
+                items = tables_of.collection_items(state, value)
+                if items:
                     collections.append((targets[0].value, items))
             for target in targets:
                 if not isinstance(target, cst.Name):
@@ -449,35 +439,6 @@ def module_facts(
         tables=tuple(tables),
         collections=tuple(collections),
     )
-
-
-def _table_entries(state: FileState, value: cst.Dict) -> tuple[tuple[str, str], ...]:
-    """(key, qualified name of the value) of a dict's string-keyed entries whose values name something."""
-    entries: list[tuple[str, str]] = []
-    for element in value.elements:
-        if not isinstance(element, cst.DictElement) or not isinstance(
-            element.value, (cst.Name, cst.Attribute)
-        ):
-            continue
-        key = element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
-        if isinstance(key, str):
-            entries += [(key, name) for name in sorted(_names_of(state, element.value))]
-    return tuple(entries)
-
-
-def _names_of(state: FileState, value: cst.BaseExpression) -> set[str]:
-    """The qualified names a table's or a list's item has; a function of this module by its module's name
-    (`HANDLERS = {"where": where}` beside `where`, read by an importer: sweep A r02 of session 20), as the plan
-    names functions."""
-    if not isinstance(value, (cst.Name, cst.Attribute)):
-        return set()
-    return {
-        state._absolute(q.name, True, sdk=False)
-        if q.source is QualifiedNameSource.LOCAL
-        else state._absolute(q.name)
-        for q in state.qualified_names(value)
-        if q.source is not QualifiedNameSource.BUILTIN
-    }
 
 
 def registered_function(ref: str, scope: str, defs: Mapping[str, cst.FunctionDef]) -> str | None:

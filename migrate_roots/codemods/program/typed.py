@@ -21,6 +21,7 @@ import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
 from migrate_roots.codemods import _sdk_alias
+from migrate_roots.codemods._plumbing_queries import _contains
 from migrate_roots.codemods.base import FileState
 
 _STDLIB = frozenset(sys.stdlib_module_names) | {"typing_extensions", "builtins"}
@@ -115,7 +116,7 @@ def _self_attribute_class(
                 found.extend([node, node])
 
     state.walk(state.wrapper.module, Writes())
-    if len(found) != 1 or not _inside(state, found[0], owner) or _class_binds(state.wrapper.module, attr):
+    if len(found) != 1 or not _contains(owner, found[0], state) or _class_binds(state.wrapper.module, attr):
         return ""
     root = state.import_root or _sdk_alias.import_root(state.path, state.module)
     if _written_elsewhere(root, os.path.abspath(state.path), attr):
@@ -184,13 +185,6 @@ def _all_texts(root: str) -> tuple[tuple[str, str], ...]:
 
 def _texts(root: str, path: str) -> list[str]:
     return [text for full, text in _all_texts(root) if full != path]
-
-
-def _inside(state: FileState, node: cst.CSTNode, owner: cst.CSTNode) -> bool:
-    current = state.parent(node)
-    while current is not None and current is not owner:
-        current = state.parent(current)
-    return current is owner
 
 
 def _class_of(state: FileState, annotation: cst.BaseExpression, fq: Callable[[cst.CSTNode], set[str]]) -> str:
