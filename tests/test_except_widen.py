@@ -509,3 +509,27 @@ def test_a_handler_that_would_newly_catch_the_shim_error_is_marked(tmp_path, han
     assert marked and marked[0].startswith(f"`{spelled}` around this call would catch RootsArgumentError"), (
         found
     )
+
+
+def test_a_handler_around_the_call_of_a_helper_that_reads_is_named(tmp_path):
+    """sweep D r08 (session 20): the read in a helper, `try/except (OSError, ValueError)` around its call in the
+    tool: rewritten, the tool's handler swallowed RootsArgumentError where the SDK's error went through."""
+    source = (
+        NEWLY_CAUGHT.format(handlers="except OSError:\n        return 'none'")
+        .replace(
+            "    try:\n        roots = await ctx.session.list_roots()\n",
+            "    try:\n        roots = await _workspace(ctx)\n",
+        )
+        .replace(
+            "@mcp.tool()",
+            "async def _workspace(ctx: Context):\n    return await ctx.session.list_roots()\n\n\n@mcp.tool()",
+        )
+        .replace("except OSError:", "except (OSError, ValueError):")
+    )
+    root = helpers._layout(tmp_path, source, None, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    marked = [f.message for f in found if f.code == "MR105"]
+    assert "MR101" not in codes(found), found
+    assert marked and marked[0].startswith(
+        "`except (OSError, ValueError)` around the call of `_workspace` in `name` (server.py:"
+    ), found

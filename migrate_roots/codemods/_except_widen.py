@@ -256,7 +256,7 @@ def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
     """MR105 when the handler that would have to be widened reads the SDK error's fields, or the SDK's error is
     caught in a way no handler shows: suppressed (`with contextlib.suppress(McpError):`), or returned as a value
     (`asyncio.gather(..., return_exceptions=True)`), nearer than any `try` (session 15's sweep C, r05)."""
-    newly = _newly_caught(call, state)
+    newly = newly_caught(call, state)
     if newly is not None:
         return "MR105", (
             f"`{newly}` around this call would catch RootsArgumentError, which the shim raises when no path "
@@ -278,7 +278,7 @@ def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
     return REFUSAL[0], REFUSAL[1].format(name=name, attr=attr)
 
 
-def _newly_caught(call: cst.CSTNode, state: Any) -> str | None:
+def newly_caught(call: cst.CSTNode, state: Any) -> str | None:
     """`except (OSError, ValueError):` around the read: the first handler, in Python's order, that catches the
     shim's error but not the SDK's (a ValueError or ToolError, no SDK error, nothing broader), spelled; else
     None (session 20, sweep B r01: `json.loads` of a workspace file in the same `try`)."""

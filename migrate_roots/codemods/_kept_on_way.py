@@ -53,10 +53,15 @@ def refuse(
             continue
         found: tuple[K, str, Pos] | None = None
         cache: tuple[K, tuple[str, int, str]] | None = None
+        newly: tuple[K, str, Pos, K] | None = None
         seen, todo = {key}, [key]
-        while todo and found is None and cache is None:
+        while todo and found is None and cache is None and newly is None:
             current = todo.pop()
             for caller, pos in sorted(callers.get(current, ()), key=repr):
+                handler = by_key[caller][1].newly.get(pos)
+                if handler is not None:
+                    newly = (caller, handler, pos, current)
+                    break
                 target = by_key[caller][1].stores.get(pos)
                 if target is not None:
                     found = (caller, target, pos)
@@ -68,6 +73,18 @@ def refuse(
                 if caller not in seen:
                     seen.add(caller)
                     todo.append(caller)
+        if newly is not None:
+            caller, handler, pos, callee = newly
+            path, func = by_key[caller]
+            reason = (
+                f"`{handler}` around the call of `{by_key[callee][1].qualname.rpartition('.')[2]}` in "
+                f"`{func.qualname.rpartition('.')[2]}` ({os.path.basename(path)}:{pos[0]}) would catch "
+                "RootsArgumentError, which this read raises when no path is given, while the old call's SDK error "
+                "went through it: a legacy client without roots would get that handler's answer instead of an "
+                "error; add `except RootsArgumentError: raise` before it by hand, then run again"
+            )
+            out[key] = {s.pos: ("MR105", reason) for s in sites}
+            continue
         if cache is not None:
             path, func = by_key[cache[0]]
             reason = _cached(func.qualname.rpartition(".")[2], *cache[1], os.path.basename(path))

@@ -114,6 +114,9 @@ class Func:
     # Call position -> (holder, line, kind): a cache of this function that keeps the call's value beyond the
     # request (`_CACHE[k] = await helper(ctx)` behind `if k not in _CACHE`; program/kept_calls.py).
     cached: dict[Pos, tuple[str, int, str]] = field(default_factory=dict)
+    # Calls inside `try` whose handler would catch the shim's error but never caught the SDK's (`except
+    # ValueError:`), by position: the handler as written (MR105 for the reads below: `_kept_on_way`).
+    newly: dict[Pos, str] = field(default_factory=dict)
     keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
     # Call or site position -> (key, dict parameter): the key of that dict whose value, when the caller gives
     # one, skips it (program/keyed.py).

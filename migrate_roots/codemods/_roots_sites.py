@@ -13,6 +13,7 @@ import libcst as cst
 
 from migrate_roots.codemods import (
     _bounds,
+    _except_widen,
     _fastmcp_forms,
     _names,
     _roots_absorbed,
@@ -432,6 +433,9 @@ class SiteIndex:
             kept = kept_calls.kept_call(node, state) if wanted else None
             if kept is not None:
                 caller.cached[position] = kept
+            newly = _except_widen.newly_caught(node, state) if wanted else None
+            if newly is not None:
+                caller.newly[position] = newly
             record_guards(node, position, caller, state)
 
     def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:
