@@ -273,7 +273,7 @@ import contextlib
 import os
 
 from mcp.server.fastmcp import Context, FastMCP
-from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.fastmcp.exceptions import FastMCPError, ToolError
 from mcp.shared.exceptions import McpError
 
 mcp = FastMCP("x")
@@ -452,7 +452,7 @@ import json
 from pathlib import Path
 
 from mcp.server.fastmcp import Context, FastMCP
-from mcp.server.fastmcp.exceptions import ToolError
+from mcp.server.fastmcp.exceptions import FastMCPError, ToolError
 from mcp.shared.exceptions import McpError
 
 mcp = FastMCP("x")
@@ -472,12 +472,11 @@ async def name(ctx: Context) -> str:
     "handlers",
     [
         "except (McpError, ValueError):\n        return 'none'",
-        "except McpError:\n        raise\n    except ValueError:\n        return 'none'",
         "except Exception:\n        return 'none'",
         "except OSError:\n        return 'none'",
         "except ValueError:\n        print('bad')\n        raise",
     ],
-    ids=["with-sdk-error", "sdk-error-first", "broad", "unrelated", "raises-again"],
+    ids=["with-sdk-error", "broad", "unrelated", "raises-again"],
 )
 def test_noop_a_handler_that_met_the_sdk_error_too_is_no_reason_to_mark(tmp_path, handlers):
     root = helpers._layout(tmp_path, NEWLY_CAUGHT.format(handlers=handlers), None, True)
@@ -496,8 +495,22 @@ def test_noop_a_handler_that_met_the_sdk_error_too_is_no_reason_to_mark(tmp_path
         ),
         ("except _PARSE_ERRORS:\n        return 'none'", "except _PARSE_ERRORS"),
         ("except ToolError:\n        return 'none'", "except ToolError"),
+        # an error raised from a handler skips its siblings: the SDK's went through, the shim's is caught
+        (
+            "except McpError:\n        raise\n    except ValueError:\n        return 'none'",
+            "except ValueError",
+        ),
+        ("except FastMCPError:\n        return 'none'", "except FastMCPError"),
     ],
-    ids=["tuple", "bound", "second", "module-constant", "sdk-tool-error"],
+    ids=[
+        "tuple",
+        "bound",
+        "second",
+        "module-constant",
+        "sdk-tool-error",
+        "sdk-error-raised-first",
+        "sdk-base",
+    ],
 )
 def test_a_handler_that_would_newly_catch_the_shim_error_is_marked(tmp_path, handlers, spelled):
     """sweep B r01: rewritten, `except (OSError, ValueError)` swallowed RootsArgumentError, so a legacy client
@@ -532,4 +545,22 @@ def test_a_handler_around_the_call_of_a_helper_that_reads_is_named(tmp_path):
     assert "MR101" not in codes(found), found
     assert marked and marked[0].startswith(
         "`except (OSError, ValueError)` around the call of `_workspace` in `name` (server.py:"
+    ), found
+
+
+def test_a_read_under_suppress_of_a_value_error_is_marked(tmp_path):
+    """sweep F r02 (session 20): `with contextlib.suppress(OSError, ValueError):` around the read."""
+    source = (
+        NEWLY_CAUGHT.format(handlers="except KeyError:\n        return 'none'")
+        .replace(
+            "    try:\n        roots = await ctx.session.list_roots()\n",
+            "    try:\n        with contextlib.suppress(OSError, ValueError):\n            roots = await ctx.session.list_roots()\n",
+        )
+        .replace("import json\n", "import contextlib\nimport json\n")
+    )
+    root = helpers._layout(tmp_path, source, None, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    marked = [f.message for f in found if f.code == "MR105"]
+    assert marked and marked[0].startswith(
+        "`with contextlib.suppress(OSError, ValueError)` around this call"
     ), found

@@ -20,6 +20,10 @@ NOTES = Path.home() / ".notes"
 STORE: dict = {{}}
 
 
+def slug(text: object) -> str:
+    return str(text).lower()
+
+
 @mcp.tool()
 async def save(text: str, ctx: Context) -> str:
     result = await ctx.session.list_roots()
@@ -79,8 +83,11 @@ def test_a_name_made_into_a_place_by_the_helper_the_roots_are_handed_to(tmp_path
         "project = result.roots[0]\n    return str(NOTES / f'{project.name}.md')",
         "return str(NOTES / '{}.md'.format(result.roots[0].name))",
         "return STORE.setdefault(result.roots[0].name, text)",
+        "return str(NOTES / f\"{result.roots[0].name or 'default'}.md\")",
+        "return str(NOTES / str(result.roots[0].name))",
+        "return str(NOTES / slug(result.roots[0].name))",
     ],
-    ids=["through-a-local-root", "str-format", "setdefault"],
+    ids=["through-a-local-root", "str-format", "setdefault", "or-default", "str-call", "any-function"],
 )
 def test_more_spellings_of_a_name_made_into_a_place(tmp_path, use):
     """sweep D r12, r13 (session 20)."""

@@ -122,3 +122,32 @@ def test_noop_a_class_body_binding_of_the_name_is_not_followed(tmp_path, extra):
     """sweep C r06 (session 20): a class attribute or a dataclass field of the same name."""
     text = migrated(tmp_path, "self.paths = Resolver()", extra)
     assert "return await self.paths.workspace(ctx)\n" in text, text
+
+
+@pytest.mark.parametrize(
+    ("binding", "extra", "other"),
+    [
+        ("self.paths = Resolver()\n        self.__dict__.update(overrides)", "", {}),
+        ("self.paths = Resolver()", "\n\ndef pinned():\n    return App(paths=None)\n", {}),
+        ("self.paths = Resolver()", "", {"cli.py": "from .server import app\n\napp.configure(paths=None)\n"}),
+        ("self.paths = Resolver()", "", {"paths.py": PATHS + "\n\nif True:\n    Resolver = object\n"}),
+        (
+            "self.paths = Resolver()",
+            "",
+            {"test_app.py": "from unittest import mock\n\nmock.patch('pkg.server.app.paths')\n"},
+        ),
+    ],
+    ids=[
+        "dict-update",
+        "keyword-here",
+        "keyword-elsewhere",
+        "class-rebound-elsewhere",
+        "patched-by-dotted-name",
+    ],
+)
+def test_noop_more_ways_to_replace_the_attribute(tmp_path, binding, extra, other):
+    """sweep E r02, r04, r06 (session 20)."""
+    files = {"paths.py": PATHS, "server.py": SERVER.format(binding=binding, extra=extra), **other}
+    root = helpers.package(tmp_path, files)
+    helpers.run_engine(root)
+    assert "return await self.paths.workspace(ctx)\n" in (root / "pkg" / "server.py").read_text()

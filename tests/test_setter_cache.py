@@ -62,8 +62,11 @@ def findings(tmp_path, source: str) -> list:
         # the test is below the read: it does not decide whether roots are read (sweep D r06)
         "result = await ctx.session.list_roots()\n    if binding.project is None:\n"
         "        binding.bind(Path(result.roots[0].uri.path).name)",
+        # a setting decides whether roots are read, not whether they are kept (sweep F r08)
+        "if binding.enforce:\n        result = await ctx.session.list_roots()\n"
+        "        binding.check(Path(result.roots[0].uri.path).name)",
     ],
-    ids=["unguarded", "other-test", "other-value", "test-below-the-read"],
+    ids=["unguarded", "other-test", "other-value", "test-below-the-read", "a-setting"],
 )
 def test_noop_a_setter_call_that_does_not_cache_is_rewritten(tmp_path, body):
     found = findings(tmp_path, TOOL.format(body=body))
@@ -114,13 +117,15 @@ mcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_
         "from pkg.state import binding\n\n    binding.reset()",
         "from .state import binding\n\n    binding.reset()",
         "from pkg import state\n\n    state.binding.reset()",
+        "from pkg.state import binding as b\n\n    b.reset()",
+        "from .state import Binding\n\n    Binding.forget()",
     ],
-    ids=["absolute", "relative", "module"],
+    ids=["absolute", "relative", "module", "aliased", "called-name"],
 )
 def test_a_handler_that_resets_package_state_through_a_local_import_stays(tmp_path, body):
     found = findings(tmp_path, HANDLER.format(body=body))
     assert "MR201" not in helpers.codes(found), found
-    assert any(f.code == "MR202" and "reset()" in f.message for f in found), found
+    assert any(f.code == "MR202" and ("reset()" in f.message or "Binding" in f.message) for f in found), found
 
 
 def test_a_handler_with_a_local_stdlib_import_still_goes(tmp_path):
@@ -139,3 +144,28 @@ def test_noop_a_context_variable_set_under_its_own_test_is_per_request(tmp_path)
     source = "from contextvars import ContextVar\n" + source
     found = findings(tmp_path, source)
     assert "MR212" not in helpers.codes(found), found
+
+
+@pytest.mark.parametrize(
+    ("body", "extra"),
+    [
+        (
+            "if Workspace.project is None:\n        result = await ctx.session.list_roots()\n"
+            "        Workspace.bind(result.roots[0].uri.path)",
+            "\n\nclass Workspace:\n    project = None\n\n    @classmethod\n    def bind(cls, p):\n"
+            "        cls.project = p\n",
+        ),
+        (
+            "state = None\n    if ctx.request_context.lifespan_context.project is None:\n"
+            "        result = await ctx.session.list_roots()\n"
+            "        ctx.request_context.lifespan_context.bind(result.roots[0].uri.path)",
+            "",
+        ),
+    ],
+    ids=["classmethod", "lifespan"],
+)
+def test_roots_kept_through_a_class_or_the_lifespan_are_marked(tmp_path, body, extra):
+    """sweep F r06 (session 20)."""
+    found = findings(tmp_path, TOOL.format(body=body) + extra)
+    assert "MR101" not in helpers.codes(found), found
+    assert "MR212" in helpers.codes(found), found

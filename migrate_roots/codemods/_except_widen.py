@@ -28,7 +28,7 @@ NAME = "RootsArgumentError"
 # `except McpError:`, and `except* McpError:` (the read in a TaskGroup, whose errors come in a group).
 Handler = cst.ExceptHandler | cst.ExceptStarHandler
 # Anything the shim's error already is: a handler of one of these catches it as it is.
-_COVERING = frozenset({"Exception", "BaseException", "ValueError", "ToolError", NAME})
+_COVERING = frozenset({"Exception", "BaseException", "ValueError", "ToolError", "FastMCPError", NAME})
 _SDK_TOPS = frozenset({"mcp", "fastmcp", "mcp_types"})
 _SDK_ERRORS = frozenset({"McpError", "NotFoundError", "MCPError"})
 
@@ -285,16 +285,39 @@ def newly_caught(call: cst.CSTNode, state: Any) -> str | None:
     child: cst.CSTNode = call
     node = state.parent(call)
     while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        if (
+            isinstance(node, cst.With) and child is node.body
+        ):  # `with suppress(OSError, ValueError):` (sweep F r02)
+            for item in node.items:
+                manager = item.item
+                if isinstance(manager, cst.Call) and last_name(manager.func) == "suppress":
+                    names = set().union(*(_names(state, a.value) for a in manager.args))
+                    short = {n.rpartition(".")[2] for n in names}
+                    narrow = short & (_COVERING - {NAME} - _BROAD)
+                    if (
+                        narrow
+                        and not short & _BROAD
+                        and not _sdk_error(names - {n for n in names if n.rpartition(".")[2] in _SHIM_BASES})
+                    ):
+                        return f"with {state.wrapper.module.code_for_node(manager)}"
         if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
             for handler in node.handlers:
                 names = _caught(state, handler)
                 for kind in _types(handler):  # `except _PARSE_ERRORS:`, a module constant (sweep D r09)
-                    held = _held_tuple(state, kind)
-                    names |= set().union(*(_names(state, e.value) for e in held.elements)) if held else set()
+                    constant = _held_tuple(state, kind)
+                    names |= (
+                        set().union(*(_names(state, e.value) for e in constant.elements))
+                        if constant
+                        else set()
+                    )
                 short = {n.rpartition(".")[2] for n in names}
-                # The SDK's ToolError is the shim's error too, never the old call's (sweep D r10).
-                sdk = _sdk_error({n for n in names if n.rpartition(".")[2] != "ToolError"})
-                if handler.type is None or short & _BROAD or sdk:
+                # The SDK's ToolError (and its base) is the shim's error too, never the old call's (sweep D r10).
+                sdk = _sdk_error({n for n in names if n.rpartition(".")[2] not in _SHIM_BASES})
+                if handler.type is None or short & _BROAD:
+                    return None
+                if sdk:
+                    if _raises(handler, state) and not short & _COVERING:
+                        continue  # raised from a handler, an error skips its siblings (sweep F r01)
                     return None
                 if short & (_COVERING - {NAME}) and _raises(handler, state):
                     return None  # it raises again: the error still reaches the client (sweep D r11)
@@ -309,6 +332,8 @@ def newly_caught(call: cst.CSTNode, state: Any) -> str | None:
 
 # Catch the SDK's error and the shim's alike.
 _BROAD = frozenset({"Exception", "BaseException"})
+# The SDK classes the shim's error is, and the old call's never was.
+_SHIM_BASES = frozenset({"ToolError", "FastMCPError"})
 
 
 def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:
@@ -327,11 +352,11 @@ def _caught_otherwise(call: cst.CSTNode, state: Any) -> str | None:
             return None
         if isinstance(node, cst.With) and child is node.body:
             for item in node.items:
-                held = item.item
-                if isinstance(held, cst.Call) and last_name(held.func) == "suppress":
-                    names = set().union(*(_names(state, a.value) for a in held.args))
+                manager = item.item
+                if isinstance(manager, cst.Call) and last_name(manager.func) == "suppress":
+                    names = set().union(*(_names(state, a.value) for a in manager.args))
                     if _sdk_error(names) and not _covers(names):
-                        return f"suppressed by `{state.wrapper.module.code_for_node(held)}`"
+                        return f"suppressed by `{state.wrapper.module.code_for_node(manager)}`"
         if (
             isinstance(node, cst.Call)
             and last_name(node.func) == "gather"

@@ -70,7 +70,8 @@ def _mcp_only(module: cst.Module) -> bool:
     module.visit(Imports())
     if any(h == "fastmcp" or h.startswith("fastmcp.") for h in heads):
         return False
-    return any(h == "mcp" or h.startswith("mcp.") for h in heads)
+    # The SDK's server modules, not `mcp.types` alone (its Context may come from the project: sweep E r01).
+    return any(h == "mcp.server" or h.startswith("mcp.server.") for h in heads)
 
 
 _REQUIREMENT = re.compile(r"^\s*fastmcp\s*(?:\[[^\]]*\])?\s*(?P<spec>[^;]*)", re.IGNORECASE)

@@ -25,6 +25,7 @@ from migrate_roots.codemods._plumbing_state import (
     _ALLOWS,
     _LOG_METHODS,
     _LOGGERS,
+    _STDLIB,
     _dotted,
     _first_party_import,
     _names_global,
@@ -258,6 +259,15 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
                     f"the readers take the `{self.param}` argument"
                 )
             todo.extend(sorted(info.calls & set(self.top)))
+        # The same for a name the handler imports inside its own body (`from pkg.cache import forget`, then
+        # `forget()`: sweep F r05 of session 20).
+        local = _local_import(body, self.state)
+        if local is not None:
+            return (
+                f"{who} imports `{local[0]}` from `{local[1]}` inside its body, which migrate-roots does not read "
+                "here: check what it does (a cache it clears must stay cleared while legacy clients connect), "
+                "then remove the registration and the handler by hand"
+            )
         # A function imported from the project or a dependency: what it does is out of this file's sight (it
         # may relay the change, or refresh an allow-list), so the handler stays.
         for name in sorted(
@@ -381,3 +391,28 @@ def _has_effects(args: Sequence[cst.Arg]) -> bool:
     for arg in args:
         read(arg, Effects())
     return found
+
+
+def _local_import(body: cst.CSTNode, state: FileState) -> tuple[str, str] | None:
+    """(name, module) of the first `from M import name` inside `body` whose M is neither the standard library
+    nor an MCP SDK, and whose name the body uses."""
+    found: list[tuple[str, str]] = []
+    used: set[str] = set()
+
+    class Imports(cst.CSTVisitor):
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            module = ("." * len(node.relative)) + (_dotted(node.module) if node.module is not None else "")
+            top = module.lstrip(".").partition(".")[0]
+            if (node.relative or (top not in _STDLIB and top not in ("mcp", "fastmcp"))) and not isinstance(
+                node.names, cst.ImportStar
+            ):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    if isinstance(bound, cst.Name):
+                        found.append((bound.value, module))
+
+        def visit_Name(self, node: cst.Name) -> None:
+            used.add(node.value)
+
+    read(body, Imports())
+    return next(((n, m) for n, m in found if n in used), None)

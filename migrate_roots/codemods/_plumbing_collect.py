@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _plumbing_setters, _sdk
 from migrate_roots.codemods._plumbing_base import FuncInfo, Registration
 from migrate_roots.codemods._plumbing_queries import (
     _branch_kind,
     _calls_in,
-    _contains,
     _docstring_owner,
     _handler_arg,
     _in_import,
@@ -30,10 +29,7 @@ from migrate_roots.codemods._plumbing_queries import (
     _statement_of_call,
 )
 from migrate_roots.codemods._plumbing_state import (
-    _LOG_METHODS,
-    _READ_ONLY_METHODS,
     _attribute_base,
-    _first_party_import,
     _is_local,
     _names_global,
 )
@@ -141,58 +137,6 @@ class _Collector(cst.CSTVisitor):
                     continue
                 self.o.attr_writes.append((func, node, target))
 
-    def _setter_call(self, node: cst.Call) -> None:
-        """`binding.bind(<roots>)` under `if binding.project is None:`: the object keeps the roots through a
-        method and the test skips the read once it holds them, as `binding.project = <roots>` would (MR212;
-        field sweep r02, where the explicit argument was ignored after the first call)."""
-        func = self.stack[-1]
-        method = node.func
-        if not isinstance(method, cst.Attribute) or not self.o.funcs[func].sites:
-            return
-        if method.attr.value in _LOG_METHODS or method.attr.value in _READ_ONLY_METHODS:
-            return  # `logger.debug(roots)` under `if logger.isEnabledFor(...)`, `cache.get(root)`
-        base = _attribute_base(method)
-        if not isinstance(base, cst.Name) or not self._long_lived(base):
-            return
-        if not any(_mentions_site(arg.value, func, self.o) for arg in node.args):
-            return
-        sites = self.o.funcs[func].sites
-        current = self.state.parent(node)
-        while current is not None and current is not func:
-            # The test decides whether the roots are read at all (the read under it too): not `if audit.enabled:
-            # audit.record(uri)` below the read (sweep D r06 of session 20).
-            if (
-                isinstance(current, (cst.If, cst.While))
-                and base.value in _attribute_bases(current.test)
-                and any(_contains(current.body, site, self.state) for site in sites)
-            ):
-                self.o.attr_writes.append((func, node, method))
-                return
-            current = self.state.parent(current)
-        # `if binding.project is not None: return binding.project` before the read (sweep D r02).
-        first = min(self.state.pos(site) for site in sites)
-        for guard in _early_returns(func):
-            if base.value in _attribute_bases(guard.test) and self.state.pos(guard) < first:
-                self.o.attr_writes.append((func, node, method))
-                return
-
-    def _long_lived(self, base: cst.Name) -> bool:
-        """`self`/`cls`, an object the module binds at its top (`binding = Binding()`), or one imported from the
-        project (`from pkg.state import binding`); not a module (`os.path.join(...)`), a parameter or a local."""
-        if base.value in ("self", "cls"):
-            return True
-        scope = self.state.scope(base)
-        if scope is None or base.value not in scope or not _names_global(scope, base.value):
-            return False
-        if base.value in self.o.top_assigns:
-            # A ContextVar is set per request context, not across requests (sweep D r07 of session 20).
-            made = getattr(self.o.top_assigns[base.value][0].body[0], "value", None)
-            return not (
-                isinstance(made, cst.Call) and "contextvars.ContextVar" in self.state.qnames(made.func)
-            )
-        imported = any(isinstance(getattr(a, "node", None), cst.ImportFrom) for a in scope[base.value])
-        return imported and _first_party_import(scope, base.value)
-
     def _handlers_key(self, assign: cst.Assign, key: cst.BaseExpression) -> None:
         names = self.state.qnames(key)
         stmt = self.state.parent(assign)
@@ -233,7 +177,7 @@ class _Collector(cst.CSTVisitor):
             if _is_site(node, state):
                 info.sites.append(node)
             else:
-                self._setter_call(node)
+                _plumbing_setters.setter_call(node, self.stack[-1], self.o, self.state)
             if isinstance(func, cst.Attribute):
                 if func.attr.value == "send_roots_list_changed":
                     info.relays.append(node)
@@ -452,41 +396,4 @@ def _awaited(call: cst.Call, state: FileState) -> bool:
                 found = found or any(kept in _names(a.value) for a in n.args)
 
     read(node, Waits())
-    return found
-
-
-def _attribute_bases(test: cst.BaseExpression) -> set[str]:
-    """The names an `if` test reads attributes of (`binding` of `binding.project is None`)."""
-    found: set[str] = set()
-
-    class Bases(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute) -> None:
-            base = _attribute_base(n)
-            if isinstance(base, cst.Name):
-                found.add(base.value)
-
-    read(test, Bases())
-    return found
-
-
-def _early_returns(func: cst.FunctionDef) -> list[cst.If]:
-    """The `if` statements of `func` (not of nested functions) whose body ends in a `return`."""
-    found: list[cst.If] = []
-
-    class Ifs(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_If(self, node: cst.If) -> None:
-            body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-            last = body[-1] if body else None
-            small = last.body[-1] if isinstance(last, cst.SimpleStatementLine) and last.body else None
-            if (
-                isinstance(small, cst.Return)
-                or isinstance(node.body, cst.SimpleStatementSuite)
-                and any(isinstance(b, cst.Return) for b in node.body.body)
-            ):
-                found.append(node)
-
-    read(func, Ifs())
     return found

@@ -391,7 +391,12 @@ def _chooses(node: cst.CSTNode, state: FileState) -> bool:
 _PLACES = frozenset(
     {"Path", "PurePath", "join", "joinpath", "open", "mkdir", "makedirs", "with_name", "setdefault"}
 )
+# Calls whose result no longer carries the name (a test, a count, output).
+_ENDS = frozenset(
+    {"print", "len", "bool", "isinstance", "hasattr", "callable", "info", "debug", "warning", "error"}
+)
 _CARRIERS = (
+    cst.BooleanOperation,  # `r.name or "default"`
     cst.FormattedString,
     cst.FormattedStringExpression,
     cst.ConcatenatedString,
@@ -420,7 +425,14 @@ def _names_a_place(node: cst.CSTNode, state: FileState) -> bool:
                 # `"{}.md".format(r.name)`: the string carries it on (sweep D r13 of session 20)
                 parent = state.parent(call)
                 continue
-            return isinstance(call, cst.Call) and last_name(call.func) in _PLACES
+            if isinstance(call, cst.Call) and last_name(call.func) in _PLACES:
+                return True
+            if isinstance(call, cst.Call) and last_name(call.func) not in _ENDS:
+                parent = state.parent(
+                    call
+                )  # `slugify(r.name)`, `str(r.name)`: the value carries on (sweep F r10)
+                continue
+            return False
         # Carried on through an f-string, a concatenation or a subscript's index; anything else ends the search.
         if not isinstance(parent, _CARRIERS):
             return False

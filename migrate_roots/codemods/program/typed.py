@@ -119,7 +119,13 @@ def _self_attribute_class(
     if len(found) != 1 or not _contains(owner, found[0], state) or _class_binds(state.wrapper.module, attr):
         return ""
     root = state.import_root or _sdk_alias.import_root(state.path, state.module)
-    if _written_elsewhere(root, os.path.abspath(state.path), attr):
+    made = getattr(found[0], "value", None)
+    cls = made.func.value if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else ""
+    if _written_elsewhere(root, os.path.abspath(state.path), attr, cls):
+        return ""
+    # In this file: the attribute handed in as a keyword (`App(paths=...)`), or a bulk update (sweep E r02).
+    own = re.compile(rf"(?<![.\w]){re.escape(attr)}\s*=(?!=)|__dict__|['\"][\w.]*\b{re.escape(attr)}['\"]")
+    if own.search(state.wrapper.module.code):
         return ""
     write = found[0]
     target = write.targets[0].target if isinstance(write, cst.Assign) else getattr(write, "target", None)
@@ -132,7 +138,16 @@ def _self_attribute_class(
     if isinstance(write, cst.AnnAssign):
         return _class_of(state, write.annotation.annotation, fq)
     made = getattr(write, "value", None)
-    return _one(state, fq(made.func)) if isinstance(made, cst.Call) else ""
+    if not isinstance(made, cst.Call) or _rebound(state, made.func):
+        return ""
+    return _one(state, fq(made.func))
+
+
+def _rebound(state: FileState, func: cst.BaseExpression) -> bool:
+    """`Resolver` bound more than once in its scope (`if env: Resolver = FixedResolver`): which class the call
+    makes is decided at run time (sweep E r06 of session 20)."""
+    scope = state.scope(func) if isinstance(func, cst.Name) else None
+    return scope is not None and isinstance(func, cst.Name) and len(list(scope.assignments[func.value])) > 1
 
 
 def _class_binds(module: cst.Module, attr: str) -> bool:
@@ -151,13 +166,18 @@ def _class_binds(module: cst.Module, attr: str) -> bool:
 _SKIP = frozenset({".git", ".venv", "venv", "node_modules", "site-packages", "__pycache__", ".tox", ".nox"})
 
 
-def _written_elsewhere(root: str, path: str, attr: str) -> bool:
+def _written_elsewhere(root: str, path: str, attr: str, cls: str = "") -> bool:
     """Another Python file under the import root (and beside `src/`, where tests live) may bind `attr` on some
     object (`app.paths = Fixed(...)` in `__main__.py`, a subclass's `self.paths = ...`, `setattr(app, "paths",
     ...)`, a class body's `paths = ...`): the tool's call could then meet a method without the new parameter
     (sweep C r04, r05 of session 20). Read as text, so any such spelling counts, also in a comment."""
+    name = re.escape(attr)
     pattern = re.compile(
-        rf"\.{re.escape(attr)}\s*(?::[^=\n]*)?=(?!=)|['\"]{re.escape(attr)}['\"]|^\s+{re.escape(attr)}\s*[:=]",
+        # `x.paths = ...`, `"paths"` or `"pkg.server.app.paths"` (setattr, mock.patch), `paths=` (a keyword
+        # handed to a constructor or `configure(**parts)`: sweep E r02, r04), a class body's `paths: ...`;
+        # `setattr(` with any name and `__dict__` (bulk updates) count too.
+        rf"\.{name}\s*(?::[^=\n]*)?=(?!=)|['\"][\w.]*\b{name}['\"]|\b{name}\s*=(?!=)|^\s+{name}\s*:"
+        r"|\bsetattr\(|__dict__" + (rf"|^\s*{re.escape(cls)}\s*=(?!=)" if cls else ""),
         re.MULTILINE,
     )
     return any(pattern.search(text) for text in _texts(_scan_root(root), path))
