@@ -161,6 +161,9 @@ def test_a_capability_test_kept_before_a_read_that_passes_no_value_is_rewritten(
     # A read given a value would have widened the test: kept as it was, it is silent.
     given = before.replace("session.list_roots()", 'list_roots_compat(session, root, name="root")')
     assert outcomes(before, given) == [("silent", None), ("rewritten", None)]
+    # Before the operator's bound (MR110) the capability check stays on purpose (mcp-guide, session 20).
+    bound = before.replace("session.list_roots()", "allowed_roots_compat(session)")
+    assert outcomes(before, bound) == [("rewritten", None), ("rewritten", None)]
 
 
 def test_marker_above_is_recorded_with_code_and_text():

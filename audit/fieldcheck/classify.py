@@ -115,11 +115,15 @@ def classify_file(before: str, after: str | None, sites: list[Site]) -> list[Out
 
 def _guards_shim(token: str, after_lines: list[str], j: int) -> bool:
     """A `hasattr(session, "list_roots")` test kept as it was in front of a read now made through the shim with
-    no value (`list_roots_compat(session, None, ...)`): that read runs only without the argument, so the test
-    still holds and stays, with the read it guards."""
+    no value (`list_roots_compat(session, None, ...)`), or through the operator's bound
+    (`allowed_roots_compat(session)`, MR110, which keeps a capability check as it is on purpose): that read
+    takes no caller's argument, so the test still holds and stays, with the read it guards."""
     if token[-1:] not in ("'", '"'):
         return False
-    return any(SHIM.search(line) and ", None" in line for line in after_lines[j + 1 : j + 1 + MARKER_WINDOW])
+    return any(
+        SHIM.search(line) and (", None" in line or "allowed_roots_compat(" in line)
+        for line in after_lines[j + 1 : j + 1 + MARKER_WINDOW]
+    )
 
 
 # A roots-capability test the rewrite widened: `if hasattr(ctx, "list_roots"):` ->
