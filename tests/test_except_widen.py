@@ -564,3 +564,24 @@ def test_a_read_under_suppress_of_a_value_error_is_marked(tmp_path):
     assert marked and marked[0].startswith(
         "`with contextlib.suppress(OSError, ValueError)` around this call"
     ), found
+
+
+def test_noop_a_read_whose_error_its_own_function_catches_never_reaches_the_callers_handler(tmp_path):
+    """waggle (field, session 20): the helper's `except (NotFoundError, McpError): return None` is widened, so the
+    shim's error never leaves it; the tool's `except ValueError` around the helper's call is no reason to mark."""
+    source = (
+        NEWLY_CAUGHT.format(handlers="except (OSError, ValueError):\n        return 'none'")
+        .replace(
+            "    try:\n        roots = await ctx.session.list_roots()\n",
+            "    try:\n        roots = await _workspace(ctx)\n",
+        )
+        .replace(
+            "@mcp.tool()",
+            "async def _workspace(ctx: Context):\n    try:\n        return await ctx.session.list_roots()\n"
+            "    except McpError:\n        return None\n\n\n@mcp.tool()",
+        )
+    )
+    root = helpers._layout(tmp_path, source, None, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR105" not in codes(found), found
+    assert "MR101" in codes(found), found

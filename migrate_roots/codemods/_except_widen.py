@@ -330,6 +330,34 @@ def newly_caught(call: cst.CSTNode, state: Any) -> str | None:
     return None
 
 
+def shim_caught(call: cst.CSTNode, state: Any) -> bool:
+    """Whether the shim's error raised at `call` is caught in its function: by a handler that covers it, by an SDK
+    error's handler the rewrite widens (one that does not raise), or by `suppress(...)` of such a class."""
+    child: cst.CSTNode = call
+    node = state.parent(call)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        if isinstance(node, cst.With) and child is node.body:
+            for item in node.items:
+                manager = item.item
+                if (
+                    isinstance(manager, cst.Call)
+                    and last_name(manager.func) == "suppress"
+                    and _covers(set().union(*(_names(state, a.value) for a in manager.args)))
+                ):
+                    return True
+        if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
+            for handler in node.handlers:
+                names = _caught(state, handler)
+                if (
+                    handler.type is None
+                    or (_covers(names) or _sdk_error(names))
+                    and not _raises(handler, state)
+                ):
+                    return True
+        child, node = node, state.parent(node)
+    return False
+
+
 # Catch the SDK's error and the shim's alike.
 _BROAD = frozenset({"Exception", "BaseException"})
 # The SDK classes the shim's error is, and the old call's never was.

@@ -54,11 +54,14 @@ def refuse(
         found: tuple[K, str, Pos] | None = None
         cache: tuple[K, tuple[str, int, str]] | None = None
         newly: tuple[K, str, Pos, K] | None = None
-        seen, todo = {key}, [key]
+        # Whether the shim's error can leave the read's function: a handler there that catches it (waggle's
+        # widened `except (NotFoundError, McpError)`) keeps callers' `except ValueError` from ever seeing it.
+        escapes = not all(s.caught for s in sites)
+        seen, todo = {key}, [(key, escapes)]
         while todo and found is None and cache is None and newly is None:
-            current = todo.pop()
+            current, open_ = todo.pop()
             for caller, pos in sorted(callers.get(current, ()), key=repr):
-                handler = by_key[caller][1].newly.get(pos)
+                handler = by_key[caller][1].newly.get(pos) if open_ else None
                 if handler is not None:
                     newly = (caller, handler, pos, current)
                     break
@@ -72,7 +75,7 @@ def refuse(
                     break
                 if caller not in seen:
                     seen.add(caller)
-                    todo.append(caller)
+                    todo.append((caller, open_ and pos not in by_key[caller][1].caught))
         if newly is not None:
             caller, handler, pos, callee = newly
             path, func = by_key[caller]

@@ -9,6 +9,7 @@ import os
 
 import libcst as cst
 
+from migrate_roots.codemods import _except_widen
 from migrate_roots.codemods._roots_keyed import roots_hashed
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods._roots_refusals import (
@@ -24,6 +25,7 @@ from migrate_roots.codemods.program import flow
 
 def local_checks(site: Site, call: cst.Call, state: FileState) -> Site:
     site.refusal = _local_refusal(call, state)
+    site.caught = _except_widen.shim_caught(call, state)
     named = root_names_read(state.function, state) if state.function is not None else None
     if site.refusal is None and named is not None:
         site.refusal = (

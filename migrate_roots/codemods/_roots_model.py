@@ -40,6 +40,9 @@ class Site:
     nested: str | None = None
     # Inside a `try` whose broad handler (`except Exception`) absorbs any failure of the read (_roots_absorbed).
     absorbed: bool = False
+    # The shim's error is caught in the read's own function (a handler that covers it, or an SDK error's that
+    # the rewrite widens): it never reaches a caller's `except ValueError` (`_kept_on_way`).
+    caught: bool = False
 
 
 @dataclass
@@ -117,6 +120,8 @@ class Func:
     # Calls inside `try` whose handler would catch the shim's error but never caught the SDK's (`except
     # ValueError:`), by position: the handler as written (MR105 for the reads below: `_kept_on_way`).
     newly: dict[Pos, str] = field(default_factory=dict)
+    # Calls whose failure with the shim's error is caught around them in this function: it goes no further up.
+    caught: set[Pos] = field(default_factory=set)
     keeps: str | None = None  # the attribute it keeps its own roots reads on (`self._roots = ...`)
     # Call or site position -> (key, dict parameter): the key of that dict whose value, when the caller gives
     # one, skips it (program/keyed.py).

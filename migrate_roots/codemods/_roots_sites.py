@@ -436,6 +436,8 @@ class SiteIndex:
             newly = _except_widen.newly_caught(node, state) if wanted else None
             if newly is not None:
                 caller.newly[position] = newly
+            elif wanted and _except_widen.shim_caught(node, state):
+                caller.caught.add(position)
             record_guards(node, position, caller, state)
 
     def _closure_owner(self, caller: Func, func_node: cst.FunctionDef, state: FileState) -> Func:
