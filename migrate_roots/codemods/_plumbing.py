@@ -343,9 +343,7 @@ class _Plumbing(_Caches, _Fetches, _Leftovers):
             or len(self.top_assigns[receiver.value]) != 1
         ):
             return False
-        small = self.top_assigns[receiver.value][0].body[0]
-        made = getattr(small, "value", None)
-        return isinstance(made, cst.Call) and bool(self.state.qnames(made.func) & _LOGGERS)
+        return bool(self.made_by(receiver.value) & _LOGGERS)
 
     def _imported(self, name: str) -> str | None:
         """The module a module-level `from M import name` of this file takes `name` from, unless M is the

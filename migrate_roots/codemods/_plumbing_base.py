@@ -148,6 +148,13 @@ class _PlumbingBase:
         """Enabled, and not silenced by an ignore comment on the node's first line."""
         return code in self.enabled and not self.state.ignored(self.state.pos(node)[0], code)
 
+    def made_by(self, name: str) -> set[str]:
+        """The qualified names of the call a module-level name is first bound to (`logger =
+        logging.getLogger(...)`, `_ws = ContextVar(...)`), or nothing."""
+        assigns = self.top_assigns.get(name)
+        value = getattr(assigns[0].body[0], "value", None) if assigns else None
+        return self.state.qnames(value.func) if isinstance(value, cst.Call) else set()
+
     def deletable_name(self, name: str) -> bool:
         # Names of three characters or fewer are not followed into other modules (see follow_tokens): kept.
         return (

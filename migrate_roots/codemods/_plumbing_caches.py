@@ -200,6 +200,7 @@ class _Caches(_PlumbingBase):
         state = self.state
         found: list[str] = []
         top_assigns = self.top_assigns
+        outer = self
 
         class Calls(cst.CSTVisitor):
             def visit_Call(self, n: cst.Call) -> None:
@@ -230,11 +231,8 @@ class _Caches(_PlumbingBase):
                     return
                 if _sdk.expr_kind(state, head) in (_sdk.HL_SERVER, _sdk.LL_SERVER):
                     return  # the server object itself (get_context(), ...)
-                if name in top_assigns:
-                    small = top_assigns[name][0].body[0]
-                    value = getattr(small, "value", None)
-                    if isinstance(value, cst.Call) and state.qnames(value.func) & _LOGGERS:
-                        return
+                if outer.made_by(name) & _LOGGERS:
+                    return
                 if func.attr.value in _READ_ONLY_METHODS:
                     return  # `_active_session.get()` reads
                 if func.attr.value in _LOG_METHODS and "log" in name.lower():

@@ -78,8 +78,7 @@ def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:
         return False
     if base.value in owner.top_assigns:
         # A ContextVar is set per request context, not across requests (sweep D r07 of session 20).
-        made = getattr(owner.top_assigns[base.value][0].body[0], "value", None)
-        return not (isinstance(made, cst.Call) and "contextvars.ContextVar" in state.qnames(made.func))
+        return "contextvars.ContextVar" not in owner.made_by(base.value)
     imported = any(isinstance(getattr(a, "node", None), cst.ImportFrom) for a in scope[base.value])
     return imported and _first_party_import(scope, base.value)
 
