@@ -63,27 +63,38 @@ EXPECTED = {
 }
 
 
-CASES = [(fixture, line) for fixture, lines in FIXTURES.items() for line in lines]
+CASES = [(fixture, line, "") for fixture, lines in FIXTURES.items() for line in lines]
+#: the same servers as a module of a package (`pkg/server.py`) that is run by its path, as the driver runs it
+#: (stdio: `python pkg/server.py`; in process: loaded from its file, as `fastmcp run` does): the compatibility
+#: module's import is written in both forms (_imports_by_path)
+CASES += [("mcp1_fastmcp.py", "mcp1", "pkg"), ("mcp2_mcpserver.py", "mcp2", "pkg")]
+CASES += [("fastmcp4_session.py", "fastmcp4", "pkg")]
 
 
 @pytest.mark.parametrize("transport", ["inproc", "stdio"])
-@pytest.mark.parametrize(("fixture", "line"), CASES, ids=[f"{f[:-3]}-{line}" for f, line in CASES])
-def test_migrated_server(tmp_path, workspace, fixture, line, transport):
+@pytest.mark.parametrize(
+    ("fixture", "line", "package"), CASES, ids=[f"{f[:-3]}-{line}{'-' * bool(p)}{p}" for f, line, p in CASES]
+)
+def test_migrated_server(tmp_path, workspace, fixture, line, package, transport):
     python = sdk_python_or_skip(line)
     client_dir, arg_dir = workspace
     roots = [client_dir.as_uri()]
-    original = tmp_path / "orig" / "server.py"
-    migrated = tmp_path / "new" / "server.py"
+    original = tmp_path / "orig" / package / "server.py"
+    migrated = tmp_path / "new" / package / "server.py"
     for target in (original, migrated):
-        target.parent.mkdir()
+        target.parent.mkdir(parents=True)
+        if package:
+            (target.parent / "__init__.py").write_text("")
         if fixture in DERIVED:
             source, derive = DERIVED[fixture]
             target.write_text(derive((HERE / "e2e" / source).read_text()))
         else:
             shutil.copy(HERE / "e2e" / fixture, target)
 
-    results = run_engine(migrated.parent)
+    results = run_engine(tmp_path / "new")
     assert [r for r in results if r.status.value == "failed"] == []
+    if package:
+        assert "if TYPE_CHECKING or __package__:" in migrated.read_text()
     assert (migrated.parent / "_mcp_roots_compat.py").is_file()
     sites = [f for r in results for f in r.findings if f.code in ("MR101", "MR102")]
     assert len(sites) == 2 and all(f.action.value == "rewritten" for f in sites), sites

@@ -81,3 +81,48 @@ def test_a_broad_handler_reading_the_sdk_error_is_marked(tmp_path):
     assert helpers.codes(findings) == ["MR105"]
     assert "reads it (`exc.error`)" in findings[0].message
     assert "list_roots_compat" not in text
+
+
+@pytest.mark.parametrize(
+    ("handler", "test"),
+    [
+        (
+            "    except Exception as exc:\n        if isinstance(exc, (OSError, ValueError)):\n"
+            "            return os.getcwd()\n        raise\n",
+            "isinstance(exc, (OSError, ValueError))",
+        ),
+        (
+            "    except BaseException as err:\n        if isinstance(err, ValueError) and os.sep:\n"
+            "            return os.getcwd()\n        raise\n",
+            "isinstance(err, ValueError)",
+        ),
+        (
+            "    except Exception as exc:\n        if not isinstance(exc, (ValueError, KeyError)):\n"
+            "            raise\n        return os.getcwd()\n",
+            "isinstance(exc, (ValueError, KeyError))",
+        ),
+    ],
+)
+def test_an_isinstance_test_that_picks_the_shims_error_out_is_marked(tmp_path, handler, test):
+    """The old call's SDK error failed the test and went through; the shim's error, a ValueError, would get
+    the fallback instead of naming the argument (sweep F r04)."""
+    text, findings = _run(tmp_path, handler)
+    assert helpers.codes(findings) == ["MR105"]
+    assert f"`except {handler.split('except ')[1].split(':')[0]}` testing `{test}`" in findings[0].message
+    assert "list_roots_compat" not in text
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        # it raises again: the shim's error still reaches the client
+        "    except Exception as exc:\n        if isinstance(exc, ValueError):\n            raise\n"
+        "        return os.getcwd()\n",
+        # it tells the SDK's error apart too: the fallback was the old call's as well (widened)
+        "    except Exception as exc:\n        if isinstance(exc, (MCPError, ValueError)):\n"
+        "            return os.getcwd()\n        raise\n",
+    ],
+)
+def test_noop_an_isinstance_test_that_lets_the_shims_error_through_or_met_the_old_one(tmp_path, handler):
+    _, findings = _run(tmp_path, handler)
+    assert "MR105" not in helpers.codes(findings)

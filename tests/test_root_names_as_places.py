@@ -93,3 +93,39 @@ def test_more_spellings_of_a_name_made_into_a_place(tmp_path, use):
     """sweep D r12, r13 (session 20)."""
     found = findings(tmp_path, use)
     assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
+
+
+LABEL = "def label(root) -> str:\n    return str(root.{attr})\n\n\n"
+
+
+@pytest.mark.parametrize(
+    ("attr", "use"),
+    [
+        ("name", "return f'saved for {label(result.roots[0])}: {text}'"),  # a label of output
+        ("uri", "return str(NOTES / label(result.roots[0]))"),  # the helper makes nothing of the name
+    ],
+    ids=["labels-output", "not-the-name"],
+)
+def test_noop_a_helper_handed_one_root_that_makes_no_place_of_its_name(tmp_path, attr, use):
+    source = SERVER.format(use=use).replace("@mcp.tool()", LABEL.format(attr=attr) + "@mcp.tool()")
+    root = helpers.package(tmp_path, {"server.py": source})
+    found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "rewritten")], found
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "project = result.roots[0]\n    return str(NOTES / f'{label(project)}.md')",
+        "return str(NOTES / label(result.roots[0]))",
+        "for r in result.roots:\n        STORE[label(r)] = text\n    return text",
+    ],
+    ids=["local-root", "subscript", "loop"],
+)
+def test_a_name_made_into_a_place_through_a_helper_handed_one_root(tmp_path, use):
+    """sweep F r11 (session 20): `def label(root): return str(root.name)`, then `NOTES / label(project)`."""
+    source = SERVER.format(use=use).replace("@mcp.tool()", LABEL.format(attr="name") + "@mcp.tool()")
+    root = helpers.package(tmp_path, {"server.py": source})
+    found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
+    assert "makes a path or key of the roots' names, `label(" in found[0].message

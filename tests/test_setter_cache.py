@@ -147,6 +147,42 @@ def test_noop_a_context_variable_set_under_its_own_test_is_per_request(tmp_path)
 
 
 @pytest.mark.parametrize(
+    "spelling",
+    [
+        'from contextvars import ContextVar\n\n_workspace: ContextVar[str | None] = ContextVar("ws", default=None)\n',
+        'import contextvars\n\n_workspace = contextvars.ContextVar("ws")\n',
+    ],
+)
+def test_noop_a_context_variable_of_another_module_is_per_request(tmp_path, spelling):
+    """sweep F r09 (session 20): the ContextVar is imported from the project (`from pkg.context import ...`)."""
+    source = TOOL.format(
+        body="if _workspace.get() is None:\n        result = await ctx.session.list_roots()\n"
+        "        _workspace.set(result.roots[0].uri.path)"
+    ).replace(
+        "from pkg.state import binding", "from pkg.context import _workspace\nfrom pkg.state import binding"
+    )
+    root = helpers._layout(tmp_path, source, {"state.py": STATE, "context.py": spelling}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR101" in helpers.codes(found), found
+    assert "MR212" not in helpers.codes(found), found
+
+
+def test_an_object_of_another_module_with_a_get_method_still_caches(tmp_path):
+    """The same shape on a module-level object that is no ContextVar keeps the roots across requests."""
+    holder = "class Holder:\n    value = None\n\n    def get(self):\n        return self.value\n\n"
+    holder += "    def set(self, v):\n        self.value = v\n\n\n_workspace = Holder()\n"
+    source = TOOL.format(
+        body="if _workspace.get() is None:\n        result = await ctx.session.list_roots()\n"
+        "        _workspace.set(result.roots[0].uri.path)"
+    ).replace(
+        "from pkg.state import binding", "from pkg.context import _workspace\nfrom pkg.state import binding"
+    )
+    root = helpers._layout(tmp_path, source, {"state.py": STATE, "context.py": holder}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR212" in helpers.codes(found), found
+
+
+@pytest.mark.parametrize(
     ("body", "extra"),
     [
         (

@@ -10,7 +10,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _schema_text
+from migrate_roots.codemods import _imports_by_path, _schema_text
 from migrate_roots.codemods._imports import ensure_imports, first_party, own_style
 from migrate_roots.codemods._layout import reflow
 from migrate_roots.codemods._lowlevel_edits import (
@@ -134,6 +134,7 @@ class _Rewrite:
                 ),
             )
             state.edit(state.wrapper.module, _merge_imports_from(shim))
+            _imports_by_path.finish(state, self.plan.shim_import)
 
     def _tool_errors(self, handler: Handler) -> None:
         """mcp 2.x: a handler exception reaches a 2026-07-28 client as "Internal server error", so the

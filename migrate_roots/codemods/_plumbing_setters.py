@@ -5,6 +5,8 @@ ContextVar, a setting's test (`if policy.enforce_roots:`) and a test below the r
 
 from __future__ import annotations
 
+import ast
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -80,7 +82,35 @@ def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:
         # A ContextVar is set per request context, not across requests (sweep D r07 of session 20).
         return "contextvars.ContextVar" not in owner.made_by(base.value)
     imported = any(isinstance(getattr(a, "node", None), cst.ImportFrom) for a in scope[base.value])
-    return imported and _first_party_import(scope, base.value)
+    if not (imported and _first_party_import(scope, base.value)):
+        return False
+    # The same for a ContextVar of another module of the project (sweep F r09 of session 20).
+    return not any(_context_var(state.import_root, fq) for fq in state.qnames(base))
+
+
+@lru_cache(maxsize=1024)
+def _context_var(import_root: str, fq: str) -> bool:
+    """Whether the module of `fq` (`pkg.context.current_project`) binds that name at its top to a
+    `ContextVar(...)`."""
+    from migrate_roots.codemods._sdk_alias import module_file
+
+    module, _, name = fq.rpartition(".")
+    path = module_file(import_root, module) if module and import_root else None
+    try:
+        with open(path or "", "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            continue
+        func = value.func if isinstance(value, ast.Call) else None
+        return (isinstance(func, ast.Name) and func.id == "ContextVar") or (
+            isinstance(func, ast.Attribute) and func.attr == "ContextVar"
+        )
+    return False
 
 
 def _attribute_bases(test: cst.BaseExpression) -> set[str]:

@@ -14,6 +14,7 @@ from migrate_roots.codemods import (
     _capability_guard,
     _capability_widen,
     _except_widen,
+    _imports_by_path,
     _lazy_annotations,
     _roots_run_by_name,
 )
@@ -241,6 +242,8 @@ class _Rewriter:
                     style_of(state.path).force_single_line,
                 ),
             )
+            if plan.shim_import and any(module == shim for module, _ in needs):
+                _imports_by_path.finish(state, plan.shim_import)
 
     def _bound(self, call: cst.Call, shape: str, sign: str, tool: str | None) -> bool | None:
         """A read whose roots bound paths takes the operator's bound in place: `allowed_roots_compat(holder)`,

@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
+from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import _names, last_name
 
@@ -305,28 +306,88 @@ def root_names_read(
             if isinstance(value, cst.Name) or (isinstance(value, cst.Subscript) and over_roots(value.value)):
                 found.append((node, value))
 
+        def visit_Call(self, node: cst.Call) -> None:
+            # `_label(project)` where `def _label(root): return str(root.name)` (sweep F r11 of session 20)
+            if not params and isinstance(node.func, cst.Name):
+                for index, arg in enumerate(node.args):
+                    value = arg.value
+                    held = isinstance(value, cst.Name) or (
+                        isinstance(value, cst.Subscript) and over_roots(value.value)
+                    )
+                    if (
+                        held
+                        and arg.keyword is None
+                        and not arg.star
+                        and _returns_name(node.func, index, state)
+                    ):
+                        handed.append((node, value))
+
+    handed: list[tuple[cst.Call, cst.BaseExpression]] = []
     state.walk(func.body, Names())
     code = state.wrapper.module.code_for_node
-    hits = [
+    hits: list[cst.Attribute | cst.Call] = [
         n
         for n, base in found
         if (not isinstance(base, cst.Name) or base.value in loops)
         and (n.attr.value != "name" or _chooses(n, state) or _names_a_place(n, state))
     ]
+    hits += [
+        call
+        for call, base in handed
+        if (not isinstance(base, cst.Name) or base.value in loops) and _names_a_place(call, state)
+    ]
+    bases: dict[cst.CSTNode, cst.BaseExpression] = {**dict(found), **dict(handed)}
     if not hits:
         cache[(func, params)] = None
     else:
+        hits.sort(key=lambda n: state.pos(n))
         first = hits[0]
-        if first.attr.value == "name":
+        if isinstance(first, cst.Call):
+            kind = "name-value"
+        elif first.attr.value == "name":
             kind = "name" if _chooses(first, state) else "name-value"
         else:
             kind = "host" if _compared(first, state) else "host-value"
         cache[(func, params)] = (code(hits[0]), state.pos(hits[0])[0], kind)
-        base = found[[n for n, _ in found].index(hits[0])][1]
+        base = bases[first]
         state.extra.setdefault("root-name-sources", {})[(func, params)] = (
             sources.get(base.value, "") if isinstance(base, cst.Name) else source(base)
         )
     return cache[(func, params)]
+
+
+def _returns_name(func: cst.Name, index: int, state: FileState) -> bool:
+    """Whether `func` is a function of the module that returns what it makes of its `index`th parameter's name
+    (`def _label(root): return str(root.name)`)."""
+    defs = [
+        n for n in state.wrapper.module.body if isinstance(n, cst.FunctionDef) and n.name.value == func.value
+    ]
+    if len(defs) != 1:
+        return False
+    positional = [*defs[0].params.posonly_params, *defs[0].params.params]
+    if index >= len(positional):
+        return False
+    param = positional[index].name.value
+    found = False
+
+    class Returned(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            if node.value is not None:
+                read(node.value, Named())
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is defs[0]
+
+    class Named(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal found
+            value = node.value
+            found = found or (
+                node.attr.value == "name" and isinstance(value, cst.Name) and value.value == param
+            )
+
+    read(defs[0], Returned())
+    return found
 
 
 def root_names_source(func: cst.FunctionDef, state: FileState) -> str:

@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from migrate_roots.codemods import _imports_by_path
+
 DESCRIPTION_ONE = (
     "Absolute path (or file:// URI) of the directory this tool works in, usually the project or "
     "workspace root. Required when the MCP client does not provide roots."
@@ -109,7 +111,7 @@ def insert_after_imports(
         for index, statement in enumerate(body):
             if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
                 break
-            if is_import_or_docstring(statement):
+            if is_import_or_docstring(statement) or _imports_by_path.is_block(statement):
                 at = index + 1
         lines = textwrap.wrap(comment[2:], width - 2, break_on_hyphens=False)
         gap = [cst.EmptyLine()] * max(1, blank)

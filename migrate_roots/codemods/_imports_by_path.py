@@ -1,0 +1,151 @@
+"""A package module that is also run by its path keeps starting after the rewrite.
+
+`python srv/server.py`, `fastmcp run srv/server.py` and `mcp run srv/server.py` put the file's own folder on
+`sys.path` and load it outside its package, where neither `from ._mcp_roots_compat import ...` nor `from
+srv._mcp_roots_compat import ...` resolves (unless the package is installed). A module of the top-level package
+that shows it is run as a script (a `__main__` block) and never imports its own package gets the compatibility module's import in both forms:
+
+    if TYPE_CHECKING or __package__:
+        from ._mcp_roots_compat import list_roots_compat
+    else:  # run by its path: its own folder is on sys.path
+        from _mcp_roots_compat import list_roots_compat
+
+Type checkers take the first branch only (`TYPE_CHECKING` is true for them), so mypy and pyright see one
+import, of a module they resolve; ruff's type-checking rules do not take the test for a type-checking block.
+Not covered: a module deeper in the package (its folder does not hold the compatibility module), and a module
+without a `__main__` block that `fastmcp run pkg/server.py` loads (most package modules that build a server
+are imported, or run with `python -m`, and the plain import reads better there).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from migrate_roots.codemods import _import_order
+
+TEST = "TYPE_CHECKING or __package__"
+_COMMENT = "# run by its path: its own folder is on sys.path"
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def applies(module: cst.Module, package: str, shim: str) -> bool:
+    """Whether the file (in dotted `package`, importing the compatibility module as `shim`, relative) is a
+    module of the top-level package that may be run by its path."""
+    if not package or "." in package or not shim.startswith(".") or shim.startswith(".."):
+        return False
+    shown = False
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.ImportFrom) and (
+                    small.relative
+                    or (small.module is not None and _code(small.module).split(".")[0] == package)
+                ):
+                    return False  # it imports its own package: it is never run by its path as it stands
+                if isinstance(small, cst.Import) and any(
+                    _code(a.name).split(".")[0] == package for a in small.names
+                ):
+                    return False
+        elif isinstance(statement, cst.If) and _code(statement.test).replace("'", '"') in (
+            '__name__ == "__main__"',
+            '"__main__" == __name__',
+        ):
+            shown = True
+    return shown
+
+
+def _shim_names(statement: cst.CSTNode, forms: frozenset[str]) -> list[str] | None:
+    """The names of a lone `from <shim> import a, b` in one of its spellings (`forms`), else None."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return None
+    imp = statement.body[0]
+    if not isinstance(imp, cst.ImportFrom) or imp.module is None or isinstance(imp.names, cst.ImportStar):
+        return None
+    if "." * len(imp.relative) + _code(imp.module) not in forms:
+        return None
+    if any(a.asname is not None for a in imp.names):
+        return None
+    return [_code(a.name) for a in imp.names]
+
+
+def is_block(statement: cst.CSTNode) -> bool:
+    """Whether `statement` is a block of ours (module-level declarations we write go after it)."""
+    return isinstance(statement, cst.If) and _code(statement.test) == TEST
+
+
+def _block_names(statement: cst.CSTNode, shim: str) -> list[str] | None:
+    """The names a block of ours imports, else None."""
+    if not is_block(statement):
+        return None
+    assert isinstance(statement, cst.If)
+    names: list[str] = []
+    for line in statement.body.body:
+        found = _shim_names(line, frozenset({shim}))
+        if found is None:
+            return None
+        names.extend(found)
+    return names
+
+
+def _block(shim: str, names: list[str], single: bool, eol: str) -> cst.If:
+    groups = [[n] for n in names] if single else [names]
+    bare = shim.lstrip(".")
+    first = "".join(f"    from {shim} import {', '.join(g)}{eol}" for g in groups)
+    second = "".join(f"    from {bare} import {', '.join(g)}{eol}" for g in groups)
+    statement = cst.parse_statement(f"if {TEST}:{eol}{first}else:  {_COMMENT}{eol}{second}")
+    assert isinstance(statement, cst.If)
+    return statement
+
+
+def dual_import(shim: str, package: str, single: bool) -> Any:
+    """An edit for the Module node: every lone import of the compatibility module (`shim`, relative; or
+    absolute from `package`) joins one block of both forms, placed where the first of them stood."""
+    forms = frozenset({shim, f"{package}.{shim.lstrip('.')}"})
+
+    def change(node: cst.CSTNode) -> cst.CSTNode:
+        assert isinstance(node, cst.Module)
+        body: list[Any] = []
+        names: list[str] = []
+        place: int | None = None
+        leading: Any = ()
+        for statement in node.body:
+            found = _shim_names(statement, forms)
+            if found is None:
+                found = _block_names(statement, shim)
+            if found is None:
+                body.append(statement)
+                continue
+            names.extend(found)
+            if place is None:
+                place = len(body)
+                leading = statement.leading_lines
+            body.append(None)
+        if place is None:
+            return node
+        ordered = sorted(dict.fromkeys(names), key=_import_order.name_key)
+        block = _block(shim, ordered, single, node.default_newline)
+        body[place] = block.with_changes(leading_lines=leading)
+        return node.with_changes(body=[s for s in body if s is not None])
+
+    return change
+
+
+def finish(state: Any, shim: str) -> None:
+    """After the compatibility module's names are imported in `state`'s file (`shim`: its relative name):
+    the import in both forms, when the file may be run by its path."""
+    from migrate_roots.codemods._imports import ensure_imports, first_party
+    from migrate_roots.codemods._style import style_of
+
+    module = state.wrapper.module
+    if not applies(module, state.package, shim):
+        return
+    single = style_of(state.path).force_single_line
+    state.edit(
+        module, ensure_imports([("typing", "TYPE_CHECKING")], first_party(state.path, state.package), single)
+    )
+    state.edit(module, dual_import(shim, state.package, single))
