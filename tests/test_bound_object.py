@@ -224,3 +224,156 @@ def test_roots_read_by_a_method_of_an_object_and_checked_by_a_helper_are_a_bound
     assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")]
     assert "(a `parents` membership test in `inside`)" in findings[0].message
     assert "result = await allowed_roots_compat(session)" in server.read_text()
+
+
+HANDS_TO_CHECKER = """\
+    def _ensure_inside(root: Path, target: Path) -> Path:
+        if not target.is_relative_to(root):
+            raise PermissionError(f"{target} is outside the workspace")
+        return target
+
+
+    class Box:
+        def __init__(self, root: Path) -> None:
+            self._root = root
+
+        def inside(self, name: str) -> Path:
+            return _ensure_inside(self._root, (self._root / name).resolve())
+"""
+INHERITED = """\
+    class Sandboxed:
+        root: Path
+
+        def _check(self, target: Path) -> Path:
+            if not target.is_relative_to(self.root):
+                raise PermissionError(f"{target} is outside the workspace")
+            return target
+
+
+    class Box(Sandboxed):
+        def __init__(self, root: Path) -> None:
+            self.root = root
+
+        def inside(self, name: str) -> Path:
+            return self._check((self.root / name).resolve())
+"""
+OWN_LISTING_CHECKER = """\
+    def _ensure_inside(root: Path, target: Path) -> Path:
+        if not target.is_relative_to(root):
+            raise PermissionError(f"{target} is outside the workspace")
+        return target
+
+
+    class Box:
+        def __init__(self, root: Path) -> None:
+            self._root = root
+
+        def inside(self, name: str) -> Path:
+            return (self._root / name).resolve()
+
+        def files(self) -> list[Path]:
+            return [_ensure_inside(self._root, p) for p in self._root.iterdir()]
+"""
+
+
+def test_noop_a_class_that_hands_its_attribute_only_with_its_own_listing(tmp_path):
+    findings, text = _run(tmp_path, OWN_LISTING_CHECKER)
+    assert [(f.code, f.action.value) for f in findings if f.code != "MR107"] == [("MR101", "rewritten")]
+
+
+@pytest.mark.parametrize(
+    ("cls", "where"),
+    [(HANDS_TO_CHECKER, "_ensure_inside"), (INHERITED, "_check")],
+    ids=["method-hands-its-attribute-to-a-checker", "inherited-check"],
+)
+def test_a_bound_held_through_a_checker_or_a_base_class(tmp_path, cls, where):
+    """sweep H r01, r02 (session 21): `_ensure_inside(self._root, target)` in the method, or `self._check(...)`
+    inherited from a base class of the project that tests `is_relative_to(self.root)`. Before: rewritten, and
+    a legacy client passing `root=["/"]` read outside its only root."""
+    findings, text = _run(tmp_path, cls)
+    assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")]
+    assert f"in `{where}`" in findings[0].message
+    assert "async def save(name: str, text: str, ctx: Context) -> str:" in text
+
+
+FACTORY = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("notes")
+
+
+    class Box:
+        def __init__(self, root: Path) -> None:
+            self.root = root
+
+        @classmethod
+        async def for_request(cls, ctx: Context) -> "Box":
+            result = await ctx.session.list_roots()
+            return cls(Path(result.roots[0].uri.path).resolve())
+
+        def inside(self, name: str) -> Path:
+            target = (self.root / name).resolve()
+            if not target.is_relative_to(self.root):
+                raise PermissionError(f"{name} is outside the workspace")
+            return target
+
+
+    @mcp.tool()
+    async def save(name: str, text: str, ctx: Context) -> str:
+        box = await Box.for_request(ctx)
+        box.inside(name).write_text(text)
+        return "saved"
+"""
+PARTIAL = """\
+    import functools
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("notes")
+
+
+    def ensure_within(base: Path, name: str) -> Path:
+        target = (base / name).resolve()
+        if not target.is_relative_to(base):
+            raise PermissionError(f"{name} escapes the workspace")
+        return target
+
+
+    @mcp.tool()
+    async def save(name: str, text: str, ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        safe = functools.partial(ensure_within, Path(result.roots[0].uri.path).resolve())
+        safe(name).write_text(text)
+        return "saved"
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        (FACTORY, "inside"),
+        (PARTIAL, "ensure_within"),
+        (
+            PARTIAL.replace("functools.partial", "partial").replace(
+                "import functools\n", "from functools import partial\n"
+            ),
+            "ensure_within",
+        ),
+    ],
+    ids=["classmethod-factory", "functools-partial", "partial-imported"],
+)
+def test_a_bound_built_by_a_classmethod_or_bound_by_partial(tmp_path, source, where):
+    """sweep H r03, r04 (session 21): `cls(<roots>)` in a classmethod factory is the class's constructor;
+    `partial(ensure_within, <roots>)` hands them to `ensure_within`'s first parameter."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    server = root / "pkg" / "server.py"
+    server.write_text(textwrap.dedent(source))
+    findings = [f for r in helpers.run_engine(root, select=["MR1"]) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")], findings
+    assert f"in `{where}`" in findings[0].message
+    assert "async def save(name: str, text: str, ctx: Context) -> str:" in server.read_text()

@@ -21,6 +21,15 @@ class Binding:
     def reset(self) -> None:
         self.project = None
 
+    def bind_once(self, name: str) -> None:
+        if self.project is None:
+            self.project = name
+
+    def bind_again(self, name: str) -> None:
+        if self.project is not None:
+            print("rebinding")
+        self.project = name
+
 
 binding = Binding()
 """
@@ -205,3 +214,136 @@ def test_roots_kept_through_a_class_or_the_lifespan_are_marked(tmp_path, body, e
     found = findings(tmp_path, TOOL.format(body=body) + extra)
     assert "MR101" not in helpers.codes(found), found
     assert "MR212" in helpers.codes(found), found
+
+
+ALIASED = """\
+from contextlib import asynccontextmanager
+
+from mcp.server.fastmcp import Context, FastMCP
+
+
+class AppState:
+    project = None
+
+    def bind(self, project):
+        self.project = project
+
+
+_state = AppState()
+
+
+def get_state():
+    return {returned}
+
+
+@asynccontextmanager
+async def lifespan(server):
+    yield AppState()
+
+
+mcp = FastMCP("demo", lifespan=lifespan)
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    app = {value}
+    if app.project is None:
+        result = await ctx.session.list_roots()
+        {keep}
+    return app.project
+"""
+KEEPS = {
+    "setter": "app.bind(str(result.roots[0].uri))",
+    "attribute": "app.project = str(result.roots[0].uri)",
+}
+
+
+def aliased(tmp_path, value: str, keep: str, returned: str = "_state") -> list:
+    source = ALIASED.format(value=value, keep=KEEPS[keep], returned=returned)
+    root = helpers._layout(tmp_path, source, None, True)
+    return [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+
+
+@pytest.mark.parametrize("keep", sorted(KEEPS))
+@pytest.mark.parametrize(
+    ("value", "returned"),
+    [("AppState()", "_state"), ("get_state()", "AppState()"), ("ctx.request_context", "_state")],
+    ids=["built-here", "getter-builds-one", "not-the-lifespan"],
+)
+def test_noop_a_local_that_dies_with_the_request_keeps_nothing(tmp_path, value, returned, keep):
+    found = aliased(tmp_path, value, keep, returned)
+    assert "MR212" not in helpers.codes(found), found
+    assert "MR101" in helpers.codes(found), found
+
+
+@pytest.mark.parametrize("keep", sorted(KEEPS))
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("ctx.request_context.lifespan_context", "the lifespan context, shared by every request"),
+        ("get_state()", "an object of the module, shared by every request"),
+    ],
+    ids=["lifespan-alias", "module-getter"],
+)
+def test_a_local_alias_of_a_long_lived_object_keeps_the_roots(tmp_path, value, said, keep):
+    """sweep F r07 (session 20): `app = ctx.request_context.lifespan_context` (the FastMCP docs' spelling),
+    or `binding = get_binding()` returning a module-level object, then `app.bind(uri)` / `app.project = uri`
+    under `if app.project is None:`: the explicit argument was ignored from the second call on."""
+    found = aliased(tmp_path, value, keep)
+    assert "MR101" not in helpers.codes(found), found
+    assert "MR212" in helpers.codes(found), found
+    assert any(f"(`app = {value}`, {said})" in f.message for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("body", "extra"),
+    [
+        # the guard through a function of the module (sweep D r03)
+        (
+            "if not _bound():\n        result = await ctx.session.list_roots()\n"
+            "        binding.bind(Path(result.roots[0].uri.path).name)",
+            "\n\ndef _bound() -> bool:\n    return binding.project is not None\n",
+        ),
+        # the object held in a module dict (sweep D r03)
+        (
+            "if STATE['b'].project is None:\n        result = await ctx.session.list_roots()\n"
+            "        STATE['b'].bind(Path(result.roots[0].uri.path).name)",
+            "\n\nSTATE = {'b': binding}\n",
+        ),
+        # the read in a helper, the setter in the tool (sweep D r04)
+        (
+            "if binding.project is None:\n        binding.bind(await _read(ctx))",
+            "\n\nasync def _read(ctx: Context) -> str:\n    result = await ctx.session.list_roots()\n"
+            "    return Path(result.roots[0].uri.path).name\n",
+        ),
+        # a first-wins setter, unguarded at the call (sweep D r05)
+        (
+            "result = await ctx.session.list_roots()\n    binding.bind_once(Path(result.roots[0].uri.path).name)",
+            "",
+        ),
+    ],
+    ids=["guard-helper", "module-dict", "read-in-helper", "first-wins"],
+)
+def test_more_spellings_of_roots_kept_through_a_setter(tmp_path, body, extra):
+    found = findings(tmp_path, TOOL.format(body=body) + extra)
+    assert "MR101" not in helpers.codes(found), found
+    assert "MR212" in helpers.codes(found), found
+
+
+def test_first_wins_setter_is_said_so(tmp_path):
+    body = (
+        "result = await ctx.session.list_roots()\n    binding.bind_once(Path(result.roots[0].uri.path).name)"
+    )
+    found = findings(tmp_path, TOOL.format(body=body))
+    assert any(
+        "keeps the first value only (it sets `self.project` while that is unset)" in f.message for f in found
+    )
+
+
+def test_noop_a_setter_that_always_sets_is_no_first_wins(tmp_path):
+    body = (
+        "result = await ctx.session.list_roots()\n    binding.bind_again(Path(result.roots[0].uri.path).name)"
+    )
+    found = findings(tmp_path, TOOL.format(body=body))
+    assert "MR212" not in helpers.codes(found), found
+    assert "MR101" in helpers.codes(found), found

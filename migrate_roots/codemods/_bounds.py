@@ -343,9 +343,12 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                 # One walk an argument: the names it reads, and the calls whose results feed this one.
                 outer = pos(call)
                 keyed_names = []
+                # `partial(ensure_within, base)`: the arguments are the function's, one place on (sweep H r03)
+                shift = 1 if name == "partial" and call.args[0].keyword is None else 0
                 for i, a in enumerate(call.args):
                     names, inner = _names_and_calls(a.value)
-                    keyed_names.append((a.keyword.value if a.keyword else f"#{i}", names))
+                    if i >= shift:
+                        keyed_names.append((a.keyword.value if a.keyword else f"#{i - shift}", names))
                     feeds.extend((pos(c), outer) for c in inner)
                 args.append((outer, tuple(keyed_names)))
                 mentioned = frozenset().union(*(names for _, names in keyed_names))

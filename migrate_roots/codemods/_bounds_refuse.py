@@ -17,6 +17,8 @@ K = TypeVar("K")
 # engine follows, `engine.ONWARD_DEPTH`): whether it bounds anything is unknown, so the read is marked, not
 # rewritten (sweep I, r11). `_unread` says which; `refuse` words it.
 UNREAD = "handed to code migrate-roots did not read"
+# Classes of the project -> their bases of the project (ModuleFacts.bases), when the plan gives none.
+_NO_BASES: Mapping[str, tuple[str, ...]] = {}
 
 
 def _unread(fq: str, parsed: frozenset[str]) -> bool:
@@ -51,6 +53,7 @@ def _sign_for(
     by_fq: Mapping[str, tuple[str, Any]],
     every: Mapping[str, Mapping[Pos, list[str]]],
     parsed: frozenset[str] = frozenset(),
+    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
 ) -> str | None:
     """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return;
     else `UNREAD ...` when the values go to a function of the project the run did not read."""
@@ -76,7 +79,7 @@ def _sign_for(
         if position in fed:
             hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
         for callee in calls.get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, every, parsed=parsed)
+            found = _bound_parameter_sign(callee, hit, by_fq, every, parsed=parsed, bases=bases)
             if found is not None and found[0] == UNREAD:
                 unread = unread or f"{UNREAD}: `{found[1]}`"
             elif found is not None:
@@ -115,6 +118,7 @@ def _bound_parameter_sign(
     calls: Mapping[str, Mapping[Pos, list[str]]],
     depth: int = 0,
     parsed: frozenset[str] = frozenset(),
+    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
 ) -> tuple[str, str] | None:
     """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
     flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
@@ -122,7 +126,7 @@ def _bound_parameter_sign(
     func = by_fq[fq][1] if fq in by_fq else None
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
     if func is None:
-        held = _held_bound(fq, by_fq)
+        held = _held_bound(fq, by_fq, calls, depth, parsed, bases)
         # Four calls from the read: a module past those the engine follows, when the run did not read it (a
         # nearer one unread holds nothing the plan needs: the engine left it out of the group).
         far = depth >= 3 and _unread(fq, parsed)
@@ -146,14 +150,21 @@ def _bound_parameter_sign(
     for position, arguments in sorted(theirs.args):
         hit = [key for key, mentioned in arguments if mentioned & tainted]
         for callee in calls.get(fq, {}).get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed)
+            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, bases)
             if found is not None and found[0] != UNREAD:
                 return found
             unread = unread or found
     return unread
 
 
-def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, str] | None:
+def _held_bound(
+    cls: str,
+    by_fq: Mapping[str, tuple[str, Any]],
+    calls: Mapping[str, Mapping[Pos, list[str]]] | None = None,
+    depth: int = 0,
+    parsed: frozenset[str] = frozenset(),
+    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
+) -> tuple[str, str] | None:
     """Roots handed to the constructor of a class of the project (`Box(Path(roots[0].uri.path))`) bound paths
     when a method of the class checks a path it is given against one of its own attributes
     (`inside(self, name)`: `target.is_relative_to(self.root)` and a refusal): the object holds the bound. A
@@ -172,6 +183,23 @@ def _held_bound(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> tuple[str, st
         for sign, names in theirs.signs:
             if names & own and sign in checked:
                 return sign, fq
+        # ... or hands its own attribute, beside the path it is given, to a function whose check takes it as the
+        # bound (`_ensure_inside(self._root, target)`; sweep H r01 of session 21)
+        mine = calls.get(fq, {}) if calls is not None and depth < 3 else {}
+        for position, arguments in sorted(theirs.args) if mine else ():
+            hit = [key for key, mentioned in arguments if mentioned & own and "self" in mentioned]
+            if not hit or not any(mentioned & given for _, mentioned in arguments):
+                continue
+            for callee in mine.get(position, ()):
+                assert calls is not None
+                found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, bases)
+                if found is not None and found[0] != UNREAD:
+                    return found
+    # ... or a method it inherits from a base of the project does (sweep H r02 of session 21)
+    for base in bases.get(cls, ()) if depth < 3 else ():
+        found = _held_bound(base, by_fq, calls, depth + 1, parsed, bases)
+        if found is not None:
+            return found
     return None
 
 
@@ -180,6 +208,7 @@ def refuse(
     allowlist_env: str,
     resolve: Callable[[str], str | None] = lambda fq: None,
     parsed: frozenset[str] = frozenset(),
+    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
 ) -> dict[tuple[str, Pos], tuple[tuple[str, str], str]]:
     """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
     the read's result in the function holding it, or the result of a call into the way in a function on the way
@@ -204,7 +233,7 @@ def refuse(
         open_sites = [s for s in func.sites if (s.refusal is None or s.refusal[0] == "MR105") and not s.done]
         if not open_sites:
             continue
-        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of, parsed)
+        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of, parsed, bases)
         unread = sign if sign is not None and sign.startswith(UNREAD) else None
         sign = None if unread else sign
         way, todo = {fq}, [fq]
@@ -217,7 +246,7 @@ def refuse(
                 todo.append(caller)
                 mine = calls_of.get(caller, {})
                 positions = [p for p, callees in mine.items() if current in callees]
-                found = _sign_for(caller, positions, by_fq, calls_of, parsed)
+                found = _sign_for(caller, positions, by_fq, calls_of, parsed, bases)
                 if found is not None and found.startswith(UNREAD):
                     unread = unread or found
                 else:

@@ -100,7 +100,7 @@ def refuse(
         name = func.qualname.rpartition(".")[2]
         pos = func.stored_at.get(pos, pos)  # the assignment, not the call, when they are apart
         reason = (
-            f"`{name}` keeps what this read gives on `{target}` ({os.path.basename(path)}:{pos[0]}), which "
+            f"`{name}` keeps what this read gives {_on(target)} ({os.path.basename(path)}:{pos[0]}), which "
             f"outlives the request: a path argument here would serve one caller's value to later calls; "
             f"{_PER_REQUEST}, then run again"
         )

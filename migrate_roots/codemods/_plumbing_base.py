@@ -95,6 +95,8 @@ class _PlumbingBase:
         self.attr_writes: list[
             tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign | cst.Call, cst.Attribute]
         ] = []
+        # Of those calls, a first-wins setter's (`binding.bind_once(<roots>)`): the attribute it keeps.
+        self.first_wins: dict[cst.CSTNode, str] = {}
         self.exported: set[str] = set()
         self.removed: set[cst.CSTNode] = set()  # statements and functions that go
         self.handled: set[cst.CSTNode] = set()  # registration nodes consumed (not leftovers)

@@ -31,6 +31,7 @@ from migrate_roots.codemods._plumbing_queries import (
 from migrate_roots.codemods._plumbing_state import (
     _attribute_base,
     _is_local,
+    _long_lived_alias,
     _names_global,
 )
 from migrate_roots.codemods._read import read
@@ -133,8 +134,12 @@ class _Collector(cst.CSTVisitor):
         for target in targets:
             if isinstance(target, cst.Attribute) and _mentions_site(node.value, func, self.o):
                 base = _attribute_base(target)
-                if isinstance(base, cst.Name) and _is_local(base, func, self.state):
-                    continue
+                if (
+                    isinstance(base, cst.Name)
+                    and _is_local(base, func, self.state)
+                    and not _long_lived_alias(base, func, self.state)
+                ):
+                    continue  # an object built here dies with the request; an alias of the lifespan's does not
                 self.o.attr_writes.append((func, node, target))
 
     def _handlers_key(self, assign: cst.Assign, key: cst.BaseExpression) -> None:

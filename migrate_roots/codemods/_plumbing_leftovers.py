@@ -18,7 +18,7 @@ from migrate_roots.codemods._plumbing_edits import (
     _without_blank_lines,
 )
 from migrate_roots.codemods._plumbing_queries import _contains
-from migrate_roots.codemods._plumbing_state import _ALLOWS, _bound_name, _dotted, _inside
+from migrate_roots.codemods._plumbing_state import _ALLOWS, _bound_name, _dotted, _inside, _long_lived_alias
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.model import Severity
@@ -118,6 +118,11 @@ class _Leftovers(_PlumbingBase):
                     f"roots handed to `{_dotted(target)}()` stay on `{base}` ({holder}), and the test of `{base}` "
                     "above the read skips it once they are there"
                 )
+                if assign in self.first_wins:
+                    kept = (
+                        f"roots handed to `{_dotted(target)}()` stay on `{base}` ({holder}), which keeps the first "
+                        f"value only (it sets `{self.first_wins[assign]}` while that is unset)"
+                    )
             else:
                 kept = f"roots kept on `{_dotted(target)}` outlive the request ({holder})"
             state.mark(
@@ -229,6 +234,15 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
         head = head.value
     if "lifespan" in _dotted(target):
         return "a lifespan field, shared by every request"
+    function = state.enclosing_function(target)
+    held = _long_lived_alias(head, function, state) if isinstance(head, cst.Name) and function else None
+    if held:
+        assert isinstance(head, cst.Name)
+        return f"`{head.value} = {held}`, " + (
+            "the lifespan context, shared by every request"
+            if held.endswith("lifespan_context")
+            else "an object of the module, shared by every request"
+        )
     if isinstance(head, cst.Name) and head.value == "self":
         return "an attribute of `self`, kept as long as the object"
     if isinstance(head, cst.Name) and _sdk.imported(state, head):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import libcst as cst
 
@@ -17,6 +17,7 @@ from migrate_roots.codemods._plumbing_state import (
     _READ_ONLY_METHODS,
     _attribute_base,
     _first_party_import,
+    _long_lived_alias,
     _names_global,
 )
 from migrate_roots.codemods._read import read
@@ -37,7 +38,9 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
         return  # `logger.debug(roots)` under `if logger.isEnabledFor(...)`, `cache.get(root)`
     base = _attribute_base(method)
     lifespan = "lifespan_context" in state.wrapper.module.code_for_node(method.value)
-    if not isinstance(base, cst.Name) or not (lifespan or _long_lived(base, owner, state)):
+    if not isinstance(base, cst.Name) or not (
+        lifespan or _long_lived(base, owner, state) or _long_lived_alias(base, func, state)
+    ):
         return
     if not any(_mentions_site(arg.value, func, owner) for arg in node.args):
         return
@@ -46,15 +49,20 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
     while current is not None and current is not func:
         # The test decides whether the roots are read at all (the read under it too): not `if audit.enabled:
         # audit.record(uri)` below the read (sweep D r06 of session 20).
-        if (
-            isinstance(current, (cst.If, cst.While))
-            and base.value in _attribute_bases(current.test)
-            and _missing(current.test)
-            and any(_contains(current.body, site, state) for site in sites)
+        if _absence_guard(current, base.value, state) and any(
+            _contains(current.body, site, state) for site in sites
         ):
             owner.attr_writes.append((func, node, method))
             return
         current = state.parent(current)
+    # `binding.bind_once(<roots>)`, whose body sets `self.project` only while it is unset (sweep D r05).
+    kept = _first_wins(state.path, method.attr.value) or _first_wins(
+        _imported_file(base, state), method.attr.value
+    )
+    if kept:
+        owner.attr_writes.append((func, node, method))
+        owner.first_wins[node] = f"self.{kept}"
+        return
     # `if binding.project is not None: return binding.project` before the read (sweep D r02).
     first = min(state.pos(site) for site in sites)
     for guard, returned in _early_returns(func):
@@ -66,6 +74,53 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
         ):
             owner.attr_writes.append((func, node, method))
             return
+
+
+def guarded_by_absence(node: cst.CSTNode, base: str, func: cst.FunctionDef, state: FileState) -> bool:
+    """Whether `node` sits under an `if`/`while` in `func` that tests the absence of an attribute of `base`
+    (`if binding.project is None:`)."""
+    current = state.parent(node)
+    while current is not None and current is not func:
+        if _absence_guard(current, base, state) and _contains(current.body, node, state):
+            return True
+        current = state.parent(current)
+    return False
+
+
+def _absence_guard(node: cst.CSTNode, base: str, state: FileState) -> TypeGuard[cst.If | cst.While]:
+    """`node` is an `if`/`while` testing the absence of an attribute of `base`: `if binding.project is None:`,
+    `if not binding.is_bound():`, or through a function of the module that returns such a test (`if not
+    _bound():`, `def _bound(): return binding.project is not None`; sweep D r03 of session 20)."""
+    if not isinstance(node, (cst.If, cst.While)):
+        return False
+    parts = [node.test, *_returned_by_helpers(node.test, state)]
+    return any(base in _attribute_bases(p) for p in parts) and any(_missing(p) for p in parts)
+
+
+def _returned_by_helpers(test: cst.BaseExpression, state: FileState) -> list[cst.BaseExpression]:
+    """What the module's functions called without arguments in `test` return (`_bound()`)."""
+    names = {c.func.value for c in _calls_of(test) if isinstance(c.func, cst.Name) and not c.args}
+    out: list[cst.BaseExpression] = []
+    for statement in state.wrapper.module.body if names else ():
+        if isinstance(statement, cst.FunctionDef) and statement.name.value in names:
+            body = statement.body.body
+            last = body[-1] if body else None
+            if isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return):
+                value = last.body[0].value
+                if value is not None:
+                    out.append(value)
+    return out
+
+
+def _calls_of(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            found.append(n)
+
+    read(node, Calls())
+    return found
 
 
 def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:
@@ -86,6 +141,64 @@ def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:
         return False
     # The same for a ContextVar of another module of the project (sweep F r09 of session 20).
     return not any(_context_var(state.import_root, fq) for fq in state.qnames(base))
+
+
+def _imported_file(base: cst.Name, state: FileState) -> str:
+    """The file of the project module `base` is imported from (`from pkg.state import binding`), or ''."""
+    from migrate_roots.codemods._sdk_alias import module_file
+
+    for fq in sorted(state.qnames(base)):
+        module = fq.rpartition(".")[0]
+        path = module_file(state.import_root, module) if module and state.import_root else None
+        if path:
+            return path
+    return ""
+
+
+@lru_cache(maxsize=1024)
+def _first_wins(path: str, method: str) -> str:
+    """The attribute a method named `method` of a class in the file at `path` sets only while it is unset
+    (`def bind_once(self, p): if self.project is None: self.project = p`), or ''."""
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return ""
+    for cls in tree.body:
+        for node in cls.body if isinstance(cls, ast.ClassDef) else ():
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != method:
+                continue
+            for test in (n for n in ast.walk(node) if isinstance(n, ast.If)):
+                unset = _unset_attribute(test.test)
+                if unset and any(
+                    isinstance(t, ast.Attribute) and t.attr == unset and _is_self(t.value)
+                    for n in test.body
+                    if isinstance(n, (ast.Assign, ast.AnnAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                ):
+                    return unset
+    return ""
+
+
+def _is_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _unset_attribute(test: ast.expr) -> str:
+    """`self.project is None`, `self.project == None`, `not self.project`: `project`; else ''."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        target = test.operand
+    elif (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.Eq))
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        target = test.left
+    else:
+        return ""
+    return target.attr if isinstance(target, ast.Attribute) and _is_self(target.value) else ""
 
 
 @lru_cache(maxsize=1024)

@@ -66,9 +66,10 @@ def _names_global(scope: Any, name: str) -> bool:
 
 
 def _attribute_base(target: cst.Attribute) -> cst.BaseExpression:
-    """What an attribute chain hangs on: `self` of `self.cache.roots`."""
+    """What an attribute chain hangs on: `self` of `self.cache.roots`, `STATE` of `STATE["b"].project` (sweep
+    D r03 of session 20)."""
     base = target.value
-    while isinstance(base, cst.Attribute):
+    while isinstance(base, (cst.Attribute, cst.Subscript)):
         base = base.value
     return base
 
@@ -84,6 +85,71 @@ def _is_local(name: cst.Name, func: cst.FunctionDef, state: FileState) -> bool:
         if isinstance(node, cst.Param) or node is None or assignment.scope is not scope:
             return False
     return bool(assignments)
+
+
+def _long_lived_alias(name: cst.Name, func: cst.FunctionDef, state: FileState) -> str:
+    """A local of `func` bound only to an object that outlives the request: the lifespan context
+    (`app: AppState = ctx.request_context.lifespan_context`, the FastMCP docs' spelling), or what a function
+    of the module returns that is always one of its module-level names (`binding = get_binding()`) (session
+    20, sweep F r07). What it is bound to, as written; else ''."""
+    if not _is_local(name, func, state):
+        return ""
+    scope = state.scope(name)
+    assert scope is not None
+    values: list[cst.BaseExpression | None] = []
+    for assignment in scope[name.value]:
+        target = getattr(assignment, "node", None)
+        parent = state.parent(target) if isinstance(target, cst.Name) else None
+        if isinstance(parent, cst.AssignTarget):
+            parent = state.parent(parent)
+        values.append(
+            getattr(parent, "value", None) if isinstance(parent, (cst.Assign, cst.AnnAssign)) else None
+        )
+    if not values or not all(v is not None and _long_lived_value(v, state) for v in values):
+        return ""
+    first = values[0]
+    assert first is not None
+    return state.wrapper.module.code_for_node(first)
+
+
+def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
+    if isinstance(value, cst.Attribute) and value.attr.value == "lifespan_context":
+        return True
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and not value.args):
+        return False
+    module = state.wrapper.module
+    defs = [n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == value.func.value]
+    if len(defs) != 1:
+        return False
+    tops = {
+        t.target.value
+        for n in module.body
+        if isinstance(n, cst.SimpleStatementLine)
+        for small in n.body
+        if isinstance(small, cst.Assign)
+        for t in small.targets
+        if isinstance(t.target, cst.Name)
+    }
+    returned: list[cst.BaseExpression | None] = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            returned.append(node.value)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is defs[0]
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    read(defs[0], Returns())
+    local = {
+        p.name.value
+        for p in (*defs[0].params.params, *defs[0].params.posonly_params, *defs[0].params.kwonly_params)
+    }
+    return bool(returned) and all(
+        isinstance(r, cst.Name) and r.value in tops and r.value not in local for r in returned
+    )
 
 
 def _state_write(node: cst.CSTNode) -> str | None:
@@ -148,6 +214,8 @@ def _dotted(node: cst.BaseExpression) -> str:
         return node.value
     if isinstance(node, cst.Attribute):
         return f"{_dotted(node.value)}.{node.attr.value}"
+    if isinstance(node, cst.Subscript):  # `STATE["b"]`, as written
+        return cst.Module([]).code_for_node(node)
     return "..."
 
 

@@ -38,11 +38,18 @@ class Functions:
         self.reexports: dict[tuple[str, str], tuple[dict[str, str], tuple[str, ...]]] = {}
         # (root, module) -> its module-level instances of package classes (`workspace = Workspace()`).
         self.instances: dict[tuple[str, str], dict[str, str]] = {}
+        # A class of the project -> its bases of the project, in order (a method it inherits is theirs).
+        self.bases: dict[str, tuple[str, ...]] = {}
+        self.own: dict[str, set[str]] = {}  # ... and the methods it defines itself (ModuleFacts.overrides)
         for path, summary in summaries.items():
             root = import_root(summary)
             self.modules.add((root, summary.module))
             if summary.facts is not None:
                 self.reexports[(root, summary.module)] = (dict(summary.facts.imports), summary.facts.stars)
+                self.bases.update(summary.facts.bases)
+                for override, _, _ in summary.facts.overrides:
+                    cls, _, method = override.rpartition(".")
+                    self.own.setdefault(cls, set()).add(method)
             if summary.instances:
                 self.instances[(root, summary.module)] = summary.instances
             tools, hidden = models[root].tools, models[root].hidden
@@ -118,6 +125,12 @@ class Functions:
             return self.resolve(key[0], f"{gives}.{method}", depth + 1) if gives else None
         if (root, fq) in self.by_key:
             return (root, fq)
+        cls, _, method = fq.rpartition(".")
+        inherited = self.bases.get(cls, ()) if method not in self.own.get(cls, ()) else ()
+        for base in inherited:  # a method the class inherits (sweep E r03 of session 20)
+            found = self.resolve(root, f"{base}.{method}", depth + 1)
+            if found is not None:
+                return found
         # A module of the caller's own root shadows its namesakes elsewhere (whose function this is not),
         # except for what it re-exports: the name it imported is followed to where it is defined.
         module = fq.rpartition(".")[0]

@@ -87,6 +87,16 @@ def _self_method(state: FileState, target: cst.BaseExpression) -> set[str]:
         for item in reversed(state.stack):
             if isinstance(item, cst.ClassDef):
                 return {f"{state.module}.{state.qualname(item)}.{target.attr.value}"}
+    if isinstance(target, cst.Name) and target.value == "cls":
+        # `cls(await resolve_workspace(ctx))` in a classmethod: the class's constructor (sweep H r04, session 21)
+        method = next((f for f in reversed(state.stack) if isinstance(f, cst.FunctionDef)), None)
+        classmethod = method is not None and any(
+            isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+            for d in method.decorators
+        )
+        owner = state.stack[state.stack.index(method) - 1] if method is not None and classmethod else None
+        if isinstance(owner, cst.ClassDef):
+            return {f"{state.module}.{state.qualname(owner)}"}
     return set()
 
 

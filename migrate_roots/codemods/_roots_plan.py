@@ -69,7 +69,7 @@ def plan_package(
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
         resolve = partial(resolved_name, funcs, root)
-        bound_reads = _bounds_refuse.refuse(view, settings.allowlist_env, resolve, parsed)
+        bound_reads = _bounds_refuse.refuse(view, settings.allowlist_env, resolve, parsed, funcs.bases)
         for (fq, pos), (why, sign) in bound_reads.items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
             # No sign: roots handed to a module the run did not read, a bound or not (MR109, no MR110).

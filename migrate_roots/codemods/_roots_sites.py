@@ -402,6 +402,8 @@ class SiteIndex:
             position = state.pos(node)
             names = _self_method(state, target) or typed.method_call(state, target, lambda n: _fq(state, n))
             callees = list(names or _fq(state, target) or _starred(state, target))
+            if "functools.partial" in callees and node.args and node.args[0].keyword is None:
+                callees = sorted(_fq(state, node.args[0].value))  # what `partial(f, ...)` will call
             for name in callees:
                 caller.calls.append((name, position))
             for name in _fastmcp_forms.registered_fn(target, state, lambda n: _fq(state, n)):

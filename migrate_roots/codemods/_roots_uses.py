@@ -10,7 +10,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
+from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local, _long_lived_alias
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import _names, last_name
@@ -510,6 +510,10 @@ def stored_on(call: cst.Call, func: cst.FunctionDef, state: FileState) -> str | 
     while parent is not None and not isinstance(parent, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
         if isinstance(parent, cst.Lambda):
             return None  # run later, if ever
+        if isinstance(parent, cst.Arg):
+            setter = _guarded_setter(parent, func, state)
+            if setter is not None:
+                return setter
         node, parent = parent, state.parent(parent)
     if isinstance(parent, cst.Assign) and parent.value is node:
         targets = [t.target for t in parent.targets]
@@ -525,13 +529,42 @@ def stored_on(call: cst.Call, func: cst.FunctionDef, state: FileState) -> str | 
     return names or None
 
 
+def _guarded_setter(arg: cst.Arg, func: cst.FunctionDef, state: FileState) -> str | None:
+    """`binding.bind(await helper(ctx))` under `if binding.project is None:`, on an object that outlives the
+    request (`self`, a class, a module-level object, a local alias of one): `binding.bind()`, as the plumbing's
+    setter test says it in the read's own function (session 20, sweep D r04)."""
+    from migrate_roots.codemods._plumbing_setters import guarded_by_absence
+    from migrate_roots.codemods._plumbing_state import _LOG_METHODS, _READ_ONLY_METHODS, _names_global
+
+    call = state.parent(arg)
+    if not isinstance(call, cst.Call):
+        return None
+    method = call.func
+    if not isinstance(method, cst.Attribute) or method.attr.value in _LOG_METHODS | _READ_ONLY_METHODS:
+        return None
+    base = _attribute_base(method)
+    if not isinstance(base, cst.Name):
+        return None
+    scope = state.scope(base)
+    lasting = (
+        base.value in ("self", "cls")
+        or bool(_long_lived_alias(base, func, state))
+        or (scope is not None and base.value in scope and _names_global(scope, base.value))
+    )
+    if not lasting or not guarded_by_absence(call, base.value, func, state):
+        return None
+    return state.wrapper.module.code_for_node(method) + "()"
+
+
 def kept_target(targets: Sequence[cst.BaseExpression], func: cst.FunctionDef, state: FileState) -> str | None:
     """The first attribute among `targets` whose base is not a local of `func`, as written."""
     for target in targets:
         if not isinstance(target, cst.Attribute):
             continue
         base = _attribute_base(target)
-        if isinstance(base, cst.Name) and not _is_local(base, func, state):
+        if isinstance(base, cst.Name) and (
+            not _is_local(base, func, state) or _long_lived_alias(base, func, state)
+        ):
             return state.wrapper.module.code_for_node(target)
     return None
 

@@ -54,6 +54,9 @@ class ModuleFacts:
     # Methods of this module's classes that override a method of a project class: (the override, the method
     # it overrides, line). A path argument threaded to the overridden one would reach the override too.
     overrides: tuple[tuple[str, str, int], ...] = ()
+    # This module's classes with bases of the project: (the class, (its bases, in order)). A method a class
+    # inherits is its base's (`self._check(...)` in `NoteStore(SandboxedStore)`).
+    bases: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # Functions of another module that a low-level dispatch table of this module calls as tools (`HANDLERS =
     # {"where": handle_where}`): (fully qualified name, the tools, the table as written, line).
     dispatched: tuple[tuple[str, str, str, int], ...] = ()
@@ -73,5 +76,6 @@ class ModuleFacts:
             or self.opaque
             or self.handed
             or self.overrides
+            or self.bases
             or self.dispatched
         )

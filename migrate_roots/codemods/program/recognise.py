@@ -354,12 +354,17 @@ def _dotted(node: cst.ImportFrom) -> str:
     return dots + cst.Module(body=()).code_for_node(node.module)
 
 
+def project_bases(state: FileState, names: set[str]) -> list[str]:
+    """The names of a class's base among `names` that are the project's (of this module's top package)."""
+    top = state.module.partition(".")[0]
+    owners = [n if "." in n else f"{state.module}.{n}" for n in sorted(names)]
+    return [n for n in owners if n.partition(".")[0] == top]
+
+
 def _overrides(state: FileState, cls: cst.ClassDef, bases: set[str]) -> list[tuple[str, str, int]]:
     """(`pkg.mod.Fixed.get`, `pkg.base.Workspace.get`, line) for each method of `cls` a project base defines
     too (as far as the name goes: whether it does is the plan's to see)."""
-    top = state.module.partition(".")[0]
-    owners = [n if "." in n else f"{state.module}.{n}" for n in bases]
-    owners = [n for n in owners if n.partition(".")[0] == top]
+    owners = project_bases(state, bases)
     methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)] if owners else []
     return [
         (f"{state.module}.{cls.name.value}.{m.name.value}", f"{owner}.{m.name.value}", state.pos(m)[0])
@@ -382,6 +387,7 @@ def module_facts(
     instances: list[tuple[str, str]] = []
     imports: list[tuple[str, str]] = []
     overrides: list[tuple[str, str, int]] = []
+    bases: list[tuple[str, tuple[str, ...]]] = []
     tables: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     collections: list[tuple[str, tuple[str, ...]]] = []
     for statement in module.body:
@@ -392,6 +398,9 @@ def module_facts(
                 if names & _sdk.HIGH_LEVEL_SERVERS or local & classes:
                     classes.add(statement.name.value)
                 overrides += _overrides(state, statement, names)
+            owners = [b for base in statement.bases for b in project_bases(state, state.qnames(base.value))]
+            if owners:
+                bases.append((f"{state.module}.{statement.name.value}", tuple(dict.fromkeys(owners))))
             continue
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
@@ -435,6 +444,7 @@ def module_facts(
         opaque=opaque,
         handed=handed,
         overrides=tuple(overrides),
+        bases=tuple(bases),
         dispatched=tuple(state.extra.get("dispatched", ())),
         tables=tuple(tables),
         collections=tuple(collections),
