@@ -17,9 +17,16 @@ HEAD = (
 TAIL = "    return str(result.roots[0].uri)\n"
 
 
+# Module-level names the handlers above may test with (sweep G r06, r09).
+DEFS = (
+    "\n\nPARSE_ERRORS: tuple[type[Exception], ...] = (OSError, ValueError)\nParseError = ValueError\n\n\n"
+    "def is_missing(exc: BaseException) -> bool:\n    return isinstance(exc, (OSError, ValueError))\n"
+)
+
+
 def _run(tmp_path, handler: str) -> tuple[str, list]:
     (tmp_path / "__init__.py").write_text("")
-    (tmp_path / "server.py").write_text(HEAD + handler + TAIL)
+    (tmp_path / "server.py").write_text(HEAD + handler + TAIL + DEFS)
     findings = [f for r in helpers.run_engine(tmp_path, select=["MR1"]) for f in r.findings]
     return (tmp_path / "server.py").read_text(), findings
 
@@ -100,6 +107,31 @@ def test_a_broad_handler_reading_the_sdk_error_is_marked(tmp_path):
             "    except Exception as exc:\n        if not isinstance(exc, (ValueError, KeyError)):\n"
             "            raise\n        return os.getcwd()\n",
             "isinstance(exc, (ValueError, KeyError))",
+        ),
+        # sweep G r06-r09 (session 21): a module constant, an alias, a union, a predicate, a `match`
+        (
+            "    except Exception as exc:\n        if isinstance(exc, PARSE_ERRORS):\n"
+            "            return os.getcwd()\n        raise\n",
+            "isinstance(exc, PARSE_ERRORS)",
+        ),
+        (
+            "    except Exception as exc:\n        if isinstance(exc, ParseError):\n"
+            "            return os.getcwd()\n        raise\n",
+            "isinstance(exc, ParseError)",
+        ),
+        (
+            "    except Exception as exc:\n        if isinstance(exc, OSError | ValueError):\n"
+            "            return os.getcwd()\n        raise\n",
+            "isinstance(exc, OSError | ValueError)",
+        ),
+        (
+            "    except Exception as exc:\n        if is_missing(exc):\n            return os.getcwd()\n        raise\n",
+            "is_missing(exc)",
+        ),
+        (
+            "    except Exception as exc:\n        match exc:\n            case OSError() | ValueError():\n"
+            "                return os.getcwd()\n        raise\n",
+            "case OSError() | ValueError()",
         ),
     ],
 )

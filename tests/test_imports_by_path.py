@@ -7,6 +7,7 @@ from __future__ import annotations
 import textwrap
 
 import libcst as cst
+import pytest
 
 from migrate_roots.codemods import _imports_by_path
 from tests import helpers
@@ -205,3 +206,41 @@ def test_a_later_name_joins_the_block_one_name_a_statement():
 def test_an_aliased_import_is_left_alone():
     source = "from ._compat import list_roots_compat as lrc\n"
     assert _dual(source) == source
+
+
+def test_a_module_a_script_beside_it_imports_by_its_bare_name(tmp_path):
+    """sweep G r15 (session 21): `server.py` (run by its path) does `from tools import register`; the read is in
+    `tools.py`, a top-level module then, where `from pkg._mcp_roots_compat` would not resolve."""
+    tools = """\
+    from mcp.server.fastmcp import Context, FastMCP
+
+
+    def register(mcp: FastMCP) -> None:
+        @mcp.tool()
+        async def where(ctx: Context) -> str:
+            result = await ctx.session.list_roots()
+            return str(result.roots[0].uri)
+    """
+    server = 'from mcp.server.fastmcp import FastMCP\n\nfrom tools import register\n\nmcp = FastMCP("x")\n'
+    server += 'register(mcp)\n\nif __name__ == "__main__":\n    mcp.run()\n'
+    root = helpers.package(tmp_path, {"tools.py": tools, "server.py": server})
+    helpers.run_engine(root)
+    assert DUAL in (root / "pkg" / "tools.py").read_text()
+    assert (root / "pkg" / "server.py").read_text() == server
+
+
+@pytest.mark.parametrize(
+    ("flag", "dual"),
+    [
+        ("from typing_extensions import TYPE_CHECKING\n", True),  # used as it is, not imported again
+        ("TYPE_CHECKING = False\n", False),  # a flag of its own, maybe bound after the imports: plain import
+    ],
+    ids=["typing-extensions", "own-flag"],
+)
+def test_a_type_checking_name_the_module_binds_already(tmp_path, flag, dual):
+    """sweep G r16 (session 21): before, `from typing import TYPE_CHECKING` was added beside it (F811), or
+    beside an assignment mypy then refused."""
+    text = migrated(tmp_path, SERVER.format(imports=flag, server=BUILT, main=MAIN))
+    assert (DUAL in text) is dual, text
+    assert "from typing import TYPE_CHECKING" not in text
+    assert not helpers.flakes(text)

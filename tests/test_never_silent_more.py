@@ -95,6 +95,25 @@ class Watch(Middleware):
             "MR101",
             11,
         ),
+        # A roots request built for an input request (the session 21 field hunt's r01), in a tool and in a
+        # low-level handler.
+        (
+            "from mcp import types\nfrom mcp.server.mcpserver import Context, MCPServer\n\nmcp = MCPServer('x')\n\n\n"
+            "@mcp.tool()\nasync def where(ctx: Context) -> types.InputRequiredResult | str:\n"
+            "    if ctx.input_responses is None:\n"
+            "        return types.InputRequiredResult(input_requests={'r': types.ListRootsRequest()})\n"
+            "    return str(ctx.input_responses['r'].roots[0].uri)\n",
+            "MR101",
+            10,
+        ),
+        (
+            "from mcp.server.lowlevel import Server\nfrom mcp.types import InputRequiredResult, ListRootsRequest\n\n\n"
+            "async def on_call_tool(ctx, params):\n    requests = {'r': ListRootsRequest()}\n"
+            "    return InputRequiredResult(input_requests=requests)\n\n\n"
+            "app = Server('x', on_call_tool=on_call_tool)\n",
+            "MR101",
+            6,
+        ),
         # The method named by a module constant (`getattr(session, METHOD)`).
         (
             "from mcp.server.fastmcp import Context, FastMCP\n\nMETHOD = 'list_roots'\nmcp = FastMCP('x')\n\n\n"

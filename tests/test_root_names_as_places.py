@@ -129,3 +129,76 @@ def test_a_name_made_into_a_place_through_a_helper_handed_one_root(tmp_path, use
     found = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
     assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
     assert "makes a path or key of the roots' names, `label(" in found[0].message
+
+
+def _marked(tmp_path, use: str, defs: str = "", extra: dict[str, str] | None = None) -> list:
+    source = SERVER.format(use=use).replace("@mcp.tool()", defs + "@mcp.tool()")
+    root = helpers.package(tmp_path, {"server.py": source, **(extra or {})})
+    return [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+
+
+def test_noop_a_name_held_in_a_local_that_only_labels_output(tmp_path):
+    found = _marked(tmp_path, "name = result.roots[0].name\n    return f'saved for {name}: {text}'")
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "rewritten")], found
+
+
+@pytest.mark.parametrize(
+    ("use", "defs", "extra"),
+    [
+        (  # the helper makes the path itself (sweep G r01)
+            "path = note_path(result.roots[0])\n    return str(path)",
+            "def note_path(root) -> Path:\n    return NOTES / f'{root.name}.md'\n\n\n",
+            None,
+        ),
+        (
+            "return str(NOTES / label(root=result.roots[0]))",
+            LABEL.format(attr="name"),
+            None,
+        ),  # by keyword (r02)
+        (  # in another module of the project (r03)
+            "return str(NOTES / label(result.roots[0]))",
+            "",
+            {"naming.py": "def label(root) -> str:\n    return str(root.name)\n"},
+        ),
+        (  # a staticmethod (r03)
+            "return str(NOTES / Naming.label(result.roots[0]))",
+            "class Naming:\n    @staticmethod\n    def label(root) -> str:\n        return str(root.name)\n\n\n",
+            None,
+        ),
+        (
+            "return str(NOTES / label(result.roots[0]))",
+            "label = lambda root: str(root.name)\n\n\n",
+            None,
+        ),  # r03
+        (  # the name read into a local of the helper (r04)
+            "return str(NOTES / label(result.roots[0]))",
+            "def label(root) -> str:\n    name = root.name or 'default'\n    return name.lower()\n\n\n",
+            None,
+        ),
+        ("return str(NOTES / label(result.roots[0]).lower())", LABEL.format(attr="name"), None),  # r05
+        (
+            "name = label(result.roots[0])\n    return str(NOTES / f'{name}.md')",
+            LABEL.format(attr="name"),
+            None,
+        ),
+        ("name = result.roots[0].name\n    return str(NOTES / f'{name}.md')", "", None),  # inline local (r05)
+    ],
+    ids=[
+        "helper-makes-the-path",
+        "keyword",
+        "another-module",
+        "staticmethod",
+        "lambda",
+        "local-in-helper",
+        "method-of-result",
+        "local-of-call",
+        "inline-local",
+    ],
+)
+def test_more_spellings_of_a_name_made_into_a_place_through_a_helper(tmp_path, use, defs, extra):
+    """sweep G r01-r05 (session 21)."""
+    if extra:
+        defs = "from .naming import label\n\n\n"
+    found = _marked(tmp_path, use, defs, extra)
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
+    assert "makes a path or key of the roots' names" in found[0].message

@@ -1175,3 +1175,45 @@ def test_a_wrapper_a_factory_returns_names_the_factory_not_the_wrapped_template(
     message = findings[0].message
     assert "which `_factory` returns made with `@wraps(_template)`" in message, message
     assert "give each tool it wraps" not in message, message
+
+
+@pytest.mark.parametrize(
+    ("handler", "test", "rewritten"),
+    [
+        ("except Exception:", "if result is not None and result.roots:", True),
+        ("except (McpError, ValueError):", "if result is None or not result.roots:", True),
+        ("except:", "if result is not None and result.roots:", True),
+        ("except McpError:", "if result is not None and result.roots:", False),  # not the shim's error
+        ("except Exception:", "if result is not None and not result.roots:", False),  # told apart
+    ],
+    ids=["exception", "both-errors-or", "bare", "sdk-error-only", "told-apart"],
+)
+def test_none_on_failure_under_a_handler_of_the_shims_error(tmp_path, handler, test, rewritten):
+    """sweep H r05 (session 21): `try: result = await <read> except Exception: result = None`, then None and an
+    empty list taking one branch: a request without the argument takes that branch as the failing call did."""
+    body = "return str(result.roots[0].uri)" if "not result.roots" not in test else "return 'empty'"
+    source = f"""\
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.shared.exceptions import McpError
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    try:
+        result = await ctx.session.list_roots()
+    {handler}
+        result = None
+    {test}
+        {body}
+    return "/fallback"
+"""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "server.py").write_text(source)
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == (
+        [("MR101", "rewritten")] if rewritten else [("MR105", "marked")]
+    ), findings

@@ -347,3 +347,75 @@ def test_noop_a_setter_that_always_sets_is_no_first_wins(tmp_path):
     found = findings(tmp_path, TOOL.format(body=body))
     assert "MR212" not in helpers.codes(found), found
     assert "MR101" in helpers.codes(found), found
+
+
+VAR_TOOL = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+{imports}
+
+mcp = FastMCP("proj")
+
+
+@mcp.tool()
+async def project(ctx: Context) -> str:
+    if {var}.get() is None:
+        result = await ctx.session.list_roots()
+        {var}.set(result.roots[0].uri.path)
+    return {var}.get()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "var", "files", "cached"),
+    [
+        (  # re-exported through the package's __init__ (sweep G r12)
+            "from pkg import current",
+            "current",
+            {
+                "__init__.py": "from .context import current\n",
+                "context.py": "from contextvars import ContextVar\n\ncurrent = ContextVar('p', default=None)\n",
+            },
+            False,
+        ),
+        (  # through its module (r13)
+            "from pkg import context",
+            "context.current",
+            {"context.py": "from contextvars import ContextVar\n\ncurrent = ContextVar('p', default=None)\n"},
+            False,
+        ),
+        (  # an alias of the class, subscripted (r14)
+            "from pkg.context import current",
+            "current",
+            {
+                "context.py": "from contextvars import ContextVar as CV\n\ncurrent = CV[str | None]('p', default=None)\n"
+            },
+            False,
+        ),
+        (  # a class attribute (r14)
+            "from pkg.context import State",
+            "State.current",
+            {
+                "context.py": "import contextvars\n\n\nclass State:\n    current = contextvars.ContextVar('p', default=None)\n"
+            },
+            False,
+        ),
+        (  # a class of the project named ContextVar, kept for the process (r10)
+            "from pkg.context import current",
+            "current",
+            {
+                "context.py": "class ContextVar:\n    def __init__(self, name, default=None):\n        self.v = default\n\n"
+                "    def get(self):\n        return self.v\n\n    def set(self, v):\n        self.v = v\n\n\n"
+                "current = ContextVar('p')\n"
+            },
+            True,
+        ),
+    ],
+    ids=["reexported", "module-attribute", "alias-subscripted", "class-attribute", "project-class-named-so"],
+)
+def test_context_variables_of_the_project_in_every_spelling(tmp_path, imports, var, files, cached):
+    source = VAR_TOOL.format(imports=imports, var=var)
+    root = helpers.package(tmp_path, {**files, "server.py": source})
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert ("MR212" in helpers.codes(found)) is cached, found
+    assert ("MR101" in helpers.codes(found)) is not cached, found

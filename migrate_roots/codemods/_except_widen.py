@@ -272,7 +272,7 @@ def newly_caught(call: cst.CSTNode, state: Any) -> str | None:
                     spelled = state.wrapper.module.code_for_node
                     caught = f" {spelled(handler.type)}" if handler.type is not None else ""
                     alias = f" as {spelled(handler.name.name)}" if handler.name is not None else ""
-                    return f"except{caught}{alias}` testing `{spelled(test)}"
+                    return f"except{caught}{alias}` testing `{test}"
                 if sdk:
                     if _raises(handler, state) and not short & _COVERING:
                         continue  # raised from a handler, an error skips its siblings (sweep F r01)

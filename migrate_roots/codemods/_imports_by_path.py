@@ -19,6 +19,8 @@ are imported, or run with `python -m`, and the plain import reads better there).
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any
 
 import libcst as cst
@@ -33,11 +35,15 @@ def _code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
-def applies(module: cst.Module, package: str, shim: str) -> bool:
-    """Whether the file (in dotted `package`, importing the compatibility module as `shim`, relative) is a
-    module of the top-level package that may be run by its path."""
+def applies(module: cst.Module, package: str, shim: str, path: str = "") -> bool:
+    """Whether the file (in dotted `package`, importing the compatibility module as `shim`, relative; at
+    `path`) is a module of the top-level package that may be run by its path, or imported by its bare name
+    from a module beside it that is (`from tools import register` in a `server.py` with a `__main__` block:
+    run so, its folder is on `sys.path` and `tools` is a top-level module; sweep G r15)."""
     if not package or "." in package or not shim.startswith(".") or shim.startswith(".."):
         return False
+    if _binds_type_checking(module, imported=False):
+        return False  # a flag of its own named `TYPE_CHECKING`: the plain import (documented)
     shown = False
     for statement in module.body:
         if isinstance(statement, cst.SimpleStatementLine):
@@ -56,7 +62,7 @@ def applies(module: cst.Module, package: str, shim: str) -> bool:
             '"__main__" == __name__',
         ):
             shown = True
-    return shown
+    return shown or bool(path) and _imported_by_a_script(path)
 
 
 def _shim_names(statement: cst.CSTNode, forms: frozenset[str]) -> list[str] | None:
@@ -142,10 +148,59 @@ def finish(state: Any, shim: str) -> None:
     from migrate_roots.codemods._style import style_of
 
     module = state.wrapper.module
-    if not applies(module, state.package, shim):
+    if not applies(module, state.package, shim, state.path):
         return
     single = style_of(state.path).force_single_line
-    state.edit(
-        module, ensure_imports([("typing", "TYPE_CHECKING")], first_party(state.path, state.package), single)
-    )
+    if not _binds_type_checking(
+        module
+    ):  # `from typing_extensions import TYPE_CHECKING`, `TYPE_CHECKING = False`
+        state.edit(
+            module,
+            ensure_imports([("typing", "TYPE_CHECKING")], first_party(state.path, state.package), single),
+        )
     state.edit(module, dual_import(shim, state.package, single))
+
+
+def _binds_type_checking(module: cst.Module, imported: bool = True) -> bool:
+    """Whether the module binds `TYPE_CHECKING` at its top already (sweep G r16): by an import (`from
+    typing_extensions import TYPE_CHECKING`), or, with `imported` false, by an assignment (`TYPE_CHECKING =
+    False`, which the block cannot use: it may come after the imports)."""
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            names: list[cst.BaseExpression] = []
+            if imported and isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                names = [a.asname.name if a.asname else a.name for a in small.names]
+            if not imported:
+                names += [t.target for t in small.targets] if isinstance(small, cst.Assign) else []
+                names += [small.target] if isinstance(small, cst.AnnAssign) else []
+            if any(isinstance(n, cst.Name) and n.value == "TYPE_CHECKING" for n in names):
+                return True
+    return False
+
+
+_MAIN = re.compile(r"""^if\s+(__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)\s*:""", re.M)
+
+
+def _imported_by_a_script(path: str) -> bool:
+    """A module beside `path` with a `__main__` block imports it by its bare name (`from tools import x`,
+    `import tools`)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    stem = name[:-3] if name.endswith(".py") else name
+    bare = re.compile(rf"^\s*(from\s+{re.escape(stem)}\s+import\b|import\s+{re.escape(stem)}\b)", re.M)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return False
+    for other in names:
+        full = os.path.join(folder, other)
+        # Regular files only: a FIFO named `x.py` would block the open (tests/test_reliability.py).
+        if not other.endswith(".py") or other == name or not os.path.isfile(full):
+            continue
+        try:
+            with open(full, encoding="utf-8", errors="replace") as handle:
+                text = handle.read(1_000_000)
+        except OSError:
+            continue
+        if _MAIN.search(text) and bare.search(text):
+            return True
+    return False

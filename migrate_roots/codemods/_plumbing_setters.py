@@ -6,11 +6,11 @@ ContextVar, a setting's test (`if policy.enforce_roots:`) and a test below the r
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
 from typing import TYPE_CHECKING, TypeGuard
 
 import libcst as cst
 
+from migrate_roots.codemods import _context_vars
 from migrate_roots.codemods._plumbing_queries import _contains, _mentions_site
 from migrate_roots.codemods._plumbing_state import (
     _LOG_METHODS,
@@ -21,6 +21,7 @@ from migrate_roots.codemods._plumbing_state import (
     _names_global,
 )
 from migrate_roots.codemods._read import read
+from migrate_roots.codemods._roots_names_handed import source_tree
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing_base import _PlumbingBase
@@ -37,6 +38,8 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
     if method.attr.value in _LOG_METHODS or method.attr.value in _READ_ONLY_METHODS:
         return  # `logger.debug(roots)` under `if logger.isEnabledFor(...)`, `cache.get(root)`
     base = _attribute_base(method)
+    if _context_vars.receiver(method.value, state):
+        return  # a ContextVar of the project is set per request (sweeps F r09, G r10-r14)
     lifespan = "lifespan_context" in state.wrapper.module.code_for_node(method.value)
     if not isinstance(base, cst.Name) or not (
         lifespan or _long_lived(base, owner, state) or _long_lived_alias(base, func, state)
@@ -137,10 +140,7 @@ def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:
         # A ContextVar is set per request context, not across requests (sweep D r07 of session 20).
         return "contextvars.ContextVar" not in owner.made_by(base.value)
     imported = any(isinstance(getattr(a, "node", None), cst.ImportFrom) for a in scope[base.value])
-    if not (imported and _first_party_import(scope, base.value)):
-        return False
-    # The same for a ContextVar of another module of the project (sweep F r09 of session 20).
-    return not any(_context_var(state.import_root, fq) for fq in state.qnames(base))
+    return imported and _first_party_import(scope, base.value)
 
 
 def _imported_file(base: cst.Name, state: FileState) -> str:
@@ -155,14 +155,11 @@ def _imported_file(base: cst.Name, state: FileState) -> str:
     return ""
 
 
-@lru_cache(maxsize=1024)
 def _first_wins(path: str, method: str) -> str:
     """The attribute a method named `method` of a class in the file at `path` sets only while it is unset
     (`def bind_once(self, p): if self.project is None: self.project = p`), or ''."""
-    try:
-        with open(path, "rb") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = source_tree(path) if path else None
+    if tree is None:
         return ""
     for cls in tree.body:
         for node in cls.body if isinstance(cls, ast.ClassDef) else ():
@@ -199,31 +196,6 @@ def _unset_attribute(test: ast.expr) -> str:
     else:
         return ""
     return target.attr if isinstance(target, ast.Attribute) and _is_self(target.value) else ""
-
-
-@lru_cache(maxsize=1024)
-def _context_var(import_root: str, fq: str) -> bool:
-    """Whether the module of `fq` (`pkg.context.current_project`) binds that name at its top to a
-    `ContextVar(...)`."""
-    from migrate_roots.codemods._sdk_alias import module_file
-
-    module, _, name = fq.rpartition(".")
-    path = module_file(import_root, module) if module and import_root else None
-    try:
-        with open(path or "", "rb") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    for node in tree.body:
-        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            continue
-        func = value.func if isinstance(value, ast.Call) else None
-        return (isinstance(func, ast.Name) and func.id == "ContextVar") or (
-            isinstance(func, ast.Attribute) and func.attr == "ContextVar"
-        )
-    return False
 
 
 def _attribute_bases(test: cst.BaseExpression) -> set[str]:

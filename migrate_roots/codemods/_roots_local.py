@@ -12,13 +12,13 @@ import libcst as cst
 from migrate_roots.codemods import _except_widen
 from migrate_roots.codemods._roots_keyed import roots_hashed
 from migrate_roots.codemods._roots_model import Site
+from migrate_roots.codemods._roots_names import root_names_read
 from migrate_roots.codemods._roots_refusals import (
     _declared_global,
     _guarding_param,
     _local_refusal,
     _once_refusal,
 )
-from migrate_roots.codemods._roots_uses import root_names_read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow
 

@@ -328,9 +328,10 @@ def plan_package(
                 plan = plans.setdefault(path, Plan())
                 refusal = func.refusal or refused.get(key)
                 if refusal is not None and refusal[0] in _SCHEMA_REFUSALS and site.refusal is not None:
-                    # A low-level tool's schema that cannot be edited (`schema = {...}` held in a local): a bound
-                    # comes first, and its read takes the operator's bound with no schema edit (sweep I, r13).
-                    refusal = None if site.refusal is bounded.get(key, {}).get(site.pos) else refusal
+                    # A low-level tool's schema that cannot be edited (`schema = {...}` held in a local): the
+                    # site's own reason is the nearer one (a raw or input request is never rewritten, schema or
+                    # not), and a bound's read takes the operator's bound with no schema edit (sweep I, r13).
+                    refusal = None
                 if refusal is not None:
                     plan.sites[site.pos] = refusal
                 elif site.refusal is not None:

@@ -45,6 +45,7 @@ from migrate_roots.codemods._roots_refusals import (
 from migrate_roots.codemods._roots_taken import taken_receiver, taken_site
 from migrate_roots.codemods._roots_untyped import unbound_site
 from migrate_roots.codemods._roots_uses import (
+    INPUT_REQUEST,
     REQUEST_BY_HAND,
     RESOLVED_ROOTS,
     hand_request,
@@ -329,6 +330,9 @@ class SiteIndex:
                 caller, state.pos(node), RESOLVED_ROOTS
             )  # mcp 2.x: `Resolve(fn)`, fn -> ListRoots()
             return
+        if _input_request(node, state):
+            self._raw_site(caller, state.pos(node), INPUT_REQUEST)
+            return
         raw = raw_roots_request(node, state)
         if raw is not None:
             self._raw_site(
@@ -489,3 +493,20 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
+
+
+def _input_request(node: cst.Call, state: FileState) -> bool:
+    """`types.ListRootsRequest()` built for an input request (`InputRequiredResult(input_requests={"r":
+    ListRootsRequest()})`, mcp 2.x; the session 21 field hunt's r01)."""
+    if not any(q.startswith("mcp.") and q.endswith(".ListRootsRequest") for q in _fq(state, node.func)):
+        return False
+    # Held where input requests are: a dict's value (`{"r": ListRootsRequest()}`) or `input_requests=`; a
+    # request built into a local or a `ServerRequest(...)` for `send_request` is the raw request's.
+    parent = state.parent(node)
+    if isinstance(parent, cst.DictElement) and parent.value is node:
+        return True
+    return (
+        isinstance(parent, cst.Arg)
+        and parent.keyword is not None
+        and parent.keyword.value == "input_requests"
+    )

@@ -198,6 +198,13 @@ def _returned_kind(state: Any, name: str, depth: int) -> str | None:
     if func is None or name in cache:
         return cache.get(name) if func is not None else None
     cache[name] = None  # recursion guard
+    # A factory of the server (`def create_server() -> FastMCP:` keeping one in a global; maid-runner-mcp's
+    # `mcp = create_server()`): its annotation says what it gives.
+    annotation = func.returns.annotation if func.returns is not None else None
+    named = state.qnames(annotation) if annotation is not None else set()
+    if named & HIGH_LEVEL_SERVERS or named & LOW_LEVEL_SERVERS:
+        cache[name] = HL_SERVER if named & HIGH_LEVEL_SERVERS else LL_SERVER
+        return cache[name]
     kinds = {expr_kind(state, v, depth + 1) for v in _returned_values(func)}
     cache[name] = kind = kinds.pop() if len(kinds) == 1 and kinds <= set(_HANDED) else None
     return kind

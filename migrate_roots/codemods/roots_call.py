@@ -39,11 +39,12 @@ from migrate_roots.codemods import (
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_handed_to import _fq, _module_constant
 from migrate_roots.codemods._roots_model import TOKENS, Double, Func, Plan, Pos, Summary, import_root
+from migrate_roots.codemods._roots_names import root_names_read, root_names_source
 from migrate_roots.codemods._roots_plan import plan_package
 from migrate_roots.codemods._roots_refusals import _names_in, _returns_name
 from migrate_roots.codemods._roots_rewrite import _Rewriter
 from migrate_roots.codemods._roots_sites import SiteIndex
-from migrate_roots.codemods._roots_uses import root_names_read, root_names_source, spells
+from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.codemods.program import lifespans, recognise, run_time, typed

@@ -211,11 +211,15 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 def none_on_failure(func: cst.FunctionDef, name: str) -> bool:
     """`except ...: name = None` in the function: the None test is about the call failing, not about a
     client without roots."""
-    found = False
+    return bool(none_handlers(func, name))
+
+
+def none_handlers(func: cst.FunctionDef, name: str) -> list[cst.ExceptHandler]:
+    """The handlers of `func` that set `name = None`."""
+    found: list[cst.ExceptHandler] = []
 
     class Handlers(cst.CSTVisitor):
         def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-            nonlocal found
             for statement in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
                 for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
                     if (
@@ -225,8 +229,9 @@ def none_on_failure(func: cst.FunctionDef, name: str) -> bool:
                         )
                         and isinstance(small.value, cst.Name)
                         and small.value.value == "None"
+                        and node not in found
                     ):
-                        found = True
+                        found.append(node)
 
     read(func, Handlers())
     return found
