@@ -377,3 +377,54 @@ def test_a_bound_built_by_a_classmethod_or_bound_by_partial(tmp_path, source, wh
     assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")], findings
     assert f"in `{where}`" in findings[0].message
     assert "async def save(name: str, text: str, ctx: Context) -> str:" in server.read_text()
+
+
+CONFIGURED = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("notes")
+
+
+    class Box:
+        def __init__(self) -> None:
+            self.root: Path | None = None
+
+        def set_root(self, root: Path) -> None:
+            self.root = root.resolve()
+
+        def inside(self, name: str) -> Path:
+            assert self.root is not None
+            target = (self.root / name).resolve()
+            if not target.is_relative_to(self.root):
+                raise PermissionError(f"{name} is outside the workspace")
+            return target
+
+
+    @mcp.tool()
+    async def save(name: str, text: str, ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        box = Box()
+        {configure}
+        box.inside(name).write_text(text)
+        return "saved"
+"""
+
+
+@pytest.mark.parametrize(
+    "configure",
+    ["box.set_root(Path(result.roots[0].uri.path))", "box.root = Path(result.roots[0].uri.path)"],
+    ids=["setter", "attribute"],
+)
+def test_a_bound_object_configured_after_it_is_built(tmp_path, configure):
+    """sweep I r02 (session 21): `box = Box(); box.set_root(<roots>)` or `box.root = <roots>`, then
+    `box.inside(name)`: the object holds the bound as when the roots go to its constructor."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    server = root / "pkg" / "server.py"
+    server.write_text(textwrap.dedent(CONFIGURED).replace("{configure}", configure))
+    findings = [f for r in helpers.run_engine(root, select=["MR1"]) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")], findings
+    assert "async def save(name: str, text: str, ctx: Context) -> str:" in server.read_text()

@@ -147,9 +147,9 @@ def test_an_isinstance_test_that_picks_the_shims_error_out_is_marked(tmp_path, h
 @pytest.mark.parametrize(
     "handler",
     [
-        # it raises again: the shim's error still reaches the client
+        # it raises again, as it raises every other error: both reach the client
         "    except Exception as exc:\n        if isinstance(exc, ValueError):\n            raise\n"
-        "        return os.getcwd()\n",
+        "        print(exc)\n        raise\n",
         # it tells the SDK's error apart too: the fallback was the old call's as well (widened)
         "    except Exception as exc:\n        if isinstance(exc, (MCPError, ValueError)):\n"
         "            return os.getcwd()\n        raise\n",
@@ -158,3 +158,37 @@ def test_an_isinstance_test_that_picks_the_shims_error_out_is_marked(tmp_path, h
 def test_noop_an_isinstance_test_that_lets_the_shims_error_through_or_met_the_old_one(tmp_path, handler):
     _, findings = _run(tmp_path, handler)
     assert "MR105" not in helpers.codes(findings)
+
+
+@pytest.mark.parametrize(
+    ("handler", "said"),
+    [
+        (
+            "    except Exception as exc:\n        if isinstance(exc, (TypeError, ValueError)):\n            raise\n"
+            "        return os.getcwd()\n",
+            "`except Exception as exc` testing `isinstance(exc, (TypeError, ValueError))`",
+        ),
+        (
+            "    except Exception as exc:\n        if not isinstance(exc, ValueError):\n            return os.getcwd()\n"
+            "        raise\n",
+            "`except Exception as exc` testing `isinstance(exc, ValueError)`",
+        ),
+        (
+            "    except (TypeError, ValueError):\n        raise\n    except Exception:\n        return os.getcwd()\n",
+            "`except (TypeError, ValueError)`",
+        ),
+        (
+            "    except Exception as exc:\n        match exc:\n            case ValueError():\n                raise\n"
+            "        return os.getcwd()\n",
+            "`except Exception as exc` testing `case ValueError()`",
+        ),
+    ],
+    ids=["isinstance-raises", "negated-falls-back", "separate-handlers", "match-raises"],
+)
+def test_the_shims_error_raised_again_where_the_old_one_got_the_fallback_is_marked(tmp_path, handler, said):
+    """sweep J r01 (session 21): the old call's SDK error (no ValueError) took the fallback; the shim's error, a
+    ValueError, is raised again: a legacy client without roots would get an error instead of that answer."""
+    text, findings = _run(tmp_path, handler)
+    assert helpers.codes(findings) == ["MR105"], findings
+    assert findings[0].message.startswith(said + " around this call raises RootsArgumentError again")
+    assert "list_roots_compat" not in text

@@ -157,3 +157,27 @@ def test_late_import_after_a_definition_is_not_the_anchor():
     src = "import os\n\n\ndef f():\n    pass\n\n\nfrom late import thing\n"
     out = add(src, ("typing", "Any"))
     assert out.startswith("import os\nfrom typing import Any\n")
+
+
+def test_an_import_of_the_project_goes_after_the_scripts_sys_path_change():
+    """sweep J r03 (session 21): `sys.path.insert(0, ...)` then `from pkg.config import X`: an import of the
+    project above that line would not resolve when the script is run by its path."""
+    import libcst as cst
+
+    from migrate_roots.codemods._imports import ensure_imports
+
+    source = (
+        "import sys\nfrom pathlib import Path\n\nsys.path.insert(0, str(Path(__file__).parent.parent))\n\n"
+        "from pkg.config import NAME\n\nprint(NAME)\n"
+    )
+    module = cst.parse_module(source)
+    edited = ensure_imports([("pkg._compat", "f")], lambda top: top == "pkg")(module)
+    assert isinstance(edited, cst.Module)
+    assert (
+        "sys.path.insert(0, str(Path(__file__).parent.parent))\n\nfrom pkg._compat import f\nfrom pkg.config"
+        in (edited.code)
+    )
+    # ... and an import of the standard library stays in the first block
+    edited = ensure_imports([("os", "sep")], lambda top: top == "pkg")(module)
+    assert isinstance(edited, cst.Module)
+    assert edited.code.startswith("import sys\nfrom os import sep\nfrom pathlib import Path\n")

@@ -54,3 +54,43 @@ def test_an_inherited_method_that_reads_roots_gives_the_tool_the_argument(tmp_pa
     assert "async def info(ctx: Context, root: RootPath = None) -> str:" in text, text
     assert "return await GitResolver().workspace(ctx, root=root)" in text, text
     assert not helpers.flakes(text)
+
+
+MIXED = """\
+from mcp.server.fastmcp import Context, FastMCP
+
+
+class Indexer:
+    async def workspace(self, ctx: Context) -> str:
+        result = await ctx.session.list_roots()
+        return str(result.roots[0].uri)
+
+    async def files(self, ctx: Context) -> str:
+        return await self.workspace(ctx)
+
+
+class Pinned:
+    async def workspace(self, ctx: Context) -> str:
+        return "/srv/pinned"
+
+
+class PinnedIndexer(Pinned, Indexer):
+    pass
+
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def files(ctx: Context) -> str:
+    return await Indexer().files(ctx)
+"""
+
+
+def test_a_method_of_a_base_listed_after_a_mixin_is_marked(tmp_path):
+    """sweep I r01 (session 21): on a `PinnedIndexer`, `self.workspace(ctx, root=root)` in `Indexer.files` would
+    meet `Pinned.workspace`, which takes no `root`: TypeError on every call."""
+    root = helpers.package(tmp_path, {"server.py": MIXED})
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    assert [(f.code, f.action.value) for f in findings] == [("MR103", "marked")], findings
+    assert "`PinnedIndexer` lists after `Pinned`" in findings[0].message

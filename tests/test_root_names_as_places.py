@@ -202,3 +202,18 @@ def test_more_spellings_of_a_name_made_into_a_place_through_a_helper(tmp_path, u
     found = _marked(tmp_path, use, defs, extra)
     assert [(f.code, f.action.value) for f in found] == [("MR101", "marked")], found
     assert "makes a path or key of the roots' names" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "defs",
+    [
+        # the name read for a log line only; the path built from the URI (sweep J r02, session 21)
+        "def place(root) -> Path:\n    print('using', root.name)\n    return NOTES / Path(str(root.uri)).name\n\n\n",
+        # the parameter rebound to the folder: a later `.name` is the folder's
+        "def place(root) -> Path:\n    root = Path(str(root.uri))\n    return NOTES / root.name\n\n\n",
+    ],
+    ids=["log-line-only", "parameter-rebound"],
+)
+def test_noop_a_helper_that_makes_its_path_of_something_else(tmp_path, defs):
+    found = _marked(tmp_path, "return str(place(result.roots[0]))", defs)
+    assert [(f.code, f.action.value) for f in found] == [("MR101", "rewritten")], found

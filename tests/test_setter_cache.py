@@ -419,3 +419,30 @@ def test_context_variables_of_the_project_in_every_spelling(tmp_path, imports, v
     found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
     assert ("MR212" in helpers.codes(found)) is cached, found
     assert ("MR101" in helpers.codes(found)) is not cached, found
+
+
+def test_a_first_wins_setter_of_an_imported_class_with_an_early_return(tmp_path):
+    """sweeps I r05, r06 (session 21): the class imported, the instance made here; the method returns early
+    while the attribute is set, then sets it."""
+    state = (
+        "class Binding:\n    project = None\n\n    def bind_once(self, p):\n        if self.project is not None:\n"
+        "            return\n        self.project = p\n"
+    )
+    source = TOOL.format(
+        body="result = await ctx.session.list_roots()\n    binding.bind_once(Path(result.roots[0].uri.path).name)"
+    ).replace("from pkg.state import binding", "from pkg.state import Binding\n\nbinding = Binding()")
+    root = helpers._layout(tmp_path, source, {"state.py": state}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR212" in helpers.codes(found), found
+    assert "MR101" not in helpers.codes(found), found
+
+
+def test_noop_an_early_return_of_another_attribute_is_no_cache_hit(tmp_path):
+    """sweep I r10 (session 21): `if binding.paused: return binding.status` is a setting, not what is kept."""
+    body = (
+        "if binding.paused:\n        return binding.status\n    result = await ctx.session.list_roots()\n"
+        "    binding.bind(Path(result.roots[0].uri.path).name)"
+    )
+    found = findings(tmp_path, TOOL.format(body=body))
+    assert "MR212" not in helpers.codes(found), found
+    assert "MR101" in helpers.codes(found), found

@@ -176,6 +176,10 @@ def _bound_side(test: cst.CSTNode) -> frozenset[str]:
     return frozenset(found)
 
 
+# The key of a method call's object among a call's arguments (`BoundFacts.args`).
+RECEIVER = "@self"
+
+
 @dataclass(frozen=True)
 class BoundFacts:
     """What the plan needs of one function (picklable)."""
@@ -313,6 +317,13 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
 
         def visit_Assign(self, node: cst.Assign) -> None:
             bind(frozenset().union(*(_targets(t.target) for t in node.targets)), node.value)
+            # `box.root = <roots>`: the object holds them, as its methods called afterwards see (`RECEIVER`)
+            held = {
+                "@" + t.target.value.value
+                for t in node.targets
+                if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+            }
+            bind(frozenset(held), node.value)
 
         def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
             if node.value is not None:
@@ -350,8 +361,13 @@ def _facts(func: cst.FunctionDef, pos: Callable[[cst.CSTNode], Pos]) -> BoundFac
                     if i >= shift:
                         keyed_names.append((a.keyword.value if a.keyword else f"#{i - shift}", names))
                     feeds.extend((pos(c), outer) for c in inner)
-                args.append((outer, tuple(keyed_names)))
                 mentioned = frozenset().union(*(names for _, names in keyed_names))
+                # The object a method is called on (`box.read(name)` after `box.root = <roots>`; sweep I r02):
+                # the plan's, not a side of this call's own check
+                if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name):
+                    receiver = call.func.value.value
+                    keyed_names.append((RECEIVER, frozenset({receiver, "@" + receiver})))
+                args.append((outer, tuple(keyed_names)))
             sign = None
             if spell.absolute_test(call):
                 return  # `p.startswith("/")`: is it absolute, not is it inside

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from migrate_roots.codemods._bounds import BoundFacts, Pos, taint
+from migrate_roots.codemods._bounds import RECEIVER, BoundFacts, Pos, taint
 from migrate_roots.codemods.program.typed import RETURNED
 
 K = TypeVar("K")
@@ -123,6 +123,20 @@ def _bound_parameter_sign(
     """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
     flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
     `resolve(path, roots)`: a few calls deep); (UNREAD, fq) for a function of the project not read."""
+    if RECEIVER in keys and depth < 3:
+        # Roots the object a method is called on holds (`box = Sandbox(); box.set_root(<roots>)`, or `box.root =
+        # <roots>` then `box.read(name)`): its class's bound, as when handed to the constructor (sweep I r02).
+        held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, bases)
+        if held is not None:
+            return held
+    mine = by_fq[fq][1].bound_sign if fq in by_fq else None
+    if "." in fq and fq.rpartition(".")[0] not in by_fq and depth < 3 and not (mine and mine.signs):
+        # ... and roots handed to a method of such a class that checks nothing itself (`box.set_root(<roots>)`:
+        # which attribute they fill is not followed, as for the constructor; a checking method's own signs say
+        # whether they are its bound or the path it checks)
+        held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, bases)
+        if held is not None:
+            return held
     func = by_fq[fq][1] if fq in by_fq else None
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
     if func is None:

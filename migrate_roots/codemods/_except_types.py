@@ -87,18 +87,21 @@ def _sdk_error(names: set[str]) -> bool:
     return any(n.split(".")[0] in _SDK_TOPS or n.rpartition(".")[2] in _SDK_ERRORS for n in names)
 
 
-def _narrow_test(handler: Handler, state: Any) -> str | None:
+def _narrow_test(handler: Handler, state: Any, reraise: bool = False) -> str | None:
     """In a broad handler, a test that picks the shim's error out (a ValueError or ToolError, no SDK error) for
     a branch that does not raise it again (or, negated, that raises every other error), as written: the old
     call's error failed it. `isinstance(exc, (OSError, ValueError))`, with the types in a module constant or an
     alias (`_PARSE_ERRORS`, `ParseError = ValueError`) or a union (`OSError | ValueError`); a predicate of the
     module that returns such a test (`if _is_missing(exc):`); `match exc: case OSError() | ValueError():`
-    (sweep F r04 of session 20, G r06-r09 of session 21)."""
+    (sweep F r04 of session 20, G r06-r09 of session 21). With `reraise`, the other way round: a test that
+    raises the shim's error again where the old call's error went on to the handler's fallback (`if
+    isinstance(exc, (TypeError, ValueError)): raise`, then `return "(no roots)"`; sweep J r01)."""
     if handler.name is None or not isinstance(handler.name.name, cst.Name):
         return None
     bound = handler.name.name.value
     code = state.wrapper.module.code_for_node
     found: list[str] = []
+    tail = _ends_in_raise(handler.body)  # what the errors no test picks get: raised again, or the fallback
 
     def picks(kind: cst.BaseExpression) -> bool:
         names = _kind_names(state, kind)
@@ -115,7 +118,7 @@ def _narrow_test(handler: Handler, state: Any) -> str | None:
             negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
             if isinstance(test, cst.UnaryOperation) and negated:
                 test = test.expression
-            if raises != negated:
+            if (raises != negated) != reraise or (reraise and tail != negated):
                 return
             for call in _calls(test):
                 if last_name(call.func) == "isinstance" and len(call.args) == 2:
@@ -134,7 +137,8 @@ def _narrow_test(handler: Handler, state: Any) -> str | None:
                 return
             for case in node.cases:
                 classes = _pattern_classes(case.pattern)
-                if classes and not _ends_in_raise(case.body) and any(picks(c) for c in classes):
+                turned = _ends_in_raise(case.body) != reraise or (reraise and tail)
+                if classes and not turned and any(picks(c) for c in classes):
                     found.append(f"case {code(case.pattern)}")
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:

@@ -32,6 +32,7 @@ from migrate_roots.codemods._except_types import (
     _covers,
     _held_errors,
     _held_tuple,
+    _kind_names,
     _names,
     _narrow_test,
     _sdk_error,
@@ -215,6 +216,14 @@ def refusal(call: cst.CSTNode, state: Any) -> tuple[str, str] | None:
             "client without roots would get this handler's answer instead of an error, and a modern client "
             "would never hear of the argument; add `except RootsArgumentError: raise` before it by hand"
         )
+    again = reraised(call, state)
+    if again is not None:
+        return "MR105", (
+            f"`{again}` around this call raises RootsArgumentError again, which the shim raises when no path is "
+            "given (a ValueError and a ToolError), where the old call's SDK error went on to a fallback of the "
+            "same `try`: a legacy client without roots would get an error instead of that answer; add `except "
+            "RootsArgumentError:` with that answer before it by hand"
+        )
     other = _caught_otherwise(call, state)
     if other is not None:
         return "MR105", (
@@ -284,6 +293,47 @@ def newly_caught(call: cst.CSTNode, state: Any) -> str | None:
                     assert kind is not None
                     star = "*" if isinstance(handler, cst.ExceptStarHandler) else ""
                     return f"except{star} {state.wrapper.module.code_for_node(kind)}"
+        child, node = node, state.parent(node)
+    return None
+
+
+def reraised(call: cst.CSTNode, state: Any) -> str | None:
+    """The handler (or a test in a broad one) of the innermost `try` around `call` that catches both errors which
+    raises the shim's error again where the SDK's error gets a fallback (`except ValueError: raise` before
+    `except Exception: return "(no roots)"`, or `if isinstance(exc, ValueError): raise` in it; sweep J r01 of
+    session 21), spelled; else None."""
+    spelled = state.wrapper.module.code_for_node
+    child: cst.CSTNode = call
+    node = state.parent(call)
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.Module)):
+        if isinstance(node, (cst.Try, cst.TryStar)) and child is node.body:
+            shim: Handler | None = None
+            sdk: Handler | None = None
+            for handler in node.handlers:
+                names = _kind_names(state, handler.type) if handler.type is not None else set()
+                short = {n.rpartition(".")[2] for n in names}
+                broad = handler.type is None or bool(short & _BROAD)
+                if broad and shim is None and sdk is None:
+                    test = _narrow_test(handler, state, reraise=True)
+                    if test is not None:
+                        alias = f" as {spelled(handler.name.name)}" if handler.name is not None else ""
+                        kind = f" {spelled(handler.type)}" if handler.type is not None else ""
+                        return f"except{kind}{alias}` testing `{test}"
+                if shim is None and (broad or short & (_COVERING - {NAME})):
+                    shim = handler
+                if sdk is None and (
+                    broad or _sdk_error({n for n in names if n.rpartition(".")[2] not in _SHIM_BASES})
+                ):
+                    if shim is None and not broad:
+                        return None  # met first by the old error: `handler_for` widens it for the new one too
+                    sdk = handler
+            if shim is not None and sdk is not None and shim is not sdk:
+                if _raises(shim, state) and not _raises(sdk, state):
+                    caught = shim.type
+                    return f"except {spelled(caught)}" if caught is not None else "except"
+                return None
+            if shim is not None or sdk is not None:
+                return None
         child, node = node, state.parent(node)
     return None
 

@@ -91,6 +91,39 @@ def _first_block(body: list[Any], start: int) -> list[int]:
     return block
 
 
+def _after_path_change(body: list[Any], module: str, first_party: FirstParty) -> list[int]:
+    """The last block of imports of the project that a script puts after changing `sys.path`
+    (`sys.path.insert(0, str(ROOT))`, then `from pkg.config import ...`): an import of the project goes there,
+    where it resolves (sweep J r03 of session 21); [] when there is none, or `module` is not the project's."""
+    if section(module, first_party) < FIRST:
+        return []
+    changed, found = False, []
+    index = 0
+    while index < len(body):
+        statement = body[index]
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            break
+        if not changed:
+            changed = "sys.path" in _code(statement) and not _is_import(statement)
+            index += 1
+            continue
+        block = _first_block(body, index) if _is_import(statement) else []
+        if block:
+            kinds = [describe(body[i], first_party) for i in block]
+            if any(d is not None and d[0] >= FIRST for d in kinds):
+                found = block
+            index = block[-1] + 1
+            continue
+        index += 1
+    return found
+
+
+def _is_import(statement: Any) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+    )
+
+
 def _split_blank(lines: Any) -> tuple[list[cst.EmptyLine], list[cst.EmptyLine]]:
     """Leading lines as (the blank lines before the first comment, the rest)."""
     lines = list(lines)
@@ -108,7 +141,7 @@ def insert_one(
     `after`: the index after which it goes when the file has no import to sort it against."""
     body = list(body)
     start = 0
-    block = _first_block(body, start)
+    block = _after_path_change(body, module, first_party) or _first_block(body, start)
     known = [(i, d) for i in block if (d := describe(body[i], first_party)) is not None]
     if not known:
         body.insert(after + 1, statement)

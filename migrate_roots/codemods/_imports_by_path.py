@@ -62,7 +62,7 @@ def applies(module: cst.Module, package: str, shim: str, path: str = "") -> bool
             '"__main__" == __name__',
         ):
             shown = True
-    return shown or bool(path) and _imported_by_a_script(path)
+    return shown or bool(path) and _imported_by_a_script(path, package)
 
 
 def _shim_names(statement: cst.CSTNode, forms: frozenset[str]) -> list[str] | None:
@@ -181,9 +181,12 @@ def _binds_type_checking(module: cst.Module, imported: bool = True) -> bool:
 _MAIN = re.compile(r"""^if\s+(__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)\s*:""", re.M)
 
 
-def _imported_by_a_script(path: str) -> bool:
-    """A module beside `path` with a `__main__` block imports it by its bare name (`from tools import x`,
-    `import tools`)."""
+def _imported_by_a_script(path: str, package: str) -> bool:
+    """A module beside `path` with a `__main__` block, and no import of its own package `package`, imports it by
+    its bare name (`from tools import x`, `import tools`). A script importing its package needs it importable,
+    and then the plain import serves too; two forms in one process would load the compatibility module twice,
+    with two `RootsArgumentError` classes (sweep J r04 of session 21)."""
+    own = re.compile(rf"^\s*(from\s+(\.|{re.escape(package)}\b)|import\s+{re.escape(package)}\b)", re.M)
     folder, name = os.path.split(os.path.abspath(path))
     stem = name[:-3] if name.endswith(".py") else name
     bare = re.compile(rf"^\s*(from\s+{re.escape(stem)}\s+import\b|import\s+{re.escape(stem)}\b)", re.M)
@@ -201,6 +204,6 @@ def _imported_by_a_script(path: str) -> bool:
                 text = handle.read(1_000_000)
         except OSError:
             continue
-        if _MAIN.search(text) and bare.search(text):
+        if _MAIN.search(text) and bare.search(text) and not own.search(text):
             return True
     return False

@@ -59,8 +59,12 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
             return
         current = state.parent(current)
     # `binding.bind_once(<roots>)`, whose body sets `self.project` only while it is unset (sweep D r05).
-    kept = _first_wins(state.path, method.attr.value) or _first_wins(
-        _imported_file(base, state), method.attr.value
+    kept = (
+        _first_wins(state.path, method.attr.value)
+        or _first_wins(_imported_file(base, state), method.attr.value)
+        or _first_wins(
+            _class_file(base, owner, state), method.attr.value
+        )  # `binding = Binding()`, imported class
     )
     if kept:
         owner.attr_writes.append((func, node, method))
@@ -69,14 +73,29 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
     # `if binding.project is not None: return binding.project` before the read (sweep D r02).
     first = min(state.pos(site) for site in sites)
     for guard, returned in _early_returns(func):
+        # ... the value it returns is the one it tests: not a setting's early exit (`if indexer.paused: return
+        # indexer.status`, sweep I r10 of session 21)
+        tested = _attributes_of(guard.test, base.value)
         if (
-            base.value in _attribute_bases(guard.test)
-            and returned is not None
-            and base.value in _attribute_bases(returned)
+            returned is not None
+            and tested & _attributes_of(returned, base.value)
             and state.pos(guard) < first
         ):
             owner.attr_writes.append((func, node, method))
             return
+
+
+def _attributes_of(node: cst.BaseExpression, base: str) -> set[str]:
+    """The attributes of `base` that `node` reads (`project` of `binding.project is None`)."""
+    found: set[str] = set()
+
+    class Reads(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            if isinstance(n.value, cst.Name) and n.value.value == base:
+                found.add(n.attr.value)
+
+    read(node, Reads())
+    return found
 
 
 def guarded_by_absence(node: cst.CSTNode, base: str, func: cst.FunctionDef, state: FileState) -> bool:
@@ -143,6 +162,19 @@ def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:
     return imported and _first_party_import(scope, base.value)
 
 
+def _class_file(base: cst.Name, owner: _PlumbingBase, state: FileState) -> str:
+    """The file of the project class a module-level name is made by (`binding = Binding()` with `from
+    pkg.state import Binding`; sweep I r05 of session 21), or ''."""
+    from migrate_roots.codemods._sdk_alias import module_file
+
+    for fq in sorted(owner.made_by(base.value)):
+        module = fq.rpartition(".")[0]
+        path = module_file(state.import_root, module) if module and state.import_root else None
+        if path:
+            return path
+    return ""
+
+
 def _imported_file(base: cst.Name, state: FileState) -> str:
     """The file of the project module `base` is imported from (`from pkg.state import binding`), or ''."""
     from migrate_roots.codemods._sdk_alias import module_file
@@ -167,14 +199,36 @@ def _first_wins(path: str, method: str) -> str:
                 continue
             for test in (n for n in ast.walk(node) if isinstance(n, ast.If)):
                 unset = _unset_attribute(test.test)
-                if unset and any(
-                    isinstance(t, ast.Attribute) and t.attr == unset and _is_self(t.value)
-                    for n in test.body
-                    if isinstance(n, (ast.Assign, ast.AnnAssign))
-                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-                ):
+                if unset and unset in _self_writes(test.body):
                     return unset
+            # `if self.project is not None: return`, then `self.project = p` (sweep I r06 of session 21)
+            for index, statement in enumerate(node.body):
+                if not isinstance(statement, ast.If) or not isinstance(statement.body[-1], ast.Return):
+                    continue
+                kept = _set_attribute(statement.test)
+                if kept and kept in _self_writes(node.body[index:]):
+                    return kept
     return ""
+
+
+def _self_writes(body: list[ast.stmt]) -> set[str]:
+    """The attributes of `self` that the statements of `body` assign, at their own level."""
+    return {
+        t.attr
+        for n in body
+        if isinstance(n, (ast.Assign, ast.AnnAssign))
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Attribute) and _is_self(t.value)
+    }
+
+
+def _set_attribute(test: ast.expr) -> str:
+    """`self.project is not None`, `self.project`: `project`; else ''."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
+        comparator = test.comparators[0]
+        if isinstance(comparator, ast.Constant) and comparator.value is None:
+            test = test.left
+    return test.attr if isinstance(test, ast.Attribute) and _is_self(test.value) else ""
 
 
 def _is_self(node: ast.expr) -> bool:

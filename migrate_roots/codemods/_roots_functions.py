@@ -41,12 +41,14 @@ class Functions:
         # A class of the project -> its bases of the project, in order (a method it inherits is theirs).
         self.bases: dict[str, tuple[str, ...]] = {}
         self.own: dict[str, set[str]] = {}  # ... and the methods it defines itself (ModuleFacts.overrides)
+        self.several: set[str] = set()  # ... and those with more bases than one (ModuleFacts.several)
         for path, summary in summaries.items():
             root = import_root(summary)
             self.modules.add((root, summary.module))
             if summary.facts is not None:
                 self.reexports[(root, summary.module)] = (dict(summary.facts.imports), summary.facts.stars)
                 self.bases.update(summary.facts.bases)
+                self.several |= summary.facts.several
                 for override, _, _ in summary.facts.overrides:
                     cls, _, method = override.rpartition(".")
                     self.own.setdefault(cls, set()).add(method)
@@ -126,7 +128,9 @@ class Functions:
         if (root, fq) in self.by_key:
             return (root, fq)
         cls, _, method = fq.rpartition(".")
-        inherited = self.bases.get(cls, ()) if method not in self.own.get(cls, ()) else ()
+        # Single inheritance only: beside a mixin, `self.m()` in the base may meet the mixin's `m` (sweep I r01).
+        plain = cls not in self.several and method not in self.own.get(cls, ())
+        inherited = self.bases.get(cls, ()) if plain else ()
         for base in inherited:  # a method the class inherits (sweep E r03 of session 20)
             found = self.resolve(root, f"{base}.{method}", depth + 1)
             if found is not None:
@@ -189,6 +193,25 @@ def overridden_methods(summaries: Mapping[str, Summary], funcs: Functions, first
     r05: `FixedWorkspace.get` beside `Workspace.get`, called through a value typed as the base: every call
     failed once the subclass was configured): why each is refused."""
     out: dict[Key, str] = {}
+    # A method of a class that a class of several bases lists after another (`PinnedIndexer(PinnedWorkspace,
+    # Indexer)`): on its instances `self.workspace()` may meet the earlier base's method, which would not take
+    # the argument (sweep I r01 of session 21). Whether that base defines it is not known here: said.
+    later: dict[str, tuple[str, str]] = {}
+    for cls, bases in sorted(funcs.bases.items()):
+        if cls in funcs.several:
+            for index, base in enumerate(bases[1:], 1):
+                later.setdefault(base, (cls, bases[index - 1]))
+    for method in sorted(first):
+        owner = method[1].rpartition(".")[0]
+        if owner in later and funcs.by_key[method][1].tool is None:
+            cls, before = later[owner]
+            out.setdefault(
+                method,
+                f"`{funcs.by_key[method][1].qualname}` is a method of `{owner.rpartition('.')[2]}`, which "
+                f"`{cls.rpartition('.')[2]}` lists after `{before.rpartition('.')[2]}`: on its instances a method of "
+                "that name there, if it defines one, is met first and would not take a path argument passed down; "
+                "give both the parameter by hand",
+            )
     for path, summary in summaries.items():
         root = import_root(summary)
         for override, base, line in summary.facts.overrides if summary.facts is not None else ():

@@ -84,6 +84,10 @@ class Func:
     # Functions of the project it hands by name to a call (`tg.start_soon(index_root, ctx, out)`): (their
     # dotted name, the call's position, the call as written). A threaded one gets no argument there.
     hands: list[tuple[str, Pos, str]] = field(default_factory=list)
+    # Method calls handed a context or session (`self.paths.workspace(ctx)`): (the method's name, call position,
+    # the call's function as written). One the plan cannot tie to a function is said where a method of that
+    # name takes the argument (`paths` a dataclass field or a property).
+    untyped: list[tuple[str, Pos, str]] = field(default_factory=list)
     # ... or to an SDK's tool constructor (`FunctionTool(..., fn=invoke, parameters={...})`): the tool's schema
     # is the one given there, not this function's signature.
     made_tool: tuple[str, str, int] | None = None

@@ -130,21 +130,51 @@ def _reads(path: str, qualname: str, key: str | int) -> str:
         param = key if key in {a.arg for a in [*args, *node.args.kwonlyargs]} else None
     if param is None:
         return NONE
-    reads = any(
-        isinstance(n, ast.Attribute)
+    walked = list(ast.walk(node))
+    if any(isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Store) for n in walked):
+        return NONE  # `root = Path(root.uri.path)`: a later `root.name` is a folder's, not the root's
+    reads = {
+        id(n)
+        for n in walked
+        if isinstance(n, ast.Attribute)
         and n.attr == "name"
         and isinstance(n.value, ast.Name)
         and n.value.id == param
-        for n in ast.walk(node)
-    )
+    }
     if not reads:
         return NONE
-    places = any(
-        (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div))
-        or (isinstance(n, ast.Call) and _last(n.func) in PLACES)
-        for n in ast.walk(node)
+    # Locals made of the name (`name = root.name or "default"`), one step.
+    derived = {
+        t.id
+        for n in walked
+        if isinstance(n, (ast.Assign, ast.AnnAssign))
+        and n.value is not None
+        and _carries(n.value, reads, set())
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Name)
+    }
+    for n in walked:  # a path or a key made of it: `NOTES / f"{root.name}.md"`, `join(base, name)`, `d[name]`
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and _carries(n, reads, derived):
+            return PLACE
+        if (
+            isinstance(n, ast.Call)
+            and _last(n.func) in PLACES
+            and any(_carries(a, reads, derived) for a in n.args)
+        ):
+            return PLACE
+        if isinstance(n, ast.Subscript) and _carries(n.slice, reads, derived):
+            return PLACE
+    returned = any(
+        isinstance(n, ast.Return) and n.value is not None and _carries(n.value, reads, derived)
+        for n in walked
     )
-    return PLACE if places else VALUE
+    if isinstance(node, ast.Lambda):
+        returned = _carries(node.body, reads, derived)
+    return VALUE if returned else NONE  # read for a log line only: nothing made of it leaves
+
+
+def _carries(expr: ast.AST, reads: set[int], derived: set[str]) -> bool:
+    return any(id(n) in reads or (isinstance(n, ast.Name) and n.id in derived) for n in ast.walk(expr))
 
 
 def _last(func: ast.expr) -> str:

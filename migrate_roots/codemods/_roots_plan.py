@@ -6,6 +6,7 @@ follow.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
@@ -127,7 +128,9 @@ def plan_package(
         name = _names.choose(param, *reusable(func)) if helper else param
         if helper and name in func.params and not _threaded_before(key, funcs, first):
             refused[key] = ("MR106", f"helper already has a parameter named {name!r}; set param-name")
-        elif helper and key in overridden:
+        elif (helper or func.tool is not None) and key in overridden:
+            # ... a tool too: a method registered as `self.info` is the subclass's on its instances, and that
+            # one takes no argument (sweep E r05 of session 20)
             refused[key] = ("MR103", overridden[key])
         elif helper and key[1] in rebound:
             refused[key] = (
@@ -312,6 +315,10 @@ def plan_package(
     # `x.session.list_roots()` that no MCP code reaches is no MCP call, unless its own package imports the SDK
     # elsewhere (a call through a value the plan cannot follow, `get_service().enrich(ctx=ctx)`): reported.
     mcp_packages = {_package_of(s) for s in summaries.values() if s.sdk}
+    callers_of: dict[Key, set[Key]] = {}
+    for caller, edges in calls.items():
+        for callee, _ in edges:
+            callers_of.setdefault(callee, set()).add(caller)
     for path, summary in summaries.items():
         root = import_root(summary)
         for qualname in summary.functions:
@@ -341,7 +348,9 @@ def plan_package(
                     if site.refusal is bounded.get(key, {}).get(site.pos):
                         plan.bound[site.pos] = signs[(key, site.pos)]
                 elif key not in reach:
-                    plan.sites[site.pos] = _nested(models[root].why_unreached(key[1]), key[1], site.nested)
+                    held = _held_by_refused(key, refused, callers_of, by_key)
+                    why = held or _nested(models[root].why_unreached(key[1]), key[1], site.nested)
+                    plan.sites[site.pos] = why
                 else:
                     plan.sites[site.pos] = None
             # `hasattr(session, "list_roots")` beside a read is its guard (rewritten with it, `_capability_guard`,
@@ -358,6 +367,7 @@ def plan_package(
     _roots_plan_tools.drop_idle(by_key, reach, plans)
     _roots_plan_tools.refused_callers(by_key, calls, reach, plans)
     _roots_plan_tools.handed_threaded(by_key, reach, plans, lambda key, fq: funcs.resolve(key[0], fq))
+    _roots_plan_tools.untyped_calls(by_key, calls, reach, plans)
     _roots_plan_doubles.plan_doubles(summaries, plans)
     _roots_run_by_name.plan(summaries, by_key, plans, funcs.resolve)
     for path, plan in plans.items():
@@ -371,6 +381,32 @@ def plan_package(
 def kept(models: Mapping[str, ProgramModel]) -> Any:
     """Is a function's reason for no argument that it is kept as a value and called later (model.KEPT)?"""
     return lambda key: KEPT in models[key[0]].why_unreached(key[1])[1]
+
+
+def _held_by_refused(
+    key: Key,
+    refused: Mapping[Key, tuple[str, str]],
+    callers_of: Mapping[Key, set[Key]],
+    by_key: Mapping[Key, tuple[str, Func]],
+) -> tuple[str, str] | None:
+    """A read reached only through a tool the plan refused (its override, sweep E r05 of session 20): that
+    tool's reason, said of the read, not "no tool reaches it"."""
+    seen, todo = {key}, [key]
+    while todo:
+        for caller in sorted(callers_of.get(todo.pop(), ())):
+            if caller in seen:
+                continue
+            seen.add(caller)
+            path, func = by_key[caller]
+            if caller in refused and func.tool is not None:
+                name = key[1].rpartition(".")[2]
+                where = f"{os.path.basename(path)}:{func.pos[0]}"
+                return refused[caller][0], (
+                    f"roots read in `{name}`, reached from the tool `{func.qualname}` ({where}), which is marked: "
+                    f"{refused[caller][1]}"
+                )
+            todo.append(caller)
+    return None
 
 
 def _nested(reason: tuple[str, str], fq: str, nested: str | None) -> tuple[str, str]:

@@ -224,6 +224,49 @@ def handed_threaded(
             plans.setdefault(path, Plan()).notes.setdefault(pos, (*said, param, -1))
 
 
+def untyped_calls(
+    by_key: Mapping[Key, tuple[str, Func]],
+    calls: Mapping[Key, list[tuple[Key, Pos]]],
+    reach: set[Key],
+    plans: dict[str, Plan],
+) -> None:
+    """A call of a method, handed the context, on a value the index cannot type (`self.paths.workspace(ctx)`
+    with `paths` a dataclass field, a property or a base class's attribute: sweeps C r07 and E r05 of session
+    20), where a method of that name now takes the argument: said at the call, unless it passes that argument.
+    Whether it is that method is not known; silent, a 2026-07-28 client got the helper's error there."""
+    threaded: dict[str, list[tuple[str, str, str, int]]] = {}
+    for key in sorted(reach):
+        path, func = by_key[key]
+        plan = plans.get(path)
+        param = plan.values.get(func.qualname) if plan is not None else None
+        if "." not in func.qualname or func.tool is not None or not param or not param.isidentifier():
+            continue
+        if param == "None" or (
+            param not in func.params and plan is not None and func.qualname not in plan.threaded
+        ):
+            continue
+        index = func.params.index(param) if param in func.params else func.positional
+        if func.params[:1] in (("self",), ("cls",)):
+            index -= 1
+        where = f"{os.path.basename(path)}:{func.pos[0]}"
+        threaded.setdefault(func.qualname.rpartition(".")[2], []).append((func.qualname, where, param, index))
+    for key, (path, func) in sorted(by_key.items()):
+        tied = {pos for _, pos in calls.get(key, ())}
+        for name, pos, spelled in func.untyped:
+            found = threaded.get(name)
+            if not found or pos in tied:
+                continue
+            qualname, where, param, index = found[0]
+            said = (
+                "MR103",
+                f"`{spelled}(...)` is handed the context on a value migrate-roots cannot type; `{qualname}` "
+                f"({where}) of that name now takes `{param}`: if it is the one called here, give "
+                f"`{func.qualname.rpartition('.')[2]}` a path argument and pass it on, by hand",
+            )
+            plans.setdefault(path, Plan()).notes.setdefault(pos, (*said, param, index))
+            plans[path].callees.setdefault(pos, name)
+
+
 def _given(func: Func, keys: tuple[str, ...]) -> set[str]:
     """The parameters of `func` that a call's arguments (`_supplied`) bind."""
     theirs = [p for p in func.params if p not in ("self", "cls")]

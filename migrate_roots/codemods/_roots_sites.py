@@ -408,6 +408,10 @@ class SiteIndex:
             callees = list(names or _fq(state, target) or _starred(state, target))
             if "functools.partial" in callees and node.args and node.args[0].keyword is None:
                 callees = sorted(_fq(state, node.args[0].value))  # what `partial(f, ...)` will call
+            if isinstance(target, cst.Attribute) and _hands_context(node, state):
+                # whether a callee resolves is the plan's to see (`_roots_plan_tools.untyped_calls`)
+                spelled = state.wrapper.module.code_for_node(target)
+                caller.untyped.append((target.attr.value, position, spelled))
             for name in callees:
                 caller.calls.append((name, position))
             for name in _fastmcp_forms.registered_fn(target, state, lambda n: _fq(state, n)):
@@ -510,3 +514,9 @@ def _input_request(node: cst.Call, state: FileState) -> bool:
         and parent.keyword is not None
         and parent.keyword.value == "input_requests"
     )
+
+
+def _hands_context(call: cst.Call, state: FileState) -> bool:
+    """An argument of `call` is an MCP context or session (`ctx`, `ctx.session`)."""
+    kinds = (_sdk.CONTEXT, _sdk.FASTMCP_CONTEXT, _sdk.SESSION, _sdk.REQUEST_CONTEXT)
+    return any(_sdk.expr_kind(state, a.value) in kinds for a in call.args)

@@ -57,6 +57,9 @@ class ModuleFacts:
     # This module's classes with bases of the project: (the class, (its bases, in order)). A method a class
     # inherits is its base's (`self._check(...)` in `NoteStore(SandboxedStore)`).
     bases: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # ... of them, those with more than one base: which method `self.m()` meets depends on the instance's MRO (a
+    # mixin beside the base may define it), so calls are not followed through their bases.
+    several: frozenset[str] = frozenset()
     # Functions of another module that a low-level dispatch table of this module calls as tools (`HANDLERS =
     # {"where": handle_where}`): (fully qualified name, the tools, the table as written, line).
     dispatched: tuple[tuple[str, str, str, int], ...] = ()

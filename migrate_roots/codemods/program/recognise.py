@@ -388,6 +388,7 @@ def module_facts(
     imports: list[tuple[str, str]] = []
     overrides: list[tuple[str, str, int]] = []
     bases: list[tuple[str, tuple[str, ...]]] = []
+    several: set[str] = set()
     tables: list[tuple[str, tuple[tuple[str, str], ...]]] = []
     collections: list[tuple[str, tuple[str, ...]]] = []
     for statement in module.body:
@@ -401,6 +402,8 @@ def module_facts(
             owners = [b for base in statement.bases for b in project_bases(state, state.qnames(base.value))]
             if owners:
                 bases.append((f"{state.module}.{statement.name.value}", tuple(dict.fromkeys(owners))))
+                if sum(1 for b in statement.bases if b.keyword is None) > 1:
+                    several.add(f"{state.module}.{statement.name.value}")
             continue
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
@@ -445,6 +448,7 @@ def module_facts(
         handed=handed,
         overrides=tuple(overrides),
         bases=tuple(bases),
+        several=frozenset(several),
         dispatched=tuple(state.extra.get("dispatched", ())),
         tables=tuple(tables),
         collections=tuple(collections),

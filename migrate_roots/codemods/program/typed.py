@@ -116,7 +116,11 @@ def _self_attribute_class(
                 found.extend([node, node])
 
     state.walk(state.wrapper.module, Writes())
-    if len(found) != 1 or not _contains(owner, found[0], state) or _class_binds(state.wrapper.module, attr):
+    if (
+        len(found) != 1
+        or not _contains(owner, found[0], state)
+        or _class_binds(state.wrapper.module, attr, owner)
+    ):
         return ""
     root = state.import_root or _sdk_alias.import_root(state.path, state.module)
     made = getattr(found[0], "value", None)
@@ -138,6 +142,10 @@ def _self_attribute_class(
     if isinstance(write, cst.AnnAssign):
         return _class_of(state, write.annotation.annotation, fq)
     made = getattr(write, "value", None)
+    declared = _declared(owner, attr)
+    if declared is not None and not (isinstance(made, cst.Call) and isinstance(made.func, cst.Name)):
+        # `paths: Resolver` in the class body, `self.paths = Resolver.from_env()` (sweep C r07 of session 20)
+        return _class_of(state, declared, fq)
     if not isinstance(made, cst.Call) or _rebound(state, made.func):
         return ""
     return _one(state, fq(made.func))
@@ -150,17 +158,34 @@ def _rebound(state: FileState, func: cst.BaseExpression) -> bool:
     return scope is not None and isinstance(func, cst.Name) and len(list(scope.assignments[func.value])) > 1
 
 
-def _class_binds(module: cst.Module, attr: str) -> bool:
+def _class_binds(module: cst.Module, attr: str, owner: cst.ClassDef | None = None) -> bool:
     """A class of the file binds `attr` in its body (`paths = Fixed()`, `paths: Resolver = field(...)`): an
     instance may hold that value instead (sweep C r06 of session 20)."""
     for node in module.body:
         for statement in node.body.body if isinstance(node, cst.ClassDef) else ():
             for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
                 targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else []
-                targets += [small.target] if isinstance(small, cst.AnnAssign) else []
+                # A bare declaration (`paths: Resolver`) in the class itself binds nothing: it says what
+                # `self.paths` holds; in another class it may be a dataclass field, filled by its callers.
+                declared = isinstance(small, cst.AnnAssign) and small.value is None and node is owner
+                targets += [small.target] if isinstance(small, cst.AnnAssign) and not declared else []
                 if any(isinstance(t, cst.Name) and t.value == attr for t in targets):
                     return True
     return False
+
+
+def _declared(owner: cst.ClassDef, attr: str) -> cst.BaseExpression | None:
+    """The annotation of a bare declaration of `attr` in the class body (`paths: Resolver`)."""
+    for statement in owner.body.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if (
+                isinstance(small, cst.AnnAssign)
+                and small.value is None
+                and isinstance(small.target, cst.Name)
+                and small.target.value == attr
+            ):
+                return small.annotation.annotation
+    return None
 
 
 _SKIP = frozenset({".git", ".venv", "venv", "node_modules", "site-packages", "__pycache__", ".tox", ".nox"})
