@@ -226,13 +226,17 @@ def test_roots_read_by_a_method_of_an_object_and_checked_by_a_helper_are_a_bound
     assert "result = await allowed_roots_compat(session)" in server.read_text()
 
 
-HANDS_TO_CHECKER = """\
+CHECKER = """\
     def _ensure_inside(root: Path, target: Path) -> Path:
         if not target.is_relative_to(root):
             raise PermissionError(f"{target} is outside the workspace")
         return target
 
 
+"""
+HANDS_TO_CHECKER = (
+    CHECKER
+    + """\
     class Box:
         def __init__(self, root: Path) -> None:
             self._root = root
@@ -240,6 +244,7 @@ HANDS_TO_CHECKER = """\
         def inside(self, name: str) -> Path:
             return _ensure_inside(self._root, (self._root / name).resolve())
 """
+)
 INHERITED = """\
     class Sandboxed:
         root: Path
@@ -257,13 +262,9 @@ INHERITED = """\
         def inside(self, name: str) -> Path:
             return self._check((self.root / name).resolve())
 """
-OWN_LISTING_CHECKER = """\
-    def _ensure_inside(root: Path, target: Path) -> Path:
-        if not target.is_relative_to(root):
-            raise PermissionError(f"{target} is outside the workspace")
-        return target
-
-
+OWN_LISTING_CHECKER = (
+    CHECKER
+    + """\
     class Box:
         def __init__(self, root: Path) -> None:
             self._root = root
@@ -274,6 +275,7 @@ OWN_LISTING_CHECKER = """\
         def files(self) -> list[Path]:
             return [_ensure_inside(self._root, p) for p in self._root.iterdir()]
 """
+)
 
 
 def test_noop_a_class_that_hands_its_attribute_only_with_its_own_listing(tmp_path):

@@ -155,6 +155,18 @@ def test_noop_a_context_variable_set_under_its_own_test_is_per_request(tmp_path)
     assert "MR212" not in helpers.codes(found), found
 
 
+def _context_module(tmp_path, context: str) -> list:
+    """The tool keeping roots in `_workspace`, imported from `pkg/context.py` (`context`)."""
+    source = TOOL.format(
+        body="if _workspace.get() is None:\n        result = await ctx.session.list_roots()\n"
+        "        _workspace.set(result.roots[0].uri.path)"
+    ).replace(
+        "from pkg.state import binding", "from pkg.context import _workspace\nfrom pkg.state import binding"
+    )
+    root = helpers._layout(tmp_path, source, {"state.py": STATE, "context.py": context}, True)
+    return [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+
+
 @pytest.mark.parametrize(
     "spelling",
     [
@@ -164,14 +176,7 @@ def test_noop_a_context_variable_set_under_its_own_test_is_per_request(tmp_path)
 )
 def test_noop_a_context_variable_of_another_module_is_per_request(tmp_path, spelling):
     """sweep F r09 (session 20): the ContextVar is imported from the project (`from pkg.context import ...`)."""
-    source = TOOL.format(
-        body="if _workspace.get() is None:\n        result = await ctx.session.list_roots()\n"
-        "        _workspace.set(result.roots[0].uri.path)"
-    ).replace(
-        "from pkg.state import binding", "from pkg.context import _workspace\nfrom pkg.state import binding"
-    )
-    root = helpers._layout(tmp_path, source, {"state.py": STATE, "context.py": spelling}, True)
-    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    found = _context_module(tmp_path, spelling)
     assert "MR101" in helpers.codes(found), found
     assert "MR212" not in helpers.codes(found), found
 
@@ -180,14 +185,7 @@ def test_an_object_of_another_module_with_a_get_method_still_caches(tmp_path):
     """The same shape on a module-level object that is no ContextVar keeps the roots across requests."""
     holder = "class Holder:\n    value = None\n\n    def get(self):\n        return self.value\n\n"
     holder += "    def set(self, v):\n        self.value = v\n\n\n_workspace = Holder()\n"
-    source = TOOL.format(
-        body="if _workspace.get() is None:\n        result = await ctx.session.list_roots()\n"
-        "        _workspace.set(result.roots[0].uri.path)"
-    ).replace(
-        "from pkg.state import binding", "from pkg.context import _workspace\nfrom pkg.state import binding"
-    )
-    root = helpers._layout(tmp_path, source, {"state.py": STATE, "context.py": holder}, True)
-    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    found = _context_module(tmp_path, holder)
     assert "MR212" in helpers.codes(found), found
 
 
