@@ -430,3 +430,63 @@ def test_a_bound_object_configured_after_it_is_built(tmp_path, configure):
     findings = [f for r in helpers.run_engine(root, select=["MR1"]) for f in r.findings]
     assert [(f.code, f.action.value) for f in findings] == [("MR110", "rewritten")], findings
     assert "async def save(name: str, text: str, ctx: Context) -> str:" in server.read_text()
+
+
+REGISTRY = """\
+    from pathlib import Path
+
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp = FastMCP("docs")
+
+
+    class Registry:
+        def __init__(self) -> None:
+            self.dirs: list[Path] = [Path("/srv/docs")]
+
+        def {method}(self, roots: list) -> None:
+            self.dirs = [Path(r.uri.path).resolve() for r in roots]
+
+        def validate(self, source: str) -> Path:
+            path = Path(source).resolve()
+            for base in self.dirs:
+                try:
+                    path.relative_to(base)
+                    return path
+                except ValueError:
+                    continue
+            raise PermissionError(f"{{source}} is outside the allowed roots")
+
+
+    registry = Registry()
+
+
+    async def refresh(session) -> None:
+        result = await session.list_roots()
+        registry.{method}(result.roots)
+
+
+    @mcp.tool()
+    async def convert(source: str, ctx: Context) -> str:
+        await refresh(ctx.session)
+        return str(registry.validate(source))
+"""
+
+
+@pytest.mark.parametrize(
+    ("method", "code"),
+    [("update_from_client_roots", "MR110"), ("adopt", "MR109")],
+    ids=["sets-where-it-works", "named-otherwise"],
+)
+def test_roots_handed_to_a_method_of_a_bounding_class(tmp_path, method, code):
+    """docling-mcp's shape (session 21): the roots replace an allow-list registry's directories through a
+    method, `registry.update_from_client_roots(result.roots)`, and `validate` refuses what lies outside: the
+    read takes the operator's bound (MR110). Only a method whose name says it sets where the object works
+    counts: `registry.adopt(repo)` in clew fills a registry whose own check confines its own files."""
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "server.py").write_text(textwrap.dedent(REGISTRY.format(method=method)))
+    findings = [f for r in helpers.run_engine(root, select=["MR1"], write=False) for f in r.findings]
+    # named otherwise: no bound held by the object, and the tool's own check of its `source` is said (MR109)
+    assert [f.code for f in findings if f.code in ("MR101", "MR109", "MR110")] == [code], findings

@@ -5,6 +5,7 @@ values to. `refuse` is what the roots-call plan asks (MR109, and MR110's sign).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -17,6 +18,11 @@ K = TypeVar("K")
 # engine follows, `engine.ONWARD_DEPTH`): whether it bounds anything is unknown, so the read is marked, not
 # rewritten (sweep I, r11). `_unread` says which; `refuse` words it.
 UNREAD = "handed to code migrate-roots did not read"
+# A method that, by its name, sets where an object works (its bound, when the class checks paths against it).
+_CONFIGURES = re.compile(
+    r"root|base|sandbox|allow|permit|workspace|project|dir|folder|path|scope|confine|jail"
+)
+_CHECKING = re.compile(r"valid|check|ensure|inside|within|allow|confine|guard|safe|permit|contain")
 # Classes of the project -> their bases of the project (ModuleFacts.bases), when the plan gives none.
 _NO_BASES: Mapping[str, tuple[str, ...]] = {}
 
@@ -130,10 +136,17 @@ def _bound_parameter_sign(
         if held is not None:
             return held
     mine = by_fq[fq][1].bound_sign if fq in by_fq else None
-    if "." in fq and fq.rpartition(".")[0] not in by_fq and depth < 3 and not (mine and mine.signs):
-        # ... and roots handed to a method of such a class that checks nothing itself (`box.set_root(<roots>)`:
-        # which attribute they fill is not followed, as for the constructor; a checking method's own signs say
-        # whether they are its bound or the path it checks)
+    method = fq.rpartition(".")[2]
+    if (
+        "." in fq
+        and fq.rpartition(".")[0] not in by_fq
+        and depth < 3
+        and not (mine and mine.signs)
+        and _CONFIGURES.search(method)
+    ):
+        # ... and roots handed to a method of such a class that checks nothing itself and, by its name, sets
+        # where it works (`box.set_root(<roots>)`, `set_project_path`, `update_from_client_roots`): which
+        # attribute they fill is not followed, as for the constructor; `registry.adopt(repo)` is no bound (clew)
         held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, bases)
         if held is not None:
             return held
@@ -186,7 +199,9 @@ def _held_bound(
     no caller. Which attribute the roots fill is not followed: any counts,
     since marking a read that bounds nothing costs a review and rewriting one that does widens the bound."""
     prefix = f"{cls}."
-    for fq in sorted(by_fq):
+    # The methods named as checks first (`validate_path`, `ensure_inside`): the sign the marker names is then the
+    # class's refusal, not a cache lookup of another method (netcoredbg-mcp's `_get_worktree_paths`)
+    for fq in sorted(by_fq, key=lambda f: (not _CHECKING.search(f.rpartition(".")[2]), f)):
         theirs: BoundFacts | None = by_fq[fq][1].bound_sign if fq.startswith(prefix) else None
         if theirs is None or "." in fq[len(prefix) :]:
             continue
