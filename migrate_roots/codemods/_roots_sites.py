@@ -50,6 +50,7 @@ from migrate_roots.codemods._roots_uses import (
     RESOLVED_ROOTS,
     hand_request,
     held_method,
+    input_request,
     is_roots_list,
     kept_target,
     raw_roots_request,
@@ -330,7 +331,7 @@ class SiteIndex:
                 caller, state.pos(node), RESOLVED_ROOTS
             )  # mcp 2.x: `Resolve(fn)`, fn -> ListRoots()
             return
-        if _input_request(node, state):
+        if input_request(node, state):
             self._raw_site(caller, state.pos(node), INPUT_REQUEST)
             return
         raw = raw_roots_request(node, state)
@@ -497,23 +498,6 @@ class SiteIndex:
                 return self.functions.setdefault(qualname, func)
             current = state.parent(current)
         return None
-
-
-def _input_request(node: cst.Call, state: FileState) -> bool:
-    """`types.ListRootsRequest()` built for an input request (`InputRequiredResult(input_requests={"r":
-    ListRootsRequest()})`, mcp 2.x; the session 21 field hunt's r01)."""
-    if not any(q.startswith("mcp.") and q.endswith(".ListRootsRequest") for q in _fq(state, node.func)):
-        return False
-    # Held where input requests are: a dict's value (`{"r": ListRootsRequest()}`) or `input_requests=`; a
-    # request built into a local or a `ServerRequest(...)` for `send_request` is the raw request's.
-    parent = state.parent(node)
-    if isinstance(parent, cst.DictElement) and parent.value is node:
-        return True
-    return (
-        isinstance(parent, cst.Arg)
-        and parent.keyword is not None
-        and parent.keyword.value == "input_requests"
-    )
 
 
 def _hands_context(call: cst.Call, state: FileState) -> bool:

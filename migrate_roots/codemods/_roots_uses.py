@@ -320,3 +320,20 @@ RESOLVED_ROOTS = (
     "roots fails it with -32021); give the tool a path argument by hand, or move the directory to the server's "
     "configuration"
 )
+
+
+def input_request(node: cst.Call, state: FileState) -> bool:
+    """`types.ListRootsRequest()` built for an input request (`InputRequiredResult(input_requests={"r":
+    ListRootsRequest()})`, mcp 2.x; the session 21 field hunt's r01)."""
+    if not any(q.startswith("mcp.") and q.endswith(".ListRootsRequest") for q in state.qnames(node.func)):
+        return False
+    # Held where input requests are: a dict's value (`{"r": ListRootsRequest()}`) or `input_requests=`; a
+    # request built into a local or a `ServerRequest(...)` for `send_request` is the raw request's.
+    parent = state.parent(node)
+    if isinstance(parent, cst.DictElement) and parent.value is node:
+        return True
+    return (
+        isinstance(parent, cst.Arg)
+        and parent.keyword is not None
+        and parent.keyword.value == "input_requests"
+    )
