@@ -409,7 +409,7 @@ class SiteIndex:
             callees = list(names or _fq(state, target) or _starred(state, target))
             if "functools.partial" in callees and node.args and node.args[0].keyword is None:
                 callees = sorted(_fq(state, node.args[0].value))  # what `partial(f, ...)` will call
-            if isinstance(target, cst.Attribute) and _hands_context(node, state):
+            if state.phase == "index" and isinstance(target, cst.Attribute) and _hands_context(node, state):
                 # whether a callee resolves is the plan's to see (`_roots_plan_tools.untyped_calls`)
                 spelled = state.wrapper.module.code_for_node(target)
                 caller.untyped.append((target.attr.value, position, spelled))
@@ -503,4 +503,8 @@ class SiteIndex:
 def _hands_context(call: cst.Call, state: FileState) -> bool:
     """An argument of `call` is an MCP context or session (`ctx`, `ctx.session`)."""
     kinds = (_sdk.CONTEXT, _sdk.FASTMCP_CONTEXT, _sdk.SESSION, _sdk.REQUEST_CONTEXT)
-    return any(_sdk.expr_kind(state, a.value) in kinds for a in call.args)
+    # A context is handed as a name or an attribute of one (`ctx`, `ctx.session`): other values are not asked.
+    return any(
+        isinstance(a.value, (cst.Name, cst.Attribute)) and _sdk.expr_kind(state, a.value) in kinds
+        for a in call.args
+    )
