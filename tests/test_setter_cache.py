@@ -279,7 +279,7 @@ def test_noop_a_local_that_dies_with_the_request_keeps_nothing(tmp_path, value, 
     ("value", "said"),
     [
         ("ctx.request_context.lifespan_context", "the lifespan context, shared by every request"),
-        ("get_state()", "an object of the module, shared by every request"),
+        ("get_state()", "one object a module keeps, shared by every request"),
     ],
     ids=["lifespan-alias", "module-getter"],
 )
@@ -444,3 +444,34 @@ def test_noop_an_early_return_of_another_attribute_is_no_cache_hit(tmp_path):
     found = findings(tmp_path, TOOL.format(body=body))
     assert "MR212" not in helpers.codes(found), found
     assert "MR101" in helpers.codes(found), found
+
+
+def test_a_local_alias_of_an_imported_getters_object(tmp_path):
+    """sweep I r04 (session 21): `b = get_binding()` with `get_binding` imported from the state module, where it
+    returns a module-level object every time."""
+    state = STATE + "\n\ndef get_binding() -> Binding:\n    return binding\n"
+    body = (
+        "b = get_binding()\n    if b.project is None:\n        result = await ctx.session.list_roots()\n"
+        "        b.bind(Path(result.roots[0].uri.path).name)"
+    )
+    source = TOOL.format(body=body).replace(
+        "from pkg.state import binding", "from pkg.state import binding, get_binding"
+    )
+    root = helpers._layout(tmp_path, source, {"state.py": state}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR212" in helpers.codes(found), found
+    assert any("(`b = get_binding()`, one object a module keeps" in f.message for f in found), found
+
+
+def test_noop_a_local_from_an_imported_function_that_builds_one(tmp_path):
+    state = STATE + "\n\ndef new_binding() -> Binding:\n    return Binding()\n"
+    body = (
+        "b = new_binding()\n    if b.project is None:\n        result = await ctx.session.list_roots()\n"
+        "        b.bind(Path(result.roots[0].uri.path).name)"
+    )
+    source = TOOL.format(body=body).replace(
+        "from pkg.state import binding", "from pkg.state import binding, new_binding"
+    )
+    root = helpers._layout(tmp_path, source, {"state.py": state}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert "MR212" not in helpers.codes(found), found

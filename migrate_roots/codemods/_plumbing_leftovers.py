@@ -241,7 +241,7 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
         return f"`{head.value} = {held}`, " + (
             "the lifespan context, shared by every request"
             if held.endswith("lifespan_context")
-            else "an object of the module, shared by every request"
+            else "one object a module keeps, shared by every request"
         )
     if isinstance(head, cst.Name) and head.value == "self":
         return "an attribute of `self`, kept as long as the object"

@@ -119,6 +119,9 @@ def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
         return False
     module = state.wrapper.module
     defs = [n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == value.func.value]
+    if not defs:
+        # `from pkg.state import get_binding`: read in its own module (sweep I r04 of session 21)
+        return any(_getter_of_global(state.import_root, fq) for fq in sorted(state.qnames(value.func)))
     if len(defs) != 1:
         return False
     tops = {
@@ -150,6 +153,33 @@ def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
     return bool(returned) and all(
         isinstance(r, cst.Name) and r.value in tops and r.value not in local for r in returned
     )
+
+
+def _getter_of_global(import_root: str, fq: str) -> bool:
+    """Whether `fq` (`pkg.state.get_binding`) is a function of a project module that takes no argument and
+    returns one of that module's top-level names every time (`return _binding`)."""
+    import ast
+
+    from migrate_roots.codemods._roots_names_handed import source_tree
+    from migrate_roots.codemods._sdk_alias import module_file
+
+    module, _, name = fq.rpartition(".")
+    path = module_file(import_root, module) if module and import_root else None
+    tree = source_tree(path) if path else None
+    if tree is None:
+        return False
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    if len(defs) != 1 or defs[0].args.args or defs[0].args.posonlyargs or defs[0].args.kwonlyargs:
+        return False
+    tops = {
+        t.id
+        for n in tree.body
+        if isinstance(n, (ast.Assign, ast.AnnAssign))
+        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+        if isinstance(t, ast.Name)
+    }
+    returns = [n for n in ast.walk(defs[0]) if isinstance(n, ast.Return)]
+    return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id in tops for r in returns)
 
 
 def _state_write(node: cst.CSTNode) -> str | None:
