@@ -11,7 +11,7 @@ import ast
 
 import libcst as cst
 
-from migrate_roots.codemods._roots_names_handed import source_tree
+from migrate_roots.codemods._sdk_alias import source_tree
 from migrate_roots.codemods.base import FileState
 
 

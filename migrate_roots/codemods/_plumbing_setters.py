@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeGuard
 import libcst as cst
 
 from migrate_roots.codemods import _context_vars
-from migrate_roots.codemods._plumbing_queries import _contains, _mentions_site
+from migrate_roots.codemods._plumbing_queries import _calls_in, _contains, _mentions_site
 from migrate_roots.codemods._plumbing_state import (
     _LOG_METHODS,
     _READ_ONLY_METHODS,
@@ -21,7 +21,7 @@ from migrate_roots.codemods._plumbing_state import (
     _names_global,
 )
 from migrate_roots.codemods._read import read
-from migrate_roots.codemods._roots_names_handed import source_tree
+from migrate_roots.codemods._sdk_alias import source_tree
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing_base import _PlumbingBase
@@ -121,7 +121,7 @@ def _absence_guard(node: cst.CSTNode, base: str, state: FileState) -> TypeGuard[
 
 def _returned_by_helpers(test: cst.BaseExpression, state: FileState) -> list[cst.BaseExpression]:
     """What the module's functions called without arguments in `test` return (`_bound()`)."""
-    names = {c.func.value for c in _calls_of(test) if isinstance(c.func, cst.Name) and not c.args}
+    names = {c.func.value for c in _calls_in(test, state) if isinstance(c.func, cst.Name) and not c.args}
     out: list[cst.BaseExpression] = []
     for statement in state.wrapper.module.body if names else ():
         if isinstance(statement, cst.FunctionDef) and statement.name.value in names:
@@ -132,17 +132,6 @@ def _returned_by_helpers(test: cst.BaseExpression, state: FileState) -> list[cst
                 if value is not None:
                     out.append(value)
     return out
-
-
-def _calls_of(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, n: cst.Call) -> None:
-            found.append(n)
-
-    read(node, Calls())
-    return found
 
 
 def _long_lived(base: cst.Name, owner: _PlumbingBase, state: FileState) -> bool:

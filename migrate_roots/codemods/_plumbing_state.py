@@ -160,8 +160,7 @@ def _getter_of_global(import_root: str, fq: str) -> bool:
     returns one of that module's top-level names every time (`return _binding`)."""
     import ast
 
-    from migrate_roots.codemods._roots_names_handed import source_tree
-    from migrate_roots.codemods._sdk_alias import module_file
+    from migrate_roots.codemods._sdk_alias import module_file, source_tree
 
     module, _, name = fq.rpartition(".")
     path = module_file(import_root, module) if module and import_root else None

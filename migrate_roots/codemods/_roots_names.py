@@ -196,9 +196,7 @@ def _chooses(node: cst.CSTNode, state: FileState) -> bool:
 
 
 # Calls whose arguments name a place on disk or a stored entry.
-_PLACES = frozenset(
-    {"Path", "PurePath", "join", "joinpath", "open", "mkdir", "makedirs", "with_name", "setdefault"}
-)
+_PLACES = _roots_names_handed.PLACES
 
 
 # Calls whose result no longer carries the name (a test, a count, output).

@@ -8,15 +8,13 @@ f"{root.name}.md"`). When unsure whether the path is made of the name, it is tak
 from __future__ import annotations
 
 import ast
-import os
-import stat
-from functools import lru_cache
 
 import libcst as cst
 
+from migrate_roots.codemods._sdk_alias import source_tree
 from migrate_roots.codemods.base import FileState
 
-# Calls that make a path or a stored entry of their arguments (the same as `_roots_names._PLACES`).
+# Calls that make a path or a stored entry of their arguments (read by `_roots_names` too).
 PLACES = frozenset(
     {"Path", "PurePath", "join", "joinpath", "open", "mkdir", "makedirs", "with_name", "setdefault"}
 )
@@ -67,27 +65,6 @@ def _target(func: cst.BaseExpression, state: FileState) -> tuple[str, str] | Non
             if path and _defined(path, parts[cut]):
                 return path, ".".join(parts[cut:])
     return None
-
-
-def source_tree(path: str) -> ast.Module | None:
-    """The `ast` of a project file, parsed once while it stays the same (by absolute path, size and mtime: a
-    run's relative paths, and the tests' files of one name in many folders, must not share an entry)."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode):
-        return None  # a FIFO or a device named `x.py` would block the read
-    return _parsed(os.path.abspath(path), info.st_size, info.st_mtime_ns)
-
-
-@lru_cache(maxsize=256)
-def _parsed(path: str, size: int, mtime: int) -> ast.Module | None:
-    try:
-        with open(path, "rb") as handle:
-            return ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def _defined(path: str, name: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods._plumbing_queries import _contains
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import flow
@@ -23,7 +24,7 @@ def none_still_on_failure(call: cst.Call, func: cst.FunctionDef, name: str, stat
         return False
     for handler in handlers:
         attempt = state.parent(handler)
-        if not isinstance(attempt, cst.Try) or not _contains_node(attempt.body, call, state):
+        if not isinstance(attempt, cst.Try) or not _contains(attempt.body, call, state):
             return False
         names = _caught(state, handler)
         broad = {"Exception", "BaseException"} & {n.rpartition(".")[2] for n in names}
@@ -71,10 +72,3 @@ def _base_name(node: cst.BaseExpression) -> str:
     while isinstance(node, cst.Attribute):
         node = node.value
     return node.value if isinstance(node, cst.Name) else ""
-
-
-def _contains_node(body: cst.CSTNode, node: cst.CSTNode, state: FileState) -> bool:
-    current: cst.CSTNode | None = node
-    while current is not None and current is not body:
-        current = state.parent(current)
-    return current is body

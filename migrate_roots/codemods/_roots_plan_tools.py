@@ -163,9 +163,7 @@ def refused_callers(
                 or any(k == param for k, _ in func.bound.get(pos, ()))
             ):
                 continue
-            index = cfunc.params.index(param) if param in cfunc.params else cfunc.positional
-            if cfunc.params[:1] in (("self",), ("cls",)):
-                index -= 1
+            index = _param_index(cfunc, param)
             helper = cfunc.qualname.rpartition(".")[2]
             if handed and func.handed_to is not None:
                 outer, spelled, line = func.handed_to
@@ -245,9 +243,7 @@ def untyped_calls(
             param not in func.params and plan is not None and func.qualname not in plan.threaded
         ):
             continue
-        index = func.params.index(param) if param in func.params else func.positional
-        if func.params[:1] in (("self",), ("cls",)):
-            index -= 1
+        index = _param_index(func, param)
         where = f"{os.path.basename(path)}:{func.pos[0]}"
         threaded.setdefault(func.qualname.rpartition(".")[2], []).append((func.qualname, where, param, index))
     for key, (path, func) in sorted(by_key.items()):
@@ -265,6 +261,12 @@ def untyped_calls(
             )
             plans.setdefault(path, Plan()).notes.setdefault(pos, (*said, param, index))
             plans[path].callees.setdefault(pos, name)
+
+
+def _param_index(func: Func, param: str) -> int:
+    """The position a call gives `param` of `func` at (its own, or the one a new parameter takes), `self` aside."""
+    index = func.params.index(param) if param in func.params else func.positional
+    return index - 1 if func.params[:1] in (("self",), ("cls",)) else index
 
 
 def _given(func: Func, keys: tuple[str, ...]) -> set[str]:

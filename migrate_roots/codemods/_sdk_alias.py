@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import os
+import stat
 import sys
 from collections.abc import Callable
 from functools import lru_cache
@@ -157,6 +158,27 @@ def _top_level_module(module: object) -> list[tuple[str, str, tuple[str, ...]]]:
                         ("def", t.target.value, ()) for t in small.targets if isinstance(t.target, cst.Name)
                     ]
     return out
+
+
+def source_tree(path: str) -> ast.Module | None:
+    """The `ast` of a project file, parsed once while it stays the same (by absolute path, size and mtime: a
+    run's relative paths, and the tests' files of one name in many folders, must not share an entry)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None  # a FIFO or a device named `x.py` would block the read
+    return _parsed(os.path.abspath(path), info.st_size, info.st_mtime_ns)
+
+
+@lru_cache(maxsize=256)
+def _parsed(path: str, size: int, mtime: int) -> ast.Module | None:
+    try:
+        with open(path, "rb") as handle:
+            return ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def module_file(import_root: str, module: str) -> str | None:
