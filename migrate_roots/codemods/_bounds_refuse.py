@@ -5,11 +5,13 @@ values to. `refuse` is what the roots-call plan asks (MR109, and MR110's sign).
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from migrate_roots.codemods._bounds import RECEIVER, BoundFacts, Pos, taint
+from migrate_roots.codemods._sdk_alias import source_tree
 from migrate_roots.codemods.program.typed import RETURNED
 
 K = TypeVar("K")
@@ -191,6 +193,7 @@ def _held_bound(
     depth: int = 0,
     parsed: frozenset[str] = frozenset(),
     bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
+    shadowed: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """Roots handed to the constructor of a class of the project (`Box(Path(roots[0].uri.path))`) bound paths
     when a method of the class checks a path it is given against one of its own attributes
@@ -203,8 +206,8 @@ def _held_bound(
     # class's refusal, not a cache lookup of another method (netcoredbg-mcp's `_get_worktree_paths`)
     for fq in sorted(by_fq, key=lambda f: (not _CHECKING.search(f.rpartition(".")[2]), f)):
         theirs: BoundFacts | None = by_fq[fq][1].bound_sign if fq.startswith(prefix) else None
-        if theirs is None or "." in fq[len(prefix) :]:
-            continue
+        if theirs is None or "." in fq[len(prefix) :] or fq[len(prefix) :] in shadowed:
+            continue  # ... not one a derived class overrides (sweep I r03 of session 21)
         own = taint(theirs, frozenset({"self"}))  # `for r in self.roots: ... r in p.parents`
         # ... checking a path the method is given: `inside(self, name)`, not the files it walks itself
         given = taint(theirs, frozenset(p for p in by_fq[fq][1].params if p not in ("self", "cls")))
@@ -221,15 +224,61 @@ def _held_bound(
                 continue
             for callee in mine.get(position, ()):
                 assert calls is not None
+                if callee.rpartition(".")[0] == cls and callee.rpartition(".")[2] in shadowed:
+                    continue  # `self.check(...)` runs the derived class's override
                 found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, bases)
                 if found is not None and found[0] != UNREAD:
                     return found
     # ... or a method it inherits from a base of the project does (sweep H r02 of session 21)
+    overrides = shadowed | _overrides(cls, by_fq) if bases.get(cls) else shadowed
     for base in bases.get(cls, ()) if depth < 3 else ():
-        found = _held_bound(base, by_fq, calls, depth + 1, parsed, bases)
+        found = _held_bound(base, by_fq, calls, depth + 1, parsed, bases, overrides)
         if found is not None:
             return found
     return None
+
+
+def _resolved(
+    callee: str,
+    by_fq: Mapping[str, tuple[str, Any]],
+    resolve: Callable[[str], str | None],
+    bases: Mapping[str, tuple[str, ...]],
+) -> str:
+    """The function a call stands for. A method a class inherits (`Unconfined().read`, `Sandbox.read`) stays
+    the derived class's when that class overrides a method of its bases: the base's body calls the override
+    (`self.check`), so the class's bound is `_held_bound` of the derived class, overrides left out."""
+    written = callee.replace(RETURNED, ".")
+    derived = [written.rpartition(".")[0]]
+    for _ in range(
+        6
+    ):  # the class and its derived ancestors (`Derived(Middle)`, `Middle(Sandbox)`), not a cycle
+        cls = derived.pop(0) if derived else ""
+        if bases.get(cls):
+            if _overrides(cls, by_fq):
+                return written
+            derived.extend(bases[cls])
+    return resolve(callee) or written
+
+
+def _overrides(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> frozenset[str]:
+    """The methods the class `cls` defines itself without calling `super()`: its base's methods of those
+    names never run for it (`class Unconfined(Sandbox)` whose `check` checks nothing). Read from the class's
+    file, found through any function of its module; none when that cannot be read."""
+    module, _, name = cls.rpartition(".")
+    path = next((by_fq[fq][0] for fq in sorted(by_fq) if fq.startswith(f"{module}.")), None)
+    tree = source_tree(path) if path else None
+    for node in tree.body if tree is not None else ():
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return frozenset(
+                item.name
+                for item in node.body
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not any(
+                    isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super"
+                    for n in ast.walk(item)
+                )
+            )
+    return frozenset()
 
 
 def refuse(
@@ -253,7 +302,7 @@ def refuse(
     for caller in by_fq:
         for callee, position in by_fq[caller][1].calls:
             # `Roots().fetch` (a method of what a constructor returns, program/typed.py) is `Roots.fetch`.
-            callee = callee if callee in by_fq else resolve(callee) or callee.replace(RETURNED, ".")
+            callee = callee if callee in by_fq else _resolved(callee, by_fq, resolve, bases)
             callers.setdefault(callee, set()).add(caller)
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
     for fq in sorted(by_fq):

@@ -135,6 +135,8 @@ def _cached(name: str, holder: str, line: int, kind: str, file: str) -> str:
 
 def _on(keeps: str) -> str:
     """`on `x.attr``, or `on `x` through `x.bind()`` for a setter method (`_plumbing_collect._setter_call`)."""
+    if keeps.endswith("()") and "." not in keeps:  # a module function (`bind_project()`)
+        return f"through `{keeps}`"
     if keeps.endswith("()"):
-        return f"on `{keeps.rpartition('.')[0]}` through `{keeps}`"
+        return f"on `{keeps[: keeps.rindex('.')]}` through `{keeps}`"
     return f"on `{keeps}`"

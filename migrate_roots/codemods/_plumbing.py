@@ -77,7 +77,9 @@ def kept_attributes(state: FileState) -> dict[tuple[int, int], str]:
     if plumbing is None:
         return kept
     for func, assign, target in plumbing.attr_writes:
-        if not plumbing.inside_removed(assign):
+        if assign in plumbing.setter_said:
+            kept.setdefault(state.pos(func), plumbing.setter_said[assign][0])
+        elif not plumbing.inside_removed(assign):
             kept.setdefault(state.pos(func), _dotted(target) + ("()" if isinstance(assign, cst.Call) else ""))
     return kept
 

@@ -93,10 +93,13 @@ class _PlumbingBase:
         self.tasks: list[tuple[cst.Call, str]] = []  # create_task / start_soon of a function, by name
         # `x.attr = <roots>`, or `x.method(<roots>)` under a test of `x` (the Call, its `x.method`)
         self.attr_writes: list[
-            tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign | cst.Call, cst.Attribute]
+            tuple[cst.FunctionDef, cst.Assign | cst.AnnAssign | cst.Call, cst.Attribute | cst.Name]
         ] = []
         # Of those calls, a first-wins setter's (`binding.bind_once(<roots>)`): the attribute it keeps.
         self.first_wins: dict[cst.CSTNode, str] = {}
+        # ... and the setters the marker words itself (a module function, a ContextVar's shared default, a
+        # refresh test): (what keeps them, as `kept_attributes` spells it; what MR212 says they do).
+        self.setter_said: dict[cst.CSTNode, tuple[str, str]] = {}
         self.exported: set[str] = set()
         self.removed: set[cst.CSTNode] = set()  # statements and functions that go
         self.handled: set[cst.CSTNode] = set()  # registration nodes consumed (not leftovers)

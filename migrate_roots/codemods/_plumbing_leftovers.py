@@ -111,9 +111,15 @@ class _Leftovers(_PlumbingBase):
                 )
                 continue
             holder = _holder(state, target)
-            if isinstance(assign, cst.Call):  # `binding.bind(<roots>)` under `if binding.project is None:`
+            if isinstance(assign, cst.Call) and holder.startswith("an attribute of `"):
+                holder = holder.split(", ", 1)[1]  # `binding.bind()` stays on `binding` (an object ...)
+            if (
+                assign in self.setter_said
+            ):  # `bind_project(<roots>)`, `binding.get().bind(...)`, `if b.stale():`
+                kept = self.setter_said[assign][1].format(holder=holder)
+            elif isinstance(assign, cst.Call) and isinstance(target, cst.Attribute):
+                # `binding.bind(<roots>)` under `if binding.project is None:`
                 base = _dotted(target.value)
-                holder = holder.split(", ", 1)[1] if holder.startswith("an attribute of `") else holder
                 kept = (
                     f"roots handed to `{_dotted(target)}()` stay on `{base}` ({holder}), and the test of `{base}` "
                     "above the read skips it once they are there"

@@ -5,12 +5,11 @@ ContextVar, a setting's test (`if policy.enforce_roots:`) and a test below the r
 
 from __future__ import annotations
 
-import ast
 from typing import TYPE_CHECKING, TypeGuard
 
 import libcst as cst
 
-from migrate_roots.codemods import _context_vars
+from migrate_roots.codemods import _context_vars, _setter_sources
 from migrate_roots.codemods._plumbing_queries import _calls_in, _contains, _mentions_site
 from migrate_roots.codemods._plumbing_state import (
     _LOG_METHODS,
@@ -21,7 +20,6 @@ from migrate_roots.codemods._plumbing_state import (
     _names_global,
 )
 from migrate_roots.codemods._read import read
-from migrate_roots.codemods._sdk_alias import source_tree
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing_base import _PlumbingBase
@@ -33,10 +31,17 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
     method and the test skips the read once it holds them, as `binding.project = <roots>` would (MR212;
     field sweep r02, where the explicit argument was ignored after the first call)."""
     method = node.func
-    if not isinstance(method, cst.Attribute) or not owner.funcs[func].sites:
+    if not owner.funcs[func].sites:
+        return
+    if isinstance(method, cst.Name):
+        _function_setter(node, method, func, owner, state)
+        return
+    if not isinstance(method, cst.Attribute):
         return
     if method.attr.value in _LOG_METHODS or method.attr.value in _READ_ONLY_METHODS:
         return  # `logger.debug(roots)` under `if logger.isEnabledFor(...)`, `cache.get(root)`
+    if _shared_default_setter(node, method, func, owner, state):
+        return
     base = _attribute_base(method)
     if _context_vars.receiver(method.value, state):
         return  # a ContextVar of the project is set per request (sweeps F r09, G r10-r14)
@@ -52,17 +57,33 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
     while current is not None and current is not func:
         # The test decides whether the roots are read at all (the read under it too): not `if audit.enabled:
         # audit.record(uri)` below the read (sweep D r06 of session 20).
-        if _absence_guard(current, base.value, state) and any(
-            _contains(current.body, site, state) for site in sites
+        if (
+            _absence_guard(current, base.value, state)
+            and any(_contains(current.body, site, state) for site in sites)
+            and _tests_what_it_sets(current, base, method.attr.value, owner, state)
         ):
             owner.attr_writes.append((func, node, method))
+            return
+        refresh = _refresh_test(current, base, method.attr.value, owner, state)
+        if (
+            refresh
+            and isinstance(current, (cst.If, cst.While))
+            and any(_contains(current.body, s, state) for s in sites)
+        ):
+            owner.attr_writes.append((func, node, method))
+            keeps = f"{base.value}.{method.attr.value}()"
+            owner.setter_said[node] = (
+                keeps,
+                f"roots handed to `{keeps}` stay on `{base.value}` ({{holder}}), and `{refresh}` above the read "
+                "skips it while what it keeps counts as fresh",
+            )
             return
         current = state.parent(current)
     # `binding.bind_once(<roots>)`, whose body sets `self.project` only while it is unset (sweep D r05).
     kept = (
-        _first_wins(state.path, method.attr.value)
-        or _first_wins(_imported_file(base, state), method.attr.value)
-        or _first_wins(
+        _setter_sources.first_wins(state.path, method.attr.value)
+        or _setter_sources.first_wins(_imported_file(base, state), method.attr.value)
+        or _setter_sources.first_wins(
             _class_file(base, owner, state), method.attr.value
         )  # `binding = Binding()`, imported class
     )
@@ -83,6 +104,134 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
         ):
             owner.attr_writes.append((func, node, method))
             return
+
+
+def _function_setter(
+    node: cst.Call, name: cst.Name, func: cst.FunctionDef, owner: _PlumbingBase, state: FileState
+) -> None:
+    """`bind_project(<roots>)` under `if binding.project is None:`, where the module function sets an attribute
+    of that global (`def bind_project(p): binding.project = p`) or the global itself (`global _project`), in
+    this module or one of the project's (sweep I r08 of session 21)."""
+    if not any(_mentions_site(arg.value, func, owner) for arg in node.args):
+        return
+    local = name.value in owner.top
+    fq = next(iter(sorted(state.qnames(name))), "")
+    path = state.path if local else _imported_file(name, state)
+    module = fq.rpartition(".")[0]
+    sites = owner.funcs[func].sites
+    for glob in sorted(_setter_sources.globals_set(path, name.value)):
+        wanted = {glob} if local else {f"{module}.{glob}"}
+        current = state.parent(node)
+        while current is not None and current is not func:
+            if (
+                isinstance(current, (cst.If, cst.While))
+                and _missing(current.test)
+                and any(state.qnames(n) & wanted for n in _names_in(current.test))
+                and any(_contains(current.body, site, state) for site in sites)
+            ):
+                where = "this module" if local else f"module `{module}`"
+                owner.attr_writes.append((func, node, name))
+                owner.setter_said[node] = (
+                    f"{name.value}()",
+                    f"roots handed to `{name.value}()` stay on `{glob}` (a global of {where}, shared by every "
+                    f"request), and the test of `{glob}` above the read skips it once they are there",
+                )
+                return
+            current = state.parent(current)
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.append(n)
+
+    read(node, Names())
+    return found
+
+
+def _shared_default_setter(
+    node: cst.Call, method: cst.Attribute, func: cst.FunctionDef, owner: _PlumbingBase, state: FileState
+) -> bool:
+    """`binding.get().bind(<roots>)` under `if binding.get().project is None:`, on a ContextVar whose default is
+    one object built at import (sweep G r11 of session 21): every request that never sets the var shares it.
+    True when the receiver is a ContextVar's `.get()` (nothing else to look for)."""
+    getter = method.value
+    if not (
+        isinstance(getter, cst.Call)
+        and not getter.args
+        and isinstance(getter.func, cst.Attribute)
+        and getter.func.attr.value == "get"
+        and _context_vars.receiver(getter.func.value, state)
+    ):
+        return False
+    code = state.wrapper.module.code_for_node
+    spelled, var = code(getter), code(getter.func.value)
+    if not _context_vars.shared_default(getter.func.value, state) or not any(
+        _mentions_site(arg.value, func, owner) for arg in node.args
+    ):
+        return True
+    sites = owner.funcs[func].sites
+    current = state.parent(node)
+    while current is not None and current is not func:
+        if (
+            isinstance(current, (cst.If, cst.While))
+            and spelled in code(current.test)
+            and _missing(current.test)
+            and any(_contains(current.body, site, state) for site in sites)
+        ):
+            keeps = f"{spelled}.{method.attr.value}()"
+            owner.attr_writes.append((func, node, method))
+            owner.setter_said[node] = (
+                keeps,
+                f"roots handed to `{keeps}` stay on the default of the ContextVar `{var}`, one object shared by "
+                f"every request that does not set `{var}`, and the test of `{spelled}` above the read skips it "
+                "once they are there",
+            )
+            return True
+        current = state.parent(current)
+    return True
+
+
+def _refresh_test(
+    node: cst.CSTNode, base: cst.Name, setter: str, owner: _PlumbingBase, state: FileState
+) -> str:
+    """`binding.stale()` of `if binding.stale():` when the method reads an attribute the setter `binding.bind`
+    writes (a time stamp: a roots cache refreshed every few minutes, sweep I r09 of session 21); else ''. A
+    setting's test (`if binding.enabled():`, of what `bind` never writes) is none."""
+    if not isinstance(node, (cst.If, cst.While)):
+        return ""
+    tested = {
+        c.func.attr.value: c
+        for c in _calls_in(node.test, state)
+        if isinstance(c.func, cst.Attribute)
+        and isinstance(c.func.value, cst.Name)
+        and c.func.value.value == base.value
+    }
+    for path in (state.path, _imported_file(base, state), _class_file(base, owner, state)) if tested else ():
+        name = _setter_sources.refreshing(path, setter, set(tested))
+        if name:
+            return state.wrapper.module.code_for_node(tested[name])
+    return ""
+
+
+def _tests_what_it_sets(
+    guard: cst.If | cst.While, base: cst.Name, setter: str, owner: _PlumbingBase, state: FileState
+) -> bool:
+    """Whether the test reads an attribute of `base` the setter writes (`project` of `if not is_bound():` and
+    `bind()`), not a setting beside it (`if not binding.verbose:`); True when the setter's writes cannot be read."""
+    for path in (state.path, _imported_file(base, state), _class_file(base, owner, state)):
+        written = _setter_sources.written_by(path, setter)
+        if written:  # one that writes through another method (`self._store(p)`) is taken as setting anything
+            tested = set().union(
+                *(
+                    _attributes_of(p, base.value)
+                    for p in [guard.test, *_returned_by_helpers(guard.test, state)]
+                )
+            )
+            return bool(tested & written)
+    return True
 
 
 def _attributes_of(node: cst.BaseExpression, base: str) -> set[str]:
@@ -120,9 +269,18 @@ def _absence_guard(node: cst.CSTNode, base: str, state: FileState) -> TypeGuard[
 
 
 def _returned_by_helpers(test: cst.BaseExpression, state: FileState) -> list[cst.BaseExpression]:
-    """What the module's functions called without arguments in `test` return (`_bound()`)."""
-    names = {c.func.value for c in _calls_in(test, state) if isinstance(c.func, cst.Name) and not c.args}
+    """What the module's functions called without arguments in `test` return (`_bound()`), or the project's
+    (`from pkg.state import is_bound`; sweep I r07 of session 21)."""
+    called = [c.func for c in _calls_in(test, state) if isinstance(c.func, cst.Name) and not c.args]
+    names = {c.value for c in called}
     out: list[cst.BaseExpression] = []
+    for name in called:
+        path = _imported_file(name, state)
+        returned = _setter_sources.returned(path, name.value)
+        try:
+            out.extend([cst.parse_expression(returned)] if returned else [])
+        except cst.ParserSyntaxError:  # syntax libcst does not read yet
+            continue
     for statement in state.wrapper.module.body if names else ():
         if isinstance(statement, cst.FunctionDef) and statement.name.value in names:
             body = statement.body.body
@@ -174,71 +332,6 @@ def _imported_file(base: cst.Name, state: FileState) -> str:
         if path:
             return path
     return ""
-
-
-def _first_wins(path: str, method: str) -> str:
-    """The attribute a method named `method` of a class in the file at `path` sets only while it is unset
-    (`def bind_once(self, p): if self.project is None: self.project = p`), or ''."""
-    tree = source_tree(path) if path else None
-    if tree is None:
-        return ""
-    for cls in tree.body:
-        for node in cls.body if isinstance(cls, ast.ClassDef) else ():
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != method:
-                continue
-            for test in (n for n in ast.walk(node) if isinstance(n, ast.If)):
-                unset = _unset_attribute(test.test)
-                if unset and unset in _self_writes(test.body):
-                    return unset
-            # `if self.project is not None: return`, then `self.project = p` (sweep I r06 of session 21)
-            for index, statement in enumerate(node.body):
-                if not isinstance(statement, ast.If) or not isinstance(statement.body[-1], ast.Return):
-                    continue
-                kept = _set_attribute(statement.test)
-                if kept and kept in _self_writes(node.body[index:]):
-                    return kept
-    return ""
-
-
-def _self_writes(body: list[ast.stmt]) -> set[str]:
-    """The attributes of `self` that the statements of `body` assign, at their own level."""
-    return {
-        t.attr
-        for n in body
-        if isinstance(n, (ast.Assign, ast.AnnAssign))
-        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-        if isinstance(t, ast.Attribute) and _is_self(t.value)
-    }
-
-
-def _set_attribute(test: ast.expr) -> str:
-    """`self.project is not None`, `self.project`: `project`; else ''."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
-        comparator = test.comparators[0]
-        if isinstance(comparator, ast.Constant) and comparator.value is None:
-            test = test.left
-    return test.attr if isinstance(test, ast.Attribute) and _is_self(test.value) else ""
-
-
-def _is_self(node: ast.expr) -> bool:
-    return isinstance(node, ast.Name) and node.id in ("self", "cls")
-
-
-def _unset_attribute(test: ast.expr) -> str:
-    """`self.project is None`, `self.project == None`, `not self.project`: `project`; else ''."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        target = test.operand
-    elif (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], (ast.Is, ast.Eq))
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        target = test.left
-    else:
-        return ""
-    return target.attr if isinstance(target, ast.Attribute) and _is_self(target.value) else ""
 
 
 def _attribute_bases(test: cst.BaseExpression) -> set[str]:
