@@ -118,7 +118,10 @@ class _Collector(cst.CSTVisitor):
                 key = target.slice[0].slice
                 if isinstance(key, cst.Index):
                     self._handlers_key(node, key.value)
-        self._attr_write(node, [t.target for t in node.targets])
+        # `self._root, self._name = <roots>, ...`: each attribute of a tuple target (sweep K r08 of session 22)
+        targets: list[cst.BaseExpression] = [t.target for t in node.targets]
+        targets += [e.value for t in targets if isinstance(t, (cst.Tuple, cst.List)) for e in t.elements]
+        self._attr_write(node, targets)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -132,6 +135,21 @@ class _Collector(cst.CSTVisitor):
         if not info.sites and not any(_is_site(c, self.state) for c in _calls_in(node.value, self.state)):
             return  # no roots read so far in this function (the walk goes in order), none in the value
         for target in targets:
+            if (
+                isinstance(target, cst.Subscript)
+                and self.state.wrapper.module.code_for_node(target.value) == "globals()"
+                and _mentions_site(node.value, func, self.o)
+            ):  # `globals()["_PROJECT"] = <roots>` (sweep K r02 of session 22)
+                spelled = self.state.wrapper.module.code_for_node(target)
+                self.o.attr_writes.append(
+                    (func, node, cst.ensure_type(cst.ensure_type(target.value, cst.Call).func, cst.Name))
+                )
+                self.o.setter_said[node] = (
+                    spelled,
+                    f"roots kept on `{spelled}` outlive the request (a global of this module, shared by every "
+                    "request)",
+                )
+                return
             if isinstance(target, cst.Attribute) and _mentions_site(node.value, func, self.o):
                 base = _attribute_base(target)
                 if (
@@ -141,6 +159,7 @@ class _Collector(cst.CSTVisitor):
                 ):
                     continue  # an object built here dies with the request; an alias of the lifespan's does not
                 self.o.attr_writes.append((func, node, target))
+                return  # one marker per statement (`self._root, self._name = ...`)
 
     def _handlers_key(self, assign: cst.Assign, key: cst.BaseExpression) -> None:
         names = self.state.qnames(key)
@@ -181,7 +200,7 @@ class _Collector(cst.CSTVisitor):
                 info.calls.add(func.value)
             if _is_site(node, state):
                 info.sites.append(node)
-            else:
+            elif not _plumbing_setters.setattr_call(node, self.stack[-1], self.o, self.state):
                 _plumbing_setters.setter_call(node, self.stack[-1], self.o, self.state)
             if isinstance(func, cst.Attribute):
                 if func.attr.value == "send_roots_list_changed":

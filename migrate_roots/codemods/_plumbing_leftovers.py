@@ -18,7 +18,14 @@ from migrate_roots.codemods._plumbing_edits import (
     _without_blank_lines,
 )
 from migrate_roots.codemods._plumbing_queries import _contains
-from migrate_roots.codemods._plumbing_state import _ALLOWS, _bound_name, _dotted, _inside, _long_lived_alias
+from migrate_roots.codemods._plumbing_state import (
+    _ALLOWS,
+    _bound_name,
+    _dotted,
+    _inside,
+    _long_lived_alias,
+    _memoised,
+)
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.model import Severity
@@ -111,7 +118,11 @@ class _Leftovers(_PlumbingBase):
                 )
                 continue
             holder = _holder(state, target)
-            if isinstance(assign, cst.Call) and holder.startswith("an attribute of `"):
+            if (
+                isinstance(assign, cst.Call)
+                and isinstance(target, cst.Attribute)
+                and holder.startswith("an attribute of `")
+            ):
                 holder = holder.split(", ", 1)[1]  # `binding.bind()` stays on `binding` (an object ...)
             if (
                 assign in self.setter_said
@@ -247,6 +258,8 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
         return f"`{head.value} = {held}`, " + (
             "the lifespan context, shared by every request"
             if held.endswith("lifespan_context")
+            else "one object a memoised function keeps per argument, shared by the requests that pass it"
+            if _memoised(held.partition("(")[0], state)
             else "one object a module keeps, shared by every request"
         )
     if isinstance(head, cst.Name) and head.value == "self":

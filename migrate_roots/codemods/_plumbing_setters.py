@@ -34,13 +34,18 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
     if not owner.funcs[func].sites:
         return
     if isinstance(method, cst.Name):
-        _function_setter(node, method, func, owner, state)
+        _function_setter(node, func, owner, state)
         return
     if not isinstance(method, cst.Attribute):
         return
     if method.attr.value in _LOG_METHODS or method.attr.value in _READ_ONLY_METHODS:
         return  # `logger.debug(roots)` under `if logger.isEnabledFor(...)`, `cache.get(root)`
     if _shared_default_setter(node, method, func, owner, state):
+        return
+    # `cache.store(k, <roots>)`, a function of a project module (`from pkg import cache`)
+    if isinstance(method.value, cst.Name) and _function_setter(
+        node, func, owner, state, _module_path(method, state)
+    ):
         return
     base = _attribute_base(method)
     if _context_vars.receiver(method.value, state):
@@ -106,20 +111,70 @@ def setter_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, sta
             return
 
 
+def setattr_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, state: FileState) -> bool:
+    """`setattr(self, "_project", <roots>)`, `object.__setattr__(self, ...)` (a frozen dataclass's memo),
+    `setattr(sys.modules[__name__], "X", <roots>)`: an attribute write of an object that outlives the request,
+    as `self._project = <roots>` is (MR212; sweep K r02, r03 of session 22). True when it is one."""
+    name = state.wrapper.module.code_for_node(node.func)
+    if name not in ("setattr", "object.__setattr__") or len(node.args) < 3 or not owner.funcs[func].sites:
+        return False
+    holder, attribute, value = (a.value for a in node.args[:3])
+    base = holder
+    while isinstance(base, (cst.Attribute, cst.Subscript)):
+        base = base.value
+    if (
+        not isinstance(base, cst.Name)
+        or not (
+            _long_lived(base, owner, state)
+            or _long_lived_alias(base, func, state)
+            or state.wrapper.module.code_for_node(holder).startswith("sys.modules[")
+        )
+        or not _mentions_site(value, func, owner)
+    ):
+        return False  # a session's attribute (a parameter's) is MR211's: `attribute_memo`
+    spelled = state.wrapper.module.code_for_node(holder)
+    attr = attribute.evaluated_value if isinstance(attribute, cst.SimpleString) else None
+    kept = f"{spelled}.{attr}" if isinstance(attr, str) else f"an attribute of `{spelled}`"
+    shown = f"`{kept}`" if isinstance(attr, str) else kept
+    module = spelled.startswith("sys.modules[")
+    owner.attr_writes.append((func, node, holder if isinstance(holder, (cst.Name, cst.Attribute)) else base))
+    owner.setter_said[node] = (
+        kept,
+        f"roots kept on {shown} by `{name}()` outlive the request ("
+        + ("the module object, shared by every request" if module else "{holder}")
+        + ")",
+    )
+    return True
+
+
 def _function_setter(
-    node: cst.Call, name: cst.Name, func: cst.FunctionDef, owner: _PlumbingBase, state: FileState
-) -> None:
+    node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, state: FileState, path: str = ""
+) -> bool:
     """`bind_project(<roots>)` under `if binding.project is None:`, where the module function sets an attribute
     of that global (`def bind_project(p): binding.project = p`) or the global itself (`global _project`), in
-    this module or one of the project's (sweep I r08 of session 21)."""
+    this module or one of the project's (sweep I r08 of session 21); a function that keeps the first value
+    only (`_remember(found)`, K r09); a store behind a look-up of the same module returned from before the
+    read (`if (hit := cache.lookup(k)) is not None: return hit`, then `cache.store(k, <roots>)`, K r11).
+    `path`: the file of a module the call reaches the function through (`cache.store`). True when it is one."""
+    spelled = state.wrapper.module.code_for_node(node.func)
     if not any(_mentions_site(arg.value, func, owner) for arg in node.args):
-        return
-    local = name.value in owner.top
-    fq = next(iter(sorted(state.qnames(name))), "")
-    path = state.path if local else _imported_file(name, state)
-    module = fq.rpartition(".")[0]
+        return False
+    local = isinstance(node.func, cst.Name) and node.func.value in owner.top
+    fq = next(iter(sorted(state.qnames(node.func))), "")
+    module, _, name = fq.rpartition(".")
+    path = (
+        state.path
+        if local
+        else path or (_imported_file(node.func, state) if isinstance(node.func, cst.Name) else "")
+    )
+    where = "this module" if local else f"module `{module}`"
+    said = f"roots handed to `{spelled}()` stay on `{{}}` (a global of {where}, shared by every request), "
+    kept = _setter_sources.first_wins_function(path, name)
+    if kept:  # `_remember(<roots>)`, which keeps the first value only: no test of the caller's needed
+        return _said(node, func, owner, spelled, said.format(kept) + "which keeps the first value only")
     sites = owner.funcs[func].sites
-    for glob in sorted(_setter_sources.globals_set(path, name.value)):
+    first = min(state.pos(site) for site in sites)
+    for glob in sorted(_setter_sources.globals_set(path, name)):
         wanted = {glob} if local else {f"{module}.{glob}"}
         current = state.parent(node)
         while current is not None and current is not func:
@@ -129,15 +184,36 @@ def _function_setter(
                 and any(state.qnames(n) & wanted for n in _names_in(current.test))
                 and any(_contains(current.body, site, state) for site in sites)
             ):
-                where = "this module" if local else f"module `{module}`"
-                owner.attr_writes.append((func, node, name))
-                owner.setter_said[node] = (
-                    f"{name.value}()",
-                    f"roots handed to `{name.value}()` stay on `{glob}` (a global of {where}, shared by every "
-                    f"request), and the test of `{glob}` above the read skips it once they are there",
-                )
-                return
+                test = f"the test of `{glob}` above the read skips it once they are there"
+                return _said(node, func, owner, spelled, said.format(glob) + "and " + test)
             current = state.parent(current)
+        for guard, _returned in _early_returns(func):
+            lookups = [
+                c
+                for c in _calls_in(guard.test, state)
+                if state.pos(guard) < first
+                and any(q.rpartition(".")[0] == module for q in state.qnames(c.func))
+                and _setter_sources.reads_global(
+                    path, next(iter(sorted(state.qnames(c.func)))).rpartition(".")[2], glob
+                )
+            ]
+            if lookups:
+                test = state.wrapper.module.code_for_node(lookups[0])
+                return _said(
+                    node,
+                    func,
+                    owner,
+                    spelled,
+                    said.format(glob) + f"and `{test}` returns them from before the read",
+                )
+    return False
+
+
+def _said(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, spelled: str, sentence: str) -> bool:
+    target = node.func if isinstance(node.func, (cst.Name, cst.Attribute)) else cst.Name("_")
+    owner.attr_writes.append((func, node, target))
+    owner.setter_said[node] = (f"{spelled}()", sentence)
+    return True
 
 
 def _names_in(node: cst.CSTNode) -> list[cst.Name]:
@@ -317,6 +393,17 @@ def _class_file(base: cst.Name, owner: _PlumbingBase, state: FileState) -> str:
     for fq in sorted(owner.made_by(base.value)):
         module = fq.rpartition(".")[0]
         path = module_file(state.import_root, module) if module and state.import_root else None
+        if path:
+            return path
+    return ""
+
+
+def _module_path(method: cst.Attribute, state: FileState) -> str:
+    """The file of the project module `method` is a function of (`cache.store` with `from pkg import cache`)."""
+    from migrate_roots.codemods._sdk_alias import module_file
+
+    for fq in sorted(state.qnames(method)) if state.import_root else ():
+        path = module_file(state.import_root, fq.rpartition(".")[0])
         if path:
             return path
     return ""

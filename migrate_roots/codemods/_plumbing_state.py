@@ -112,9 +112,32 @@ def _long_lived_alias(name: cst.Name, func: cst.FunctionDef, state: FileState) -
     return state.wrapper.module.code_for_node(first)
 
 
+_MEMO_DECORATORS = frozenset({"lru_cache", "cache", "functools.lru_cache", "functools.cache"})
+
+
+def _memoised(name: str, state: FileState) -> bool:
+    """A function of this module decorated `@functools.lru_cache` / `@cache`: the same object for the same key."""
+    for node in state.wrapper.module.body:
+        if isinstance(node, cst.FunctionDef) and node.name.value == name:
+            for decorator in node.decorators:
+                called = decorator.decorator
+                called = called.func if isinstance(called, cst.Call) else called
+                if state.wrapper.module.code_for_node(called) in _MEMO_DECORATORS:
+                    return True
+    return False
+
+
 def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
     if isinstance(value, cst.Attribute) and value.attr.value == "lifespan_context":
         return True
+    if isinstance(value, cst.Subscript) and state.wrapper.module.code_for_node(value.value) == "sys.modules":
+        return True  # `this = sys.modules[__name__]`: the module object (sweep K r02 of session 22)
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and _memoised(value.func.value, state)
+    ):
+        return True  # `project = _project_for(client)`, an `@lru_cache` factory (sweep K r06 of session 22)
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and not value.args):
         return False
     module = state.wrapper.module

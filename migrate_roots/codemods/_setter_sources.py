@@ -20,6 +20,74 @@ def returned(path: str, name: str) -> str:
     return ""
 
 
+def first_wins_function(path: str, name: str) -> str:
+    """The module global a function `name` of the file at `path` keeps its parameter in only while unset
+    (`global _P; if _P is None: _P = found`) or by `setdefault` (`return _CACHE.setdefault("p", found)`): every
+    later call gets the first value (sweep K r09 of session 22); else ''."""
+    tree = source_tree(path) if path else None
+    top = (
+        {
+            t.id
+            for n in tree.body
+            if isinstance(n, (ast.Assign, ast.AnnAssign))
+            for t in targets(n)
+            if isinstance(t, ast.Name)
+        }
+        if tree
+        else set()
+    )
+    for fn in tree.body if tree is not None else ():
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name != name:
+            continue
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        declared = {g for n in ast.walk(fn) if isinstance(n, ast.Global) for g in n.names}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1:
+                left, right = node.test.left, node.test.comparators[0]
+                unset = (
+                    isinstance(node.test.ops[0], (ast.Is, ast.Eq))
+                    and isinstance(right, ast.Constant)
+                    and right.value is None
+                )
+                if (
+                    unset
+                    and isinstance(left, ast.Name)
+                    and left.id in declared
+                    and left.id in _assigned(node.body)
+                ):
+                    return left.id
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "setdefault"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in top - params
+                and len(node.args) >= 2
+                and {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)} & params
+            ):
+                return node.func.value.id
+    return ""
+
+
+def _assigned(body: list[ast.stmt]) -> set[str]:
+    return {
+        t.id
+        for n in body
+        if isinstance(n, (ast.Assign, ast.AnnAssign))
+        for t in targets(n)
+        if isinstance(t, ast.Name)
+    }
+
+
+def reads_global(path: str, name: str, glob: str) -> bool:
+    """Whether the function `name` of the file at `path` reads the module global `glob` (`_BY_CLIENT.get(k)`)."""
+    tree = source_tree(path) if path else None
+    for fn in tree.body if tree is not None else ():
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.name == name:
+            return any(isinstance(n, ast.Name) and n.id == glob for n in ast.walk(fn))
+    return False
+
+
 def written_by(path: str, method: str) -> set[str] | None:
     """The attributes of `self` that a method named `method` of a class in the file at `path` assigns, or None
     when no class there has one."""

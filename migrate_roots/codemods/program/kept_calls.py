@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from migrate_roots.codemods._plumbing_queries import _calls_in
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings
 from migrate_roots.codemods.program import memo as kept_values
+from migrate_roots.codemods.program.flow import _names as flow_names
 from migrate_roots.codemods.program.flow import dotted
 
 # kind -> how the caller's cache keeps the call's value (the read's marker, codemods/_kept_on_way.py).
@@ -27,6 +29,10 @@ def setdefault_holder(node: cst.CSTNode, state: FileState) -> tuple[str, int] | 
     child: cst.CSTNode = node
     current = state.parent(node)
     while current is not None and current is not func:
+        if isinstance(current, (cst.Assign, cst.AnnAssign)) and current.value is child:
+            return _later_setdefault(
+                current, func, state
+            )  # `result = <read>`, then `_CACHE.setdefault(k, result)`
         if isinstance(current, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Lambda)):
             return None  # the statement holding the read ends the search; a lambda runs later, if ever
         if (
@@ -43,8 +49,40 @@ def setdefault_holder(node: cst.CSTNode, state: FileState) -> tuple[str, int] | 
     return None
 
 
+def _later_setdefault(
+    assign: cst.Assign | cst.AnnAssign, func: cst.FunctionDef, state: FileState
+) -> tuple[str, int] | None:
+    """`holder.setdefault(key, <value>)` later in `func`, on a holder that outlives the call, whose value is
+    made of the locals `assign` binds or of locals made of them (`first = result.roots[0]`; sweep K r07 of
+    session 22)."""
+    targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+    tainted = {t.value for t in targets if isinstance(t, cst.Name)}
+    if not tainted or ".setdefault(" not in state.wrapper.module.code_for_node(func):
+        return None
+    start = state.pos(assign)
+    for name, value, node in bindings.plain_assignments(func):  # in the order they are written
+        if state.pos(node) > start and {n.value for n in flow_names(value)} & tainted:
+            tainted.add(name)
+    for call in _calls_in(func, state):
+        if (
+            state.pos(call) > start
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "setdefault"
+            and len(call.args) >= 2
+            and {n.value for n in flow_names(call.args[1].value)} & tainted
+        ):
+            holder = _outliving(call.func.value, func, state)
+            if holder is not None:
+                return holder, state.pos(call)[0]
+    return None
+
+
 def _outliving(value: cst.BaseExpression, func: cst.FunctionDef, state: FileState) -> str | None:
     """`value` as written, when it names a holder that outlives a call of `func`; else None."""
+    if isinstance(value, cst.Call) and dotted(value.func) == "vars" and len(value.args) == 1:
+        # `vars(self).setdefault("_project", <read>)`: the object's own attributes (sweep K r03 of session 22)
+        held = _outliving(value.args[0].value, func, state)
+        return state.wrapper.module.code_for_node(value) if held is not None else None
     if isinstance(value, cst.Name):
         return None if bindings._fresh(value.value, func, state) else value.value
     if isinstance(value, cst.Attribute):

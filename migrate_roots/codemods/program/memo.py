@@ -41,6 +41,13 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
             names = _mentions(current.test) & containers
             if names:
                 return sorted(names)[0], state.pos(current)[0]
+        # `ws = _CACHE.get(key) or await _read(ctx)`: a hit never reaches the read (sweep K r04 of session 22)
+        if isinstance(current, cst.BooleanOperation) and isinstance(current.operator, cst.Or):
+            # ... not `d.get(k) or d.setdefault(k, <read>)`, which `setdefault` words
+            kept = isinstance(child, cst.Call) and (dotted(child.func) or "").endswith(".setdefault")
+            names = _mentions(current.left) & containers if child is current.right and not kept else set()
+            if names:
+                return sorted(names)[0], state.pos(current)[0]
         body = getattr(current, "body", None)
         if isinstance(body, (list, tuple)) and child in body:
             # The containers, and the local names given a container's value (`hit = _cache.get(key)`).
@@ -86,7 +93,8 @@ def _may_test(state: FileState, func: cst.FunctionDef, held: frozenset[str]) -> 
 
 
 def _tested(func: cst.FunctionDef) -> frozenset[str]:
-    """What `func`'s `if` tests read (names, attribute chains, `hasattr`/`getattr` pairs) and its `try` bodies."""
+    """What `func`'s `if` tests read (names, attribute chains, `hasattr`/`getattr` pairs), its `try` bodies and
+    the left sides of its `or`s."""
     found: set[str] = set()
 
     class Tests(cst.CSTVisitor):
@@ -95,6 +103,10 @@ def _tested(func: cst.FunctionDef) -> frozenset[str]:
 
         def visit_Try(self, node: cst.Try) -> None:
             found.update(_mentions(node.body))
+
+        def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+            if isinstance(node.operator, cst.Or):  # `_CACHE.get(key) or await _read(ctx)`
+                found.update(_mentions(node.left))
 
     read(func.body, Tests())
     return frozenset(found)
@@ -209,6 +221,7 @@ def _filled_containers(state: FileState) -> frozenset[str]:
 
 
 _EXISTS = frozenset({"exists", "is_file", "is_dir", "isfile", "isdir"})
+_READS = frozenset({"read_text", "read_bytes", "open"})
 
 
 def disk_guard(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
@@ -223,8 +236,55 @@ def disk_guard(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
             found = _exists_on(test, state)
             if found is not None:
                 return found, state.pos(test)[0]
+        for tried in _tried_first(current, child):
+            found = _read_on(tried, state)
+            if found is not None:
+                return found, state.pos(tried)[0]
         child, current = current, state.parent(current)
     return None
+
+
+def _tried_first(parent: cst.CSTNode, child: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements before `child` that return what they read unless it fails (sweep K r05 of session 22):
+    `try: return json.loads(STATE.read_text())` / `except FileNotFoundError: pass`, or `with
+    contextlib.suppress(FileNotFoundError): return STATE.read_text()`, an on-disk cache read first."""
+    body = getattr(parent, "body", None)
+    if not isinstance(body, (list, tuple)) or child not in body:
+        return []
+    return [
+        s
+        for s in body[: body.index(child)]
+        if (isinstance(s, cst.Try) or isinstance(s, cst.With) and _suppresses(s)) and _returns(s.body)
+    ]
+
+
+def _suppresses(node: cst.With) -> bool:
+    return any(
+        isinstance(item.item, cst.Call) and (dotted(item.item.func) or "").rpartition(".")[2] == "suppress"
+        for item in node.items
+    )
+
+
+def _read_on(node: cst.CSTNode, state: FileState) -> str | None:
+    """The module-level name a file read in `node` is made on (`STATE.read_text()`, `open(CACHE)`)."""
+    found: list[str] = []
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if name not in _READS:
+                return
+            subject = (
+                call.args[0].value if call.args else func.value if isinstance(func, cst.Attribute) else None
+            )
+            while isinstance(subject, (cst.Attribute, cst.Subscript, cst.BinaryOperation)):
+                subject = subject.left if isinstance(subject, cst.BinaryOperation) else subject.value
+            if isinstance(subject, cst.Name) and _module_level(subject, state):
+                found.append(subject.value)
+
+    read(node, Calls())
+    return found[0] if found else None
 
 
 def _tests_at(parent: cst.CSTNode, child: cst.CSTNode) -> list[cst.BaseExpression]:
