@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
-from migrate_roots.codemods._bounds import _names_in
+from migrate_roots.codemods._bounds_reads import _names_in
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods.base import FileState
