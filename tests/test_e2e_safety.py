@@ -123,3 +123,65 @@ def test_safe_rewrites_under_the_mcp2_client(tmp_path, workspace):
         assert by[(era, "guarded", True)]["text"] == str(arg_dir), by[(era, "guarded", True)]
     assert by[("legacy-roots", "guarded", False)]["text"] == str(client_dir)  # same as before: the roots
     assert not target.exists()
+
+
+NONE_ON_FAILURE = '''\
+import os
+from urllib.parse import unquote, urlparse
+
+from {context} import Context, {server}
+from mcp.shared.exceptions import {error}
+
+mcp = {server}("e2e-none-on-failure")
+
+
+@mcp.tool()
+async def where(ctx: Context) -> str:
+    """The client's first root, else $E2E_FALLBACK."""
+    try:
+        result = await ctx.session.list_roots()
+    except {error}:
+        result = None
+    if result is not None and result.roots:
+        return unquote(urlparse(str(result.roots[0].uri)).path)
+    return os.environ["E2E_FALLBACK"]
+'''
+
+
+@pytest.mark.parametrize(
+    ("line", "context", "server", "error"),
+    [
+        ("mcp1", "mcp.server.fastmcp", "FastMCP", "McpError"),
+        ("mcp2", "mcp.server.mcpserver", "MCPServer", "MCPError"),
+    ],
+)
+def test_none_on_failure_under_the_sdk_error_handler(tmp_path, workspace, line, context, server, error):
+    """sweep L r01 (session 22): `except McpError: result = None`, then None and empty in one branch, is
+    rewritten with the handler widened: a request without the argument still gets the fallback, in every era."""
+    python = sdk_python_or_skip(line)
+    client_dir, arg_dir = workspace
+    path = tmp_path / "srv" / "server.py"
+    path.parent.mkdir()
+    path.write_text(NONE_ON_FAILURE.format(context=context, server=server, error=error))
+    findings = [f.code for r in run_engine(path.parent) for f in r.findings]
+    assert findings == ["MR101"], findings
+    text = path.read_text()
+    assert f"    except ({error}, RootsArgumentError):\n        result = None\n" in text, text
+    assert "    if result is not None and result.roots:\n" in text, text
+    assert "async def where(ctx: Context, root: RootPaths = None) -> str:" in text, text
+    calls = [
+        {"era": era, "tool": "where", "args": args, "roots": [client_dir.as_uri()]}
+        for era in ("legacy-roots", "legacy-noroots", "modern")
+        for args in ({}, {"root": [str(arg_dir)]})
+    ]
+    out = drive(python, path, line, "inproc", calls, env={"E2E_FALLBACK": "fallback"})
+    got = {(r["era"], bool(r["args"])): r.get("text") for r in out if not r.get("skipped")}
+    want = {
+        ("legacy-roots", False): str(client_dir),  # as before: the client's roots
+        ("legacy-roots", True): str(arg_dir),
+        ("legacy-noroots", False): "fallback",  # as before: the failing call's None branch
+        ("legacy-noroots", True): str(arg_dir),
+        ("modern", False): "fallback",  # no argument: the shim's error takes the widened handler
+        ("modern", True): str(arg_dir),
+    }
+    assert got == {k: v for k, v in want.items() if line == "mcp2" or k[0] != "modern"}, out

@@ -5,6 +5,8 @@ findings that removed code leaves behind.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from migrate_roots.codemods import _sdk
@@ -266,9 +268,17 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
         return "an attribute of `self`, kept as long as the object"
     if isinstance(head, cst.Name) and _sdk.imported(state, head):
         return _imported_holder(state, head)
-    if isinstance(head, cst.Name) and (head.value == "cls" or head.value[:1].isupper()):
+    # By what the name is bound to, not by its case: `CONFIG = Config()` is an instance (sweep K r10 of session 22)
+    if isinstance(head, cst.Name) and (head.value == "cls" or _bound_to_class(state, head)):
         return "a class attribute, shared by every instance"
     return "an attribute of a long-lived object"
+
+
+def _bound_to_class(state: FileState, head: cst.Name) -> bool:
+    """`head` is bound by a class statement only (`class Workspace:`), here or in an enclosing scope."""
+    scope = state.scope(head)
+    found = [getattr(a, "node", None) for a in scope[head.value]] if scope is not None else []
+    return bool(found) and all(isinstance(n, cst.ClassDef) for n in found)
 
 
 def _imported_holder(state: FileState, head: cst.Name) -> str:
@@ -282,7 +292,44 @@ def _imported_holder(state: FileState, head: cst.Name) -> str:
     submodule = source is not None and _first_party_module(state, source, head.value)
     if source is None or submodule:
         return f"a global of module `{head.value}`, shared by every request and session"
+    if _imported_class(state, source, head.value):
+        return f"a class attribute of `{head.value}`, a class imported from `{module}` and shared by every request"
     return f"an attribute of `{head.value}`, an object imported from `{module}` and shared by every request"
+
+
+def _imported_class(state: FileState, source: cst.ImportFrom, name: str) -> bool:
+    """`from .config import Workspace`, where `config.py` binds `Workspace` by a class statement (and only so);
+    `SETTINGS = Settings()` there is an instance (sweep K r10 of session 22)."""
+    from migrate_roots.codemods import _sdk_alias
+
+    names = () if isinstance(source.names, cst.ImportStar) else source.names
+    alias = next((a for a in names if _bound(a) == name), None)
+    original = _dotted(alias.name) if alias is not None else name
+    level = len(source.relative)
+    base = _dotted(source.module) if source.module is not None else ""
+    module = _sdk_alias.relative(state.package, level, base) if level else base
+    root = state.import_root or _sdk_alias.import_root(state.path, state.module)
+    path = _sdk_alias.first_party(root, module) if module else None
+    tree = _sdk_alias.source_tree(path) if path is not None else None
+    if tree is None:
+        return False
+    kinds: set[str] = set()  # what the module's top level binds the name by
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == original:
+            kinds.add("class")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef)):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            bound = [t.id for t in targets if isinstance(t, ast.Name)]
+            bound += [a.asname or a.name for a in getattr(node, "names", ())]
+            bound += [node.name] if isinstance(node, ast.FunctionDef) else []
+            if original in bound:
+                kinds.add("other")
+    return kinds == {"class"}
+
+
+def _bound(alias: cst.ImportAlias) -> str:
+    bound = alias.asname.name if alias.asname is not None else alias.name
+    return _dotted(bound) if isinstance(bound, (cst.Name, cst.Attribute)) else ""
 
 
 def _first_party_module(state: FileState, source: cst.ImportFrom, name: str) -> bool:

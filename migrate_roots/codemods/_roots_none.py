@@ -1,7 +1,8 @@
 """A read whose failure sets its value to None (`try: result = await <read> except Exception: result = None`)
-under a handler that catches the shim's error too, where None and an empty list take one branch: a request
-without the argument takes that branch as the failing call did, so the read is rewritten, not marked MR105 for
-telling None from empty (sweep H r05 of session 21)."""
+under a handler that catches the shim's error too, or an SDK error's handler the rewrite widens to it
+(`except McpError:`), where None and an empty list take one branch: a request without the argument takes that
+branch as the failing call did, so the read is rewritten, not marked MR105 for telling None from empty (sweep
+H r05 of session 21, L r01 of session 22)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,19 @@ from migrate_roots.codemods.program import flow
 
 
 def none_still_on_failure(call: cst.Call, func: cst.FunctionDef, name: str, state: FileState) -> bool:
-    """`try: result = await <read> except Exception: result = None`: a handler around the read that sets the
-    value to None catches the shim's error too (`Exception`, `ValueError`, a bare `except`), so a request
-    without the argument takes the same None branch the failing call took (sweep H r05 of session 21)."""
+    """`try: result = await <read> except Exception: result = None`, then None and an empty list in one branch:
+    a request without the argument takes the same None branch the failing call took (sweep H r05 of session
+    21, L r01 of session 22)."""
+    return failure_meets_none(call, func, name, state) and _alike(func, name, state)
+
+
+def failure_meets_none(call: cst.Call, func: cst.FunctionDef, name: str, state: FileState) -> bool:
+    """Every handler around the read that sets `name` to None catches the shim's error too (`Exception`,
+    `ValueError`, a bare `except`), or is the SDK error's handler the rewrite widens to catch it (`except
+    McpError:` becomes `except (McpError, RootsArgumentError):`): a request without the argument gets None as
+    the failing call did, rather than failing."""
     from migrate_roots.codemods._except_types import _caught, _covers, _sdk_error
+    from migrate_roots.codemods._except_widen import handler_for
 
     handlers = flow.none_handlers(func, name)
     if not handlers:
@@ -29,9 +39,12 @@ def none_still_on_failure(call: cst.Call, func: cst.FunctionDef, name: str, stat
         names = _caught(state, handler)
         broad = {"Exception", "BaseException"} & {n.rpartition(".")[2] for n in names}
         # ... and the SDK's error too: the two failures meet in one branch
-        if handler.type is not None and not (_covers(names) and (broad or _sdk_error(names))):
+        if handler.type is None or _covers(names) and (broad or _sdk_error(names)):
+            continue
+        # `except McpError:` alone meets the shim's error once the rewrite widens it (and only then)
+        if not (_sdk_error(names) and handler_for(call, state)[0] is handler):
             return False
-    return _alike(func, name, state)
+    return True
 
 
 def _alike(func: cst.FunctionDef, name: str, state: FileState) -> bool:

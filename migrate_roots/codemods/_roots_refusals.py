@@ -222,7 +222,9 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
         return None
     if target is not None and _compares_none(func, _derived_names(func, target.value) - not_roots):
         derived = _derived_names(func, target.value) - not_roots
-        if flow.none_on_failure(func, target.value) and not flow.tests_truth(func, derived):
+        # under a handler that catches the shim's error too, a request without the argument does not fail
+        failing = not _roots_none.failure_meets_none(call, func, target.value, state)
+        if flow.none_on_failure(func, target.value) and not flow.tests_truth(func, derived) and failing:
             return (
                 "MR105",
                 f"when the call fails this code sets `{target.value} = None` and goes on without the client's "

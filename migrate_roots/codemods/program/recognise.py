@@ -301,15 +301,32 @@ def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, F
     if names is None:
         return None
     qualname = _function_ref(state, args[0].value)
+    name = _tool_name(inner) if inner is not None else _keyword(node, "name")
     if qualname is None and names == () and attr in TOOL_ADDERS | TOOL_DECORATORS:
         qualname = OPAQUE  # a value the rules cannot follow: reported where a roots read goes unreached
+    elif names and attr in TOOL_ADDERS | TOOL_DECORATORS and _unfollowed(state, args[0].value, qualname):
+        # `def register(app): for fn in TOOLS: app.tool(fn)`, on an object the file does not show: reported as
+        # on a server object of the file (sweep L r02 of session 22)
+        return OPAQUE, Found(name)
     if qualname is None:
         return None
-    name = _tool_name(inner) if inner is not None else _keyword(node, "name")
     if not names:
         return qualname, Found(name)
     spelling = f"{_code(state, func)}({_code(state, args[0].value)})"
     return qualname, Found(name, Registration(qualname, name, tuple(n for n in names if n), spelling, pos))
+
+
+def _unfollowed(state: FileState, value: cst.BaseExpression, qualname: str | None) -> bool:
+    """A registered value that names no function the model could look up: a loop variable, a parameter, an
+    assignment's name (`for fn in TOOLS`), or an expression that is no name (`getattr(tools, name)`)."""
+    if not isinstance(value, cst.Name):
+        return qualname is None
+    scope = state.scope(value)
+    if scope is None or value.value not in scope:
+        return False  # a star import's, a builtin: maybe a function
+    nodes = [getattr(a, "node", None) for a in scope[value.value]]
+    kept = (cst.FunctionDef, cst.ClassDef, cst.Import, cst.ImportFrom)
+    return bool(nodes) and not any(isinstance(n, kept) for n in nodes)
 
 
 def _keyword(node: cst.Call, keyword: str) -> str:
