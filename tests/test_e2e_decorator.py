@@ -28,6 +28,7 @@ FIXTURES = {
     "mcp1_taken.py": ("mcp1",),
     "mcp2_taken.py": ("mcp2",),
     "mcp2_mcpserver.py": ("mcp2",),
+    "mcp2_typed.py": ("mcp2",),
     "fastmcp_listroots.py": ("fastmcp2", "fastmcp3"),
     "fastmcp_lazy.py": ("fastmcp2", "fastmcp3"),
     "fastmcp4_session.py": ("fastmcp4",),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _roots_cached, _sdk
 from migrate_roots.codemods._roots_handed_to import _short_code, is_middleware
 from migrate_roots.codemods._roots_model import Func
 from migrate_roots.codemods._roots_uses import spells
@@ -26,6 +26,7 @@ def classify(
     registration on a server object the file cannot identify goes to `registrations`. Returns the nearest
     enclosing function, class or module."""
     for decorator in node.decorators:
+        func.cache = func.cache or _roots_cached.cache_decorator(state, decorator.decorator)
         found = recognise.decorator(state, decorator.decorator, func.qualname, state.pos(decorator))
         if found is not None and found.pending is None:
             func.tool = found.name or node.name.value

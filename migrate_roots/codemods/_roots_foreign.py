@@ -5,7 +5,9 @@ Such a class may well be a server's context (`await ctx.list_roots()`, `await ct
 client for roots/list), but a framework we do not support cannot be verified, so the read is reported, never
 rewritten (MR103). Only for a class whose dotted name says MCP (`mcp` in it: `myapp.AppContext` is the
 project's own, whatever its name), in a module or package that uses the SDK (`Site.maybe` leaves the package to the plan); a client's
-class (`ClientSession`, `fastmcp.Client`), the SDK's own known classes and the project's own classes stay quiet.
+class (`ClientSession`, `fastmcp.Client`), the SDK's own known classes and the project's own classes stay quiet,
+but for a Protocol of the project whose `session` (or `request_context`) says nothing it knows (`_sdk_types`): the
+SDK's Context fits it, so its read is reported too.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import libcst as cst
 from libcst.metadata import QualifiedNameSource
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_types
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods.base import FileState
@@ -38,6 +40,9 @@ def foreign_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState)
     annotation = nodes[0].annotation.annotation
     if _sdk.annotation_kind(state, annotation) != _sdk.FOREIGN:
         return None
+    protocol = _sdk_types.untold(state, holder, chain[0]) if chain else None
+    if protocol is not None:
+        return _untold_site(call, receiver, holder, chain[0], protocol, state)
     named = _foreign_class(annotation, state)
     if named is None:
         return None
@@ -52,6 +57,30 @@ def foreign_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState)
         "know as an MCP context or session, so it rewrites nothing here; if it is one (a framework built on "
         "the SDK), this asks the client for roots/list, which fails on MCP 2026-07-28 requests: give the tool a "
         "path argument by hand and use it here",
+    )
+    return site
+
+
+def _untold_site(
+    call: cst.Call,
+    receiver: cst.BaseExpression,
+    holder: cst.Name,
+    member: str,
+    protocol: str,
+    state: FileState,
+) -> Site:
+    """`ctx.session.list_roots()` on `ctx: HasSession`, a Protocol of the project whose `session` says nothing
+    migrate-roots knows (`Any`, no annotation, not declared): any object with a `session` fits it, the SDK's
+    Context too (sweep L r03 of session 22)."""
+    code = state.wrapper.module.code_for_node
+    site = Site(state.pos(call), "result", "list", maybe=not state.extra.get("imports_sdk"))
+    site.refusal = (
+        "MR103",
+        f"roots read through `{code(receiver)}`, of `{holder.value}` typed by `{protocol}`, a Protocol of the "
+        f"project that does not say its `{member}` is an MCP session or context, so migrate-roots cannot tell "
+        "and rewrites nothing here; if it is one, this asks the client for roots/list, which fails on MCP "
+        f"2026-07-28 requests: annotate `{member}` with the SDK's class (`ServerSession`, `RequestContext`) and "
+        "run again, or give the tool a path argument by hand and use it here",
     )
     return site
 

@@ -73,6 +73,7 @@ class Func:
     handler: str | None = None  # registered by a decorator other than a tool's (`@server.list_tools()`)
     handler_line: int = 0  # where, when not at the function (a lifespan: `FastMCP(..., lifespan=fn)`)
     decorator: str | None = None  # the first decorator that registers nothing migrate-roots knows
+    cache: str | None = None  # a cache decorator keyed by the arguments (`@alru_cache`: _roots_cached)
     under: str | None = (
         None  # such a decorator below the tool's own (applied first: the SDK registers its result)
     )

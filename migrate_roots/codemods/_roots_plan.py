@@ -20,6 +20,7 @@ from migrate_roots.codemods import (
     _names,
     _roots_absorbed,
     _roots_by_name,
+    _roots_cached,
     _roots_handed_out,
     _roots_keyed,
     _roots_plan_called,
@@ -145,6 +146,14 @@ def plan_package(
                 f"`{func.qualname}` is also stored under another name or bound by `partial` ({stored[key[1]]}): "
                 "the calls made through that value could not pass the path argument; give them the argument by hand",
             )
+    # A helper behind a cache keyed by its arguments cannot take a list (unhashable): refused (MR103).
+    cached = {
+        k for k in first if by_key[k][1].tool is None and by_key[k][1].value is None and k not in guarded
+    }
+    for key, why in _roots_cached.refusals(
+        by_key, calls, cached, first, lambda k: _tools_reaching(k, funcs, first)
+    ).items():
+        refused.setdefault(key, why)
     # A path argument checked on the way that the roots skip: a new argument would pass it by (MR109).
     checked = _checked_params.refuse(by_key, calls, first, guarded, path_like, param)
     # Roots handed, with a path argument, to code the plan does not read: the nearer reason (MR109).
@@ -193,16 +202,8 @@ def plan_package(
     mcp_reached = funcs.closure(funcs.sdk)
 
     # Shapes: a tool takes a list when any site it reaches uses more than the first root.
-    def shape_of(key: Key, seen: set[Key]) -> str:
-        if key in seen:
-            return "single"
-        seen.add(key)
-        _, func = by_key[key]
-        if any(s.uses == "list" for s in func.sites if s.refusal is None):
-            return "list"
-        if any(shape_of(c, seen) == "list" for c, _ in calls[key] if c in reach):
-            return "list"
-        return "single"
+    def shape_of(key: Key) -> str:
+        return _roots_cached.shape_of(by_key, calls, reach, key)
 
     plans: dict[str, Plan] = {path: Plan() for path, s in summaries.items() if _has_sites(s)}
     unset = _roots_plan_tools.unset_tools(by_key, calls, reach, guarded, path_like, param)
@@ -231,7 +232,7 @@ def plan_package(
         path, func = by_key[key]
         plan = plans.setdefault(path, Plan())
         if func.value is not None:  # a low-level tool: the handler reads its arguments
-            plan.tools[func.qualname] = (param, shape_of(key, set()), False)
+            plan.tools[func.qualname] = (param, shape_of(key), False)
             plan.values[func.qualname] = func.value
         elif func.tool is not None:
             # Not one no caller can give (`exclude_args`) or no path can be: the tool then takes its own.
@@ -260,7 +261,7 @@ def plan_package(
                 taken, params = reusable(func)
                 name = _names.choose(param, taken | shared_taken.get(key, frozenset()), params)
                 new = name not in func.params
-            plan.tools[func.qualname] = (name, shape_of(key, set()), new)
+            plan.tools[func.qualname] = (name, shape_of(key), new)
             plan.values[func.qualname] = name
         elif key in guarded:
             plan.values[func.qualname] = guarded[key].value

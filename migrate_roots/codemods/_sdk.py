@@ -13,7 +13,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
-from migrate_roots.codemods import _sdk_alias
+from migrate_roots.codemods import _sdk_alias, _sdk_types
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._sdk_names import (  # noqa: F401  (re-exported: the rules read them here)
     CALL_TOOL_DECORATORS,
@@ -77,6 +77,10 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression, depth: int = 0) 
 
     class Names(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
+            bounds = _sdk_types.type_parameter(state, node) if depth < 4 else None
+            if bounds is not None:  # `[C: Context]`, `TypeVar("C", bound=Context)`: its bound; else as `Any`
+                aliased.extend(annotation_kind(state, b, depth + 1) for b in bounds)
+                return
             names.update(state.qnames(node))
             value = _module_alias(state, node) if depth < 4 else None
             if value is not None:
@@ -96,6 +100,13 @@ def annotation_kind(state: Any, annotation: cst.BaseExpression, depth: int = 0) 
     found = [kind for kind in aliased if kind not in (None, FOREIGN)]
     if found:
         return found[0]
+    if FOREIGN in aliased and names - _OPTIONAL_PARTS <= OPAQUE_TYPES:
+        return FOREIGN  # `[C: HasSession]`: the project's class (`_sdk_types.member_kind` reads its members)
+    return names_kind(names)
+
+
+def names_kind(names: set[str]) -> str | None:
+    """Kind of the qualified names an annotation spells (None: nothing known, as if unannotated)."""
     if names - _OPTIONAL_PARTS <= OPAQUE_TYPES:  # `Any`, `object | None`, nothing known: as if unannotated
         return None
     if names & FASTMCP_CONTEXTS:
@@ -293,6 +304,10 @@ def _attribute_kind(state: Any, value: cst.BaseExpression, attr: str, depth: int
     base = expr_kind(state, value, depth + 1)
     if base == CAPTURED and attr in ("session", "request_context", "fastmcp_context"):
         return CAPTURED  # `self._ctx.session`: the session of a context held across requests
+    if base == FOREIGN and attr in ("session", "request_context"):
+        declared = _sdk_types.member_kind(state, value, attr)  # `ctx: HasSession`, a Protocol of the project
+        if declared is not None:
+            return declared
     if attr == "request_context":
         if base is None:
             base = _imported_server(state, value)

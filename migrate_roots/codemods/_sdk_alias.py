@@ -15,7 +15,9 @@ Only `from SDK import NAME [as ALIAS]` at the module's top level counts, or an i
 another module of the project (relative ones too: a package `__init__` re-exporting a subclass), three modules
 deep; a module that defines the name itself (`class Context(...)`) is not an alias, unless the class subclasses
 such a name (`class MyMCP(FastMCP)`, in the module itself or another of the project): then it stands for its
-SDK base, so an instance is a server object and its `@mcp.tool()` functions are tools.
+SDK base, so an instance is a server object and its `@mcp.tool()` functions are tools. So does a type variable
+bound to one (`C = TypeVar("C", bound=Context)`), or constrained to such names only: `ctx: C` is a Context
+(sweep L r03 of session 22; a PEP 695 `[C: Context]` is scoped to its function, read by `_sdk_types`).
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ def _fold(
         elif kind == "class" and any(b in found for b in detail):
             # `class MyMCP(FastMCP)`, `class Tools(Mixin, FastMCP)`: an instance is the SDK's server to the rules.
             found[name] = found[next(b for b in detail if b in found)]
+        elif kind == "typevar" and detail and all(b in found for b in detail):
+            found[name] = found[detail[0]]  # `C = TypeVar("C", bound=Context)`: `ctx: C` is a Context
         else:  # defined here after all: the project's own class or value, not the SDK's
             found.pop(name, None)
     return found
@@ -86,7 +90,8 @@ def _fold(
 def top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, tuple[str, ...]]]:
     """The module's top-level bindings, in order: ("import", bound name, (module, imported name)) for an
     absolute `from M import N [as A]` (a relative one too, resolved against `package` when given), ("class",
-    name, base names), ("def", name, ()) for a function or a plain assignment. With `ast`; syntax newer than
+    name, base names), ("typevar", name, its bound or constraints) for `C = TypeVar("C", bound=B)`, ("def",
+    name, ()) for a function or another assignment. With `ast`; syntax newer than
     this interpreter (`def f[**P]`, 3.12) with libcst (absolute imports only)."""
     try:
         tree = ast.parse(data)
@@ -105,8 +110,29 @@ def top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, t
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.append(("def", node.name, ()))
         elif isinstance(node, ast.Assign):
-            out += [("def", t.id, ()) for t in node.targets if isinstance(t, ast.Name)]
+            bounds = _typevar_bounds(node.value)
+            out += [
+                ("typevar", t.id, bounds) if bounds else ("def", t.id, ())
+                for t in node.targets
+                if isinstance(t, ast.Name)
+            ]
     return out
+
+
+def _typevar_bounds(value: ast.expr) -> tuple[str, ...]:
+    """The names a `TypeVar("C", bound=B)` is bound to (`B`, or its constraints `TypeVar("C", A, B)`), by the
+    name of each (`"B"` too); () for any other value, an unbounded type variable, or a bound not a plain name."""
+    func = value.func if isinstance(value, ast.Call) else None
+    spelled = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if spelled != "TypeVar" or not isinstance(value, ast.Call):
+        return ()
+    bound = [k.value for k in value.keywords if k.arg == "bound"]
+    found = [b.value if isinstance(b, ast.Subscript) else b for b in [*bound, *value.args[1:]]]
+    names = [
+        b.id if isinstance(b, ast.Name) else b.value if isinstance(b, ast.Constant) else None for b in found
+    ]
+    words = tuple(n for n in names if isinstance(n, str) and n.isidentifier())
+    return words if words and len(words) == len(names) else ()
 
 
 def relative(package: str | None, level: int, module: str | None) -> str | None:
@@ -154,10 +180,37 @@ def _top_level_module(module: object) -> list[tuple[str, str, tuple[str, ...]]]:
                         if isinstance(bound, cst.Name):
                             out.append(("import", bound.value, (source, module.code_for_node(alias.name))))
                 elif isinstance(small, cst.Assign):
+                    bounds = _typevar_bounds_cst(small.value)
                     out += [
-                        ("def", t.target.value, ()) for t in small.targets if isinstance(t.target, cst.Name)
+                        ("typevar", t.target.value, bounds) if bounds else ("def", t.target.value, ())
+                        for t in small.targets
+                        if isinstance(t.target, cst.Name)
                     ]
     return out
+
+
+def _typevar_bounds_cst(value: Any) -> tuple[str, ...]:
+    """`_typevar_bounds` of a libcst expression."""
+    import libcst as cst
+
+    func = value.func if isinstance(value, cst.Call) else None
+    spelled = (
+        func.value
+        if isinstance(func, cst.Name)
+        else func.attr.value
+        if isinstance(func, cst.Attribute)
+        else ""
+    )
+    if spelled != "TypeVar":
+        return ()
+    found = [a.value for a in value.args[1:] if a.keyword is None or a.keyword.value == "bound"]
+    found = [b.value if isinstance(b, cst.Subscript) else b for b in found]
+    names = [
+        b.value if isinstance(b, cst.Name) else b.evaluated_value if isinstance(b, cst.SimpleString) else None
+        for b in found
+    ]
+    words = tuple(n for n in names if isinstance(n, str) and n.isidentifier())
+    return words if words and len(words) == len(names) else ()
 
 
 def source_tree(path: str) -> ast.Module | None:
