@@ -193,7 +193,7 @@ def transformed(
 ) -> tuple[tuple[tuple[str, ...], str, int], ...]:
     """`Summary.transformed`: the `from_tool` calls of the file (`SiteIndex.transforms`) whose `transform_fn` is
     not seen to take `**kwargs`, with the dotted names of the tool handed there."""
-    from migrate_roots.codemods.program.recognise import registered_function
+    from migrate_roots.codemods.program.module_scan import registered_function
 
     out = []
     for tool, fn, scope, line, spelling, fqs in found:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_imports
 from migrate_roots.codemods._roots_foreign import foreign_site
 from migrate_roots.codemods._roots_local import local_checks
 from migrate_roots.codemods._roots_model import Site
@@ -44,7 +44,7 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
             or untraced_site(call, receiver, state)
             or foreign_site(call, receiver, state)  # `ctx.session` of `ctx: Context` from mcp_use
         )
-    elif kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, receiver):
+    elif kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk_imports.loosely_typed(state, receiver):
         return maybe_site(call, receiver, state)  # the kind is a guess from the imports: it may be fastmcp's
     elif kind is None:
         # `host = state.host_session`, then `host.list_roots()` (a proxy answering its child with the host's

@@ -17,7 +17,7 @@ from migrate_roots.codemods import (
     _roots_absorbed,
     _roots_call_facts,
     _roots_decorated,
-    _sdk,
+    _sdk_imports,
     _test_patches,
 )
 from migrate_roots.codemods._param_types import module_runners, unfit_params
@@ -54,7 +54,7 @@ from migrate_roots.codemods._roots_uses import (
     spells,
 )
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import recognise, typed
+from migrate_roots.codemods.program import module_scan, recognise, typed
 from migrate_roots.codemods.program.facts import Registration
 
 
@@ -85,8 +85,8 @@ class SiteIndex:
     # --- the walk ------------------------------------------------------------------------------------
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
-            _sdk.note_sdk_imports(state)
-            recognise.note_module(state)
+            _sdk_imports.note_sdk_imports(state)
+            module_scan.note_module(state)
         elif isinstance(node, cst.FunctionDef):
             self._function(node, state)
         elif isinstance(node, cst.Call):

@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import FunctionScope
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_imports
 from migrate_roots.codemods._plumbing_edits import _remove
 from migrate_roots.codemods._roots_model import Site
 from migrate_roots.codemods.base import FileState
@@ -150,7 +150,7 @@ def taken_site(node: cst.Attribute, state: FileState) -> Site | None:
         return None
     kind = _sdk.expr_kind(state, node.value)
     if kind not in (_sdk.SESSION, _sdk.FASTMCP_CONTEXT, _sdk.CAPTURED) and not (
-        kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk.loosely_typed(state, node.value)
+        kind in (_sdk.CONTEXT, _sdk.REQUEST_CONTEXT) and _sdk_imports.loosely_typed(state, node.value)
     ):
         return None
     site = Site(state.pos(node), "result", "list")

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_imports
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Site, Summary
 from migrate_roots.codemods._roots_refusals import _uses
@@ -35,13 +35,13 @@ def maybe_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState) -
         holder.value in ("self", "cls") and _a_methods_own(holder, state)
     ):
         return None
-    if not _sdk.loosely_typed(state, holder) and not chain:
+    if not _sdk_imports.loosely_typed(state, holder) and not chain:
         # `session = getattr(ctx, "session", None)` (or `= ctx.session`), then `session.list_roots()`.
         found, chain = session_of(state, holder)
         if found is None:
             return None
         holder = found
-    if not _sdk.loosely_typed(state, holder):
+    if not _sdk_imports.loosely_typed(state, holder):
         return None
     if chain == ["fastmcp_context"]:
         # `context.fastmcp_context.list_roots()`: fastmcp's middleware context (a subclass of a project base

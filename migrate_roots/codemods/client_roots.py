@@ -22,7 +22,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import Scope
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_imports
 from migrate_roots.codemods._edits import drop_keyword
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState, Rule
@@ -181,7 +181,7 @@ class ClientRoots(Rule):
 
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
-            _sdk.note_sdk_imports(state)
+            _sdk_imports.note_sdk_imports(state)
             return
         if isinstance(node, cst.Attribute):
             self._attribute(node, state)

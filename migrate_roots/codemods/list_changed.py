@@ -28,7 +28,7 @@ from typing import Any
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk_imports
 from migrate_roots.codemods._plumbing import analyse, kept_attributes, kept_caches
 from migrate_roots.codemods._plumbing_refs import PackageRefs, Refs
 from migrate_roots.codemods.base import FileState, Rule
@@ -59,7 +59,7 @@ __all__ = [
 
 def set_flags(state: FileState) -> None:
     """What `_sdk.expr_kind` needs to know about the file (set once, shared with MR101)."""
-    _sdk.note_sdk_imports(state)
+    _sdk_imports.note_sdk_imports(state)
 
 
 class ListChanged(PackageRefs, Rule):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_imports
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Severity
 
@@ -55,7 +55,7 @@ class ContextLog(Rule):
 
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
-            _sdk.note_sdk_imports(state)
+            _sdk_imports.note_sdk_imports(state)
         elif isinstance(node, cst.Decorator):
             self._decorator(node, state)
         elif isinstance(node, cst.Call):
@@ -90,7 +90,7 @@ class ContextLog(Rule):
                 return
         for arg in node.args:
             keyword = arg.keyword.value if arg.keyword is not None else None
-            if keyword in _sdk.SET_LEVEL_KEYWORDS and _sdk.is_sdk_callable(state, func):
+            if keyword in _sdk.SET_LEVEL_KEYWORDS and _sdk_imports.is_sdk_callable(state, func):
                 self._set_level(arg, state)
 
     def _decorator(self, node: cst.Decorator, state: FileState) -> None:
@@ -119,7 +119,7 @@ class ContextLog(Rule):
         if _sdk.expr_kind(state, receiver) not in (_sdk.CONTEXT, _sdk.FASTMCP_CONTEXT):
             return False
         # An unannotated parameter is a guess from the imports: a logger passed as `log` is no Context.
-        return not _sdk.loosely_typed(state, receiver) or isinstance(state.parent(call), cst.Await)
+        return not _sdk_imports.loosely_typed(state, receiver) or isinstance(state.parent(call), cst.Await)
 
 
 class SessionLogMessage(Rule):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk_imports
 from migrate_roots.codemods._lowlevel_dispatch import _Indexer
 from migrate_roots.codemods._lowlevel_model import (
     CODE,
@@ -86,7 +86,7 @@ class LowLevelTools(Rule):
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if not isinstance(node, cst.Module):
             return
-        _sdk.note_sdk_imports(state)
+        _sdk_imports.note_sdk_imports(state)
         self.index = _Indexer(state).run(node)
         like = state.extra.setdefault("tool_like", {})
         # (qualname, tool: the plan's name for it, value, code, refusal, the tool the client calls: findings)

@@ -47,7 +47,7 @@ from migrate_roots.codemods._roots_sites import SiteIndex
 from migrate_roots.codemods._roots_uses import spells
 from migrate_roots.codemods._schema_text import DESCRIPTION_MANY, DESCRIPTION_ONE
 from migrate_roots.codemods.base import FileState, Rule
-from migrate_roots.codemods.program import lifespans, recognise, run_time, typed
+from migrate_roots.codemods.program import lifespans, module_scan, run_time, typed
 from migrate_roots.codemods.program.facts import Registration
 from migrate_roots.codemods.program.model import WRAPS
 from migrate_roots.model import Severity
@@ -95,7 +95,7 @@ class RootsCall(SiteIndex, Rule):
         registered: dict[str, tuple[Pos, str]] = {}
         opaque: list[tuple[str, int]] = []
         for ref, tool_name, scope, pos, spelling, imported in self.added_tools:
-            qualname = recognise.registered_function(ref, scope, self.defs)
+            qualname = module_scan.registered_function(ref, scope, self.defs)
             func = self.functions.get(qualname) if qualname is not None else None
             # `exclude_args`; of another module's function, carried to the plan (`*`: not a literal, all of them).
             hidden = _fastmcp_forms.hidden(self.registered_at[pos], func.params if func else ("*",))
@@ -203,7 +203,7 @@ class RootsCall(SiteIndex, Rule):
             or (f.bound_sign and (f.bound_sign.signs or f.bound_sign.checks))
         }
         doubles = self._doubles()
-        facts = recognise.module_facts(state, self.registrations, self.opaque, tuple(self.handed))
+        facts = module_scan.module_facts(state, self.registrations, self.opaque, tuple(self.handed))
         # A module that only re-exports (a package's `__init__`) is summarized for its first-party imports.
         top = state.module.split(".")[0]
         targets = [target for _, target in facts.imports] + list(facts.stars)

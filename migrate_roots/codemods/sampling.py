@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk
+from migrate_roots.codemods import _sdk, _sdk_imports
 from migrate_roots.codemods.base import FileState, Rule
 from migrate_roots.model import Severity
 
@@ -45,7 +45,7 @@ class SamplingCall(Rule):
 
     def visit(self, node: cst.CSTNode, state: FileState) -> None:
         if isinstance(node, cst.Module):
-            _sdk.note_sdk_imports(state)
+            _sdk_imports.note_sdk_imports(state)
             return
         assert isinstance(node, cst.Call)
         func = node.func
@@ -86,7 +86,7 @@ class SamplingCall(Rule):
                 return
         for arg in node.args:
             keyword = arg.keyword.value if arg.keyword is not None else None
-            if keyword in _sdk.SAMPLING_CALLBACK_KEYWORDS and _sdk.is_sdk_callable(state, func):
+            if keyword in _sdk.SAMPLING_CALLBACK_KEYWORDS and _sdk_imports.is_sdk_callable(state, func):
                 state.report(
                     arg,
                     "MR403",
@@ -101,7 +101,7 @@ class SamplingCall(Rule):
         if _sdk.expr_kind(state, receiver) != _sdk.FASTMCP_CONTEXT:
             return False
         # An unannotated parameter is a guess from the imports: `rng.sample(...)` is no sampling call.
-        return not _sdk.loosely_typed(state, receiver) or isinstance(state.parent(call), cst.Await)
+        return not _sdk_imports.loosely_typed(state, receiver) or isinstance(state.parent(call), cst.Await)
 
 
 class FastmcpSample(Rule):
