@@ -178,3 +178,89 @@ def test_a_context_variable_whose_default_every_request_shares(tmp_path, default
     assert any(
         "the default of the ContextVar `binding`, one object shared by every" in f.message for f in found
     )
+
+
+PROPERTY_STATE = """\
+import time
+
+
+class Binding:
+    def __init__(self) -> None:
+        self._project = None
+        self.at = 0.0
+        self.verbose = False
+
+    @property
+    def project(self):
+        return self._project
+
+    @property
+    def stale(self) -> bool:
+        return time.monotonic() - self.at > 300
+
+    @property
+    def chatty(self) -> bool:
+        return self.verbose
+
+    def bind(self, project: str) -> None:
+        self._project = project
+        self.at = time.monotonic()
+
+
+binding = Binding()
+"""
+
+
+@pytest.mark.parametrize("test", ["binding.chatty", "binding.verbose"])
+def test_noop_a_property_over_a_setting_is_no_cache(tmp_path, test):
+    found = findings(tmp_path, "binding", test, "binding.bind", PROPERTY_STATE)
+    assert "MR212" not in helpers.codes(found), found
+
+
+@pytest.mark.parametrize(
+    ("test", "said"),
+    [
+        ("binding.project is None", "the test of `binding` above the read"),  # a property over `_project`
+        ("binding.project in (None, '')", "the test of `binding` above the read"),
+        ("binding.stale", "`binding.stale` above the read skips it while"),  # a property reading the stamp
+        ("time.monotonic() - binding.at > 300", "`time.monotonic() - binding.at > 300` above the read"),
+    ],
+    ids=["property", "in-none-or-empty", "stale-property", "inline-ttl"],
+)
+def test_tests_through_properties_and_stamps_are_caches(tmp_path, test, said):
+    found = findings(tmp_path, "binding", test, "binding.bind", PROPERTY_STATE)
+    assert helpers.codes(found) == ["MR212", "MR212"], found
+    assert any(said in f.message for f in found), [f.message for f in found]
+
+
+def test_a_getter_and_setter_pair_of_this_module(tmp_path):
+    """sweep M r02 (session 22): `if get_project() is None:` then `set_project(found)`, both of this module."""
+    pair = (
+        "_project = None\n\n\ndef get_project():\n    return _project\n\n\n"
+        "def set_project(p):\n    global _project\n    _project = p\n"
+    )
+    source = TOOL.format(imports="binding", test="get_project() is None", setter="set_project").replace(
+        'mcp = FastMCP("proj")', 'mcp = FastMCP("proj")\n' + pair
+    )
+    root = helpers._layout(tmp_path, source, {"state.py": STATE}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert helpers.codes(found) == ["MR212", "MR212"], found
+
+
+def test_a_context_variable_of_this_module_or_through_a_local(tmp_path):
+    """sweep M r05 (session 22): the var defined beside the tool, or `b = binding.get()` then `b.bind(...)`."""
+    here = TOOL.format(imports="Binding", test="binding.get().project is None", setter="binding.get().bind")
+    here = here.replace(
+        'mcp = FastMCP("proj")',
+        'from contextvars import ContextVar\n\nmcp = FastMCP("proj")\nbinding = ContextVar("b", default=Binding())\n',
+    ).replace("return str(binding.project)", "return str(binding.get().project)")
+    root = helpers._layout(tmp_path / "here", here, {"state.py": STATE}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert helpers.codes(found) == ["MR212", "MR212"], found
+    local = TOOL.format(imports="binding", test="b.project is None", setter="b.bind").replace(
+        "    if b.project", "    b = binding.get()\n    if b.project"
+    )
+    root = helpers._layout(tmp_path / "local", local, {"state.py": CONTEXT.format(default="Binding()")}, True)
+    found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
+    assert helpers.codes(found) == ["MR212", "MR212"], found
+    assert any("a ContextVar's default object, shared by every request" in f.message for f in found), found

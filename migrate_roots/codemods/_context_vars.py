@@ -22,13 +22,19 @@ _IMMUTABLE = frozenset({"str", "int", "float", "bool", "bytes", "tuple", "frozen
 
 def receiver(node: cst.BaseExpression, state: FileState) -> bool:
     """`current_project` of `current_project.set(...)`, `context.current_project`, `State.project`."""
-    return any(is_context_var(state.import_root, fq) for fq in sorted(state.qnames(node)))
+    return any(is_context_var(state.import_root, fq) for fq in _qualified(node, state))
+
+
+def _qualified(node: cst.BaseExpression, state: FileState) -> list[str]:
+    """The dotted names of `node`, a name of this module's own made absolute (`binding` -> `pkg.server.binding`,
+    sweep M r05 of session 22)."""
+    return sorted(q if "." in q or not state.module else f"{state.module}.{q}" for q in state.qnames(node))
 
 
 def shared_default(node: cst.BaseExpression, state: FileState) -> bool:
     """`binding` of `binding.get()`, a ContextVar whose default is one mutable object built once (`default=
     Binding()`, `default={}`): every request that does not set the var gets that same object."""
-    for fq in sorted(state.qnames(node)):
+    for fq in _qualified(node, state):
         made = _made(state.import_root, fq)
         for keyword in made.keywords if made is not None else ():
             value = keyword.value

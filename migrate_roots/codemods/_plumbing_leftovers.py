@@ -126,6 +126,8 @@ class _Leftovers(_PlumbingBase):
                 and holder.startswith("an attribute of `")
             ):
                 holder = holder.split(", ", 1)[1]  # `binding.bind()` stays on `binding` (an object ...)
+            elif isinstance(assign, cst.Call) and holder == "an attribute of a long-lived object":
+                holder = "an object the module keeps, shared by every request"  # `binding = Binding()` here
             if (
                 assign in self.setter_said
             ):  # `bind_project(<roots>)`, `binding.get().bind(...)`, `if b.stale():`
@@ -262,6 +264,8 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
             if held.endswith("lifespan_context")
             else "one object a memoised function keeps per argument, shared by the requests that pass it"
             if _memoised(held.partition("(")[0], state)
+            else "a ContextVar's default object, shared by every request that does not set it"
+            if held.endswith(".get()")
             else "one object a module keeps, shared by every request"
         )
     if isinstance(head, cst.Name) and head.value == "self":

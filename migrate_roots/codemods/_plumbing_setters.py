@@ -181,7 +181,7 @@ def _function_setter(
             if (
                 isinstance(current, (cst.If, cst.While))
                 and _missing(current.test)
-                and any(state.qnames(n) & wanted for n in _names_in(current.test))
+                and _tests_global(current.test, wanted, glob, state)
                 and any(_contains(current.body, site, state) for site in sites)
             ):
                 test = f"the test of `{glob}` above the read skips it once they are there"
@@ -207,6 +207,14 @@ def _function_setter(
                     said.format(glob) + f"and `{test}` returns them from before the read",
                 )
     return False
+
+
+def _tests_global(test: cst.BaseExpression, wanted: set[str], glob: str, state: FileState) -> bool:
+    """`test` reads the global (`if _project is None:`), or calls a getter of it without arguments (`if
+    get_project() is None:` with `def get_project(): return _project`; sweep M r02 of session 22)."""
+    if any(state.qnames(n) & wanted for n in _names_in(test)):
+        return True
+    return any(n.value == glob for value in _returned_by_helpers(test, state) for n in _names_in(value))
 
 
 def _said(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, spelled: str, sentence: str) -> bool:
@@ -273,23 +281,13 @@ def _shared_default_setter(
 def _refresh_test(
     node: cst.CSTNode, base: cst.Name, setter: str, owner: _PlumbingBase, state: FileState
 ) -> str:
-    """`binding.stale()` of `if binding.stale():` when the method reads an attribute the setter `binding.bind`
-    writes (a time stamp: a roots cache refreshed every few minutes, sweep I r09 of session 21); else ''. A
-    setting's test (`if binding.enabled():`, of what `bind` never writes) is none."""
-    if not isinstance(node, (cst.If, cst.While)):
+    """The test of `node` (`binding.stale()`, `time.monotonic() - binding.at > 300`, a `stale` property) when it
+    reads what the setter `binding.bind` writes (a time stamp: a roots cache refreshed every few minutes, sweep I
+    r09 of session 21, M r04 of session 22); else ''. A setting's test (`if binding.enabled():`, of what `bind`
+    never writes) is none."""
+    if not isinstance(node, (cst.If, cst.While)) or not _reads_what_it_sets(node, base, setter, owner, state):
         return ""
-    tested = {
-        c.func.attr.value: c
-        for c in _calls_in(node.test, state)
-        if isinstance(c.func, cst.Attribute)
-        and isinstance(c.func.value, cst.Name)
-        and c.func.value.value == base.value
-    }
-    for path in (state.path, _imported_file(base, state), _class_file(base, owner, state)) if tested else ():
-        name = _setter_sources.refreshing(path, setter, set(tested))
-        if name:
-            return state.wrapper.module.code_for_node(tested[name])
-    return ""
+    return state.wrapper.module.code_for_node(node.test)
 
 
 def _tests_what_it_sets(
@@ -297,17 +295,23 @@ def _tests_what_it_sets(
 ) -> bool:
     """Whether the test reads an attribute of `base` the setter writes (`project` of `if not is_bound():` and
     `bind()`), not a setting beside it (`if not binding.verbose:`); True when the setter's writes cannot be read."""
+    return _reads_what_it_sets(guard, base, setter, owner, state) is not False
+
+
+def _reads_what_it_sets(
+    guard: cst.If | cst.While, base: cst.Name, setter: str, owner: _PlumbingBase, state: FileState
+) -> bool | None:
+    """Whether the test reads, directly or through the class's methods and properties (`project` returning
+    `self._project`, `stale()` reading `self.at`; sweep M r01 of session 22), an attribute of `base` the setter
+    writes; None when the setter's writes cannot be read (one that writes through another method)."""
+    tested = set().union(
+        *(_attributes_of(p, base.value) for p in [guard.test, *_returned_by_helpers(guard.test, state)])
+    )
     for path in (state.path, _imported_file(base, state), _class_file(base, owner, state)):
         written = _setter_sources.written_by(path, setter)
-        if written:  # one that writes through another method (`self._store(p)`) is taken as setting anything
-            tested = set().union(
-                *(
-                    _attributes_of(p, base.value)
-                    for p in [guard.test, *_returned_by_helpers(guard.test, state)]
-                )
-            )
-            return bool(tested & written)
-    return True
+        if written:
+            return bool(_setter_sources.read_through(path, setter, tested) & written)
+    return None
 
 
 def _attributes_of(node: cst.BaseExpression, base: str) -> set[str]:
@@ -454,6 +458,10 @@ def _missing(test: cst.BaseExpression) -> bool:
                     and cst.Module([]).code_for_node(value) in ('""', "''", "0", "[]", "{}", "()")
                 )
                 found = found or (empty and isinstance(target.operator, (cst.Is, cst.Equal)))
+                # `x.project in (None, "")` (sweep M r12 of session 22)
+                if isinstance(target.operator, cst.In) and isinstance(value, (cst.Tuple, cst.List, cst.Set)):
+                    code = cst.Module([]).code_for_node
+                    found = found or any(code(e.value) in ("None", '""', "''") for e in value.elements)
 
     read(test, Absent())
     return found

@@ -11,6 +11,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import GlobalScope
 
+from migrate_roots.codemods import _context_vars
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._sdk import SDK_PREFIXES
 from migrate_roots.codemods.base import FileState
@@ -132,6 +133,14 @@ def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
         return True
     if isinstance(value, cst.Subscript) and state.wrapper.module.code_for_node(value.value) == "sys.modules":
         return True  # `this = sys.modules[__name__]`: the module object (sweep K r02 of session 22)
+    if (
+        isinstance(value, cst.Call)
+        and not value.args
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "get"
+        and _context_vars.shared_default(value.func.value, state)
+    ):
+        return True  # `b = binding.get()`, a ContextVar's one default object (sweep M r05 of session 22)
     if (
         isinstance(value, cst.Call)
         and isinstance(value.func, cst.Name)

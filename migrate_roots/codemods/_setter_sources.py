@@ -99,9 +99,10 @@ def written_by(path: str, method: str) -> set[str] | None:
     return None
 
 
-def refreshing(path: str, setter: str, tested: set[str]) -> str:
-    """Of the methods named in `tested`, one that reads an attribute of `self` the method `setter` of the same
-    class writes (`stale()` reading `self.at`, which `bind()` stamps), in the file at `path`; else ''."""
+def read_through(path: str, setter: str, names: set[str]) -> set[str]:
+    """`names` (attributes a test reads) with the attributes of `self` that the methods and properties of those
+    names read, in the class of the file at `path` that defines the method `setter` (`stale()` reading
+    `self.at`, a `project` property returning `self._project`)."""
     tree = source_tree(path) if path else None
     for cls in tree.body if tree is not None else ():
         methods = {
@@ -109,13 +110,9 @@ def refreshing(path: str, setter: str, tested: set[str]) -> str:
             for n in (cls.body if isinstance(cls, ast.ClassDef) else ())
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
-        if setter not in methods:
-            continue
-        written = self_attributes(methods[setter], ast.Store)
-        for name in sorted(tested & set(methods)):
-            if self_attributes(methods[name], ast.Load) & written:
-                return name
-    return ""
+        if setter in methods:
+            return names.union(*(self_attributes(methods[n], ast.Load) for n in names if n in methods))
+    return names
 
 
 def globals_set(path: str, name: str) -> set[str]:
