@@ -112,20 +112,22 @@ def _cached(name: str, holder: str, line: int, kind: str, file: str) -> str:
     """MR211's reason at a read whose value a caller on the way keeps in a cache (program/kept_calls.py)."""
     at = f"{file}:{line}"
     fix = "remove the cache (or key it by the argument) by hand, then run again"
-    if kind == "disk":
+    if kind in ("disk", "disk_tried"):
+        tested = "the test" if kind == "disk" else "its read tried first"
         return (
-            f"`{name}` reaches this read only while `{holder}` is not on disk (the test at {at}), which what it "
+            f"`{name}` reaches this read only while `{holder}` is not on disk ({tested} at {at}), which what it "
             f"builds is then kept in: a path argument would count until it exists and be ignored afterwards; {fix}"
         )
     how = {
         "returned": f"a cache it returns from before the call ({at})",
+        "store": f"an on-disk store of the module's it returns from before the call ({at})",
         "empty": f"filled when empty ({at}) and kept beyond the call",
         "absent": f"filled when absent ({at}) and kept beyond the call",
         "setdefault": f"by `setdefault` ({at}), which keeps the first value beyond the call",
     }[kind]
     then = (
         "ignored while the cache holds an entry"
-        if kind == "returned"
+        if kind in ("returned", "store")
         else "kept from the first call and served to every later one"
         if kind == "setdefault"
         else "read when the cache is filled and ignored while it holds"

@@ -31,6 +31,7 @@ from migrate_roots.codemods._plumbing_state import (
     _names_global,
     _relays,
     _scheduled,
+    _spelled,
     _state_write,
 )
 from migrate_roots.codemods._read import read
@@ -80,7 +81,9 @@ def kept_attributes(state: FileState) -> dict[tuple[int, int], str]:
         if assign in plumbing.setter_said:
             kept.setdefault(state.pos(func), plumbing.setter_said[assign][0])
         elif not plumbing.inside_removed(assign):
-            kept.setdefault(state.pos(func), _dotted(target) + ("()" if isinstance(assign, cst.Call) else ""))
+            kept.setdefault(
+                state.pos(func), _spelled(target) + ("()" if isinstance(assign, cst.Call) else "")
+            )
     return kept
 
 

@@ -25,8 +25,10 @@ from migrate_roots.codemods._plumbing_state import (
     _bound_name,
     _dotted,
     _inside,
-    _long_lived_alias,
-    _memoised,
+    _long_lived_alias_value,
+    _long_lived_value,
+    _memo_call,
+    _spelled,
 )
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
@@ -134,18 +136,18 @@ class _Leftovers(_PlumbingBase):
                 kept = self.setter_said[assign][1].format(holder=holder)
             elif isinstance(assign, cst.Call) and isinstance(target, cst.Attribute):
                 # `binding.bind(<roots>)` under `if binding.project is None:`
-                base = _dotted(target.value)
+                base = _spelled(target.value)
                 kept = (
-                    f"roots handed to `{_dotted(target)}()` stay on `{base}` ({holder}), and the test of `{base}` "
+                    f"roots handed to `{_spelled(target)}()` stay on `{base}` ({holder}), and the test of `{base}` "
                     "above the read skips it once they are there"
                 )
                 if assign in self.first_wins:
                     kept = (
-                        f"roots handed to `{_dotted(target)}()` stay on `{base}` ({holder}), which keeps the first "
+                        f"roots handed to `{_spelled(target)}()` stay on `{base}` ({holder}), which keeps the first "
                         f"value only (it sets `{self.first_wins[assign]}` while that is unset)"
                     )
             else:
-                kept = f"roots kept on `{_dotted(target)}` outlive the request ({holder})"
+                kept = f"roots kept on `{_spelled(target)}` outlive the request ({holder})"
             state.mark(
                 assign,
                 "MR212",
@@ -255,15 +257,27 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
         head = head.value
     if "lifespan" in _dotted(target):
         return "a lifespan field, shared by every request"
+    if isinstance(target, cst.Attribute) and _class_of(target.value):
+        return "a class attribute, shared by every instance"  # `type(self).x`, `self.__class__.x`
+    if isinstance(head, cst.Call):  # `get_settings().project_dir` (sweep M r11 of session 22)
+        made = f"the object `{_spelled(head)}` returns, "
+        if _memo_call(head, state):
+            return made + "one a memoised function keeps per argument, shared by the requests that pass it"
+        if _long_lived_value(head, state):
+            return made + "one a module keeps, shared by every request"
+        return made + "not shown to be made per request"
     function = state.enclosing_function(target)
-    held = _long_lived_alias(head, function, state) if isinstance(head, cst.Name) and function else None
-    if held:
+    value = (
+        _long_lived_alias_value(head, function, state) if isinstance(head, cst.Name) and function else None
+    )
+    if value is not None:
         assert isinstance(head, cst.Name)
+        held = state.wrapper.module.code_for_node(value)
         return f"`{head.value} = {held}`, " + (
             "the lifespan context, shared by every request"
             if held.endswith("lifespan_context")
             else "one object a memoised function keeps per argument, shared by the requests that pass it"
-            if _memoised(held.partition("(")[0], state)
+            if _memo_call(value, state)
             else "a ContextVar's default object, shared by every request that does not set it"
             if held.endswith(".get()")
             else "one object a module keeps, shared by every request"
@@ -276,6 +290,18 @@ def _holder(state: FileState, target: cst.BaseExpression) -> str:
     if isinstance(head, cst.Name) and (head.value == "cls" or _bound_to_class(state, head)):
         return "a class attribute, shared by every instance"
     return "an attribute of a long-lived object"
+
+
+def _class_of(value: cst.BaseExpression) -> bool:
+    """`type(self)` or `self.__class__`: the class of an object, whose attributes every instance shares."""
+    if isinstance(value, cst.Attribute):
+        return value.attr.value == "__class__"
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value == "type"
+        and len(value.args) == 1
+    )
 
 
 def _bound_to_class(state: FileState, head: cst.Name) -> bool:

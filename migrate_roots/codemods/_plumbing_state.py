@@ -93,8 +93,16 @@ def _long_lived_alias(name: cst.Name, func: cst.FunctionDef, state: FileState) -
     (`app: AppState = ctx.request_context.lifespan_context`, the FastMCP docs' spelling), or what a function
     of the module returns that is always one of its module-level names (`binding = get_binding()`) (session
     20, sweep F r07). What it is bound to, as written; else ''."""
+    value = _long_lived_alias_value(name, func, state)
+    return state.wrapper.module.code_for_node(value) if value is not None else ""
+
+
+def _long_lived_alias_value(
+    name: cst.Name, func: cst.FunctionDef, state: FileState
+) -> cst.BaseExpression | None:
+    """`_long_lived_alias`'s value, the node (its first binding)."""
     if not _is_local(name, func, state):
-        return ""
+        return None
     scope = state.scope(name)
     assert scope is not None
     values: list[cst.BaseExpression | None] = []
@@ -107,10 +115,21 @@ def _long_lived_alias(name: cst.Name, func: cst.FunctionDef, state: FileState) -
             getattr(parent, "value", None) if isinstance(parent, (cst.Assign, cst.AnnAssign)) else None
         )
     if not values or not all(v is not None and _long_lived_value(v, state) for v in values):
-        return ""
-    first = values[0]
-    assert first is not None
-    return state.wrapper.module.code_for_node(first)
+        return None
+    return values[0]
+
+
+def _memo_call(value: cst.BaseExpression | None, state: FileState) -> bool:
+    """A call of an `@functools.lru_cache` / `@cache` function: of this module (`_project_for(client)`), or
+    imported from another module of the project (`from .config import get_settings`, the FastAPI settings
+    spelling), read there (sweep M r06 of session 22)."""
+    if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+        return False
+    if isinstance(value.func, cst.Name):
+        name = value.func.value
+        if any(isinstance(n, cst.FunctionDef) and n.name.value == name for n in state.wrapper.module.body):
+            return _memoised(name, state)
+    return any(_memoised_elsewhere(state.import_root, fq) for fq in sorted(state.qnames(value.func)))
 
 
 _MEMO_DECORATORS = frozenset({"lru_cache", "cache", "functools.lru_cache", "functools.cache"})
@@ -141,11 +160,7 @@ def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
         and _context_vars.shared_default(value.func.value, state)
     ):
         return True  # `b = binding.get()`, a ContextVar's one default object (sweep M r05 of session 22)
-    if (
-        isinstance(value, cst.Call)
-        and isinstance(value.func, cst.Name)
-        and _memoised(value.func.value, state)
-    ):
+    if _memo_call(value, state):
         return True  # `project = _project_for(client)`, an `@lru_cache` factory (sweep K r06 of session 22)
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and not value.args):
         return False
@@ -213,6 +228,25 @@ def _getter_of_global(import_root: str, fq: str) -> bool:
     return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id in tops for r in returns)
 
 
+def _memoised_elsewhere(import_root: str, fq: str) -> bool:
+    """Whether `fq` (`pkg.config.get_settings`) is a function of a project module decorated
+    `@functools.lru_cache` / `@cache` (also called: `@lru_cache(maxsize=None)`)."""
+    import ast
+
+    from migrate_roots.codemods._sdk_alias import first_party, source_tree
+
+    module, _, name = fq.rpartition(".")
+    path = first_party(import_root, module) if module and import_root else None
+    tree = source_tree(path) if path else None
+    if tree is None:
+        return False
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    return len(defs) == 1 and any(
+        ast.unparse(d.func if isinstance(d, ast.Call) else d) in _MEMO_DECORATORS
+        for d in defs[0].decorator_list
+    )
+
+
 def _state_write(node: cst.CSTNode) -> str | None:
     """The first attribute or item assigned in `node` (not in nested functions), as text; else None."""
     found: list[str] = []
@@ -278,6 +312,12 @@ def _dotted(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Subscript):  # `STATE["b"]`, as written
         return cst.Module([]).code_for_node(node)
     return "..."
+
+
+def _spelled(node: cst.BaseExpression) -> str:
+    """`node` as written, for a marker (`get_settings().project_dir`, `type(self).project`): `_dotted` says
+    what is no name chain as `...`, which callers test for (sweep M r11 of session 22)."""
+    return cst.Module([]).code_for_node(node)
 
 
 def _bound_name(alias: cst.ImportAlias) -> str | None:

@@ -15,7 +15,7 @@ from migrate_roots.codemods import _capability_guard, _capability_widen, _except
 from migrate_roots.codemods._read import read
 from migrate_roots.codemods._roots_model import Func, Pos
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import bindings, flow, kept_calls, keyed
+from migrate_roots.codemods.program import bindings, flow, kept_calls, keyed, on_disk
 from migrate_roots.codemods.program import memo as kept_values
 
 
@@ -184,13 +184,24 @@ def _local_refusal(call: cst.Call, state: FileState) -> tuple[str, str] | None:
             "the argument) on every call, by hand, then run again",
         )
     # Built into a file or folder of the module's and served while it exists: an on-disk cache.
-    disk = kept_values.disk_guard(call, state)
+    disk = on_disk.disk_guard(call, state)
     if disk is not None:
+        at = f"{'the test' if disk[2] == 'test' else 'its read tried first'} at {os.path.basename(state.path)}:{disk[1]}"
         return (
             "MR211",
-            f"roots read only while `{disk[0]}` is not on disk (the test at {os.path.basename(state.path)}:{disk[1]}), "
+            f"roots read only while `{disk[0]}` is not on disk ({at}), "
             "which what they build is then kept in: a path argument would count until it exists and be "
             "ignored afterwards; key the cache by the argument, or rebuild it per call, by hand, then run again",
+        )
+    # Looked up in a `shelve` / `dbm` file of the module, filled here: served from it on every later call.
+    store = on_disk.store_guard(call, state)
+    if store is not None:
+        return (
+            "MR211",
+            f"roots read behind `{store[0]}`, an on-disk store of the module's, filled here and returned from "
+            f"before the read ({os.path.basename(state.path)}:{store[1]}): a path argument here would be ignored "
+            "while the store holds an entry, across restarts too; remove the cache (or key it by the argument) "
+            "by hand, then run again",
         )
     # `roots is None` versus an empty list: the code tells "no roots capability" from "no roots".
     target = _binding(call, state)[0]

@@ -24,6 +24,8 @@ def first_wins_function(path: str, name: str) -> str:
     """The module global a function `name` of the file at `path` keeps its parameter in only while unset
     (`global _P; if _P is None: _P = found`) or by `setdefault` (`return _CACHE.setdefault("p", found)`): every
     later call gets the first value (sweep K r09 of session 22); else ''."""
+    from migrate_roots.codemods.program.kept_calls import source_keyed_by
+
     tree = source_tree(path) if path else None
     top = (
         {
@@ -64,6 +66,9 @@ def first_wins_function(path: str, name: str) -> str:
                 and node.func.value.id in top - params
                 and len(node.args) >= 2
                 and {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)} & params
+                # keyed by the parameter itself (`_INDEXES.setdefault(root, Index(root))`): an entry per value
+                # (sweep M r09 of session 22)
+                and not source_keyed_by(node.args[0], node.args[1], params)
             ):
                 return node.func.value.id
     return ""

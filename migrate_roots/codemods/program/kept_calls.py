@@ -5,18 +5,20 @@ and r05. With a path argument at the read, the first caller's value would be ser
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from migrate_roots.codemods._plumbing_queries import _calls_in
 from migrate_roots.codemods._plumbing_state import _attribute_base, _is_local
 from migrate_roots.codemods.base import FileState
-from migrate_roots.codemods.program import bindings
+from migrate_roots.codemods.program import bindings, on_disk
 from migrate_roots.codemods.program import memo as kept_values
 from migrate_roots.codemods.program.flow import _names as flow_names
 from migrate_roots.codemods.program.flow import dotted
 
 # kind -> how the caller's cache keeps the call's value (the read's marker, codemods/_kept_on_way.py).
-KINDS = ("returned", "empty", "absent", "setdefault", "disk")
+KINDS = ("returned", "empty", "absent", "setdefault", "disk", "disk_tried", "store")
 
 
 def setdefault_holder(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
@@ -70,11 +72,53 @@ def _later_setdefault(
             and call.func.attr.value == "setdefault"
             and len(call.args) >= 2
             and {n.value for n in flow_names(call.args[1].value)} & tainted
+            and not keyed_by(call.args[0].value, call.args[1].value, tainted)
         ):
             holder = _outliving(call.func.value, func, state)
             if holder is not None:
                 return holder, state.pos(call)[0]
     return None
+
+
+# What a key may be made of a value by without losing it: `_INDEXES.setdefault(str(found), ...)`.
+_SAME_KEY = frozenset({"str", "Path", "os.fspath", "os.path.abspath", "os.path.realpath", "os.path.normpath"})
+_SAME_KEY_METHODS = frozenset({"resolve", "absolute", "expanduser"})
+
+
+def keyed_by(key: cst.BaseExpression, value: cst.BaseExpression, names: set[str]) -> bool:
+    """`setdefault(key, value)` keyed by the read's value itself: `key` is one of `names` (the read's value),
+    or it as a string or resolved path, and `value` is made of no other of `names`. A registry keyed by the
+    root (`_INDEXES.setdefault(found, Index(found))`) keeps one entry per root: an explicit argument gets its
+    own entry and no first value is served to later calls (sweep M r09 of session 22). A key that loses the
+    value (`len(found)`, `bool(found)`), or a value made of more (`setdefault(roots[0], roots)`), is not."""
+    while isinstance(key, cst.Call):
+        func = key.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _SAME_KEY_METHODS and not key.args:
+            key = func.value
+        elif (
+            dotted(func) in _SAME_KEY
+            and len(key.args) == 1
+            and not key.args[0].star
+            and not key.args[0].keyword
+        ):
+            key = key.args[0].value
+        else:
+            return False
+    made_of = {n.value for n in flow_names(value)} & names
+    return isinstance(key, cst.Name) and key.value in names and made_of <= {key.value}
+
+
+def source_keyed_by(key: ast.expr, value: ast.expr, names: set[str]) -> bool:
+    """`keyed_by` for a module read with `ast` (`_setter_sources.first_wins_function`)."""
+    made_of = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} & names
+    while isinstance(key, ast.Call):
+        if isinstance(key.func, ast.Attribute) and key.func.attr in _SAME_KEY_METHODS and not key.args:
+            key = key.func.value
+        elif ast.unparse(key.func) in _SAME_KEY and len(key.args) == 1 and not key.keywords:
+            key = key.args[0]
+        else:
+            return False
+    return isinstance(key, ast.Name) and key.id in names and made_of <= {key.id}
 
 
 def _outliving(value: cst.BaseExpression, func: cst.FunctionDef, state: FileState) -> str | None:
@@ -95,7 +139,8 @@ def _outliving(value: cst.BaseExpression, func: cst.FunctionDef, state: FileStat
 def kept_call(call: cst.Call, state: FileState) -> tuple[str, int, str] | None:
     """A call whose value a cache of its function keeps beyond the request, the call being its filling: behind
     a cache tested and returned from before it, behind a fill-once guard of a holder that outlives the call, as
-    `setdefault`'s value, or only while a path of the module is not on disk. (holder, line, kind in KINDS)."""
+    `setdefault`'s value, only while a path of the module is not on disk, or behind a lookup in a `shelve` /
+    `dbm` store of the module. (holder, line, kind in KINDS)."""
     if state.function is None or not _may_keep(state):
         return None
     found = kept_values.returned_cache(call, state)
@@ -110,9 +155,12 @@ def kept_call(call: cst.Call, state: FileState) -> tuple[str, int, str] | None:
     found = setdefault_holder(call, state)
     if found is not None:
         return found[0], found[1], "setdefault"
-    found = kept_values.disk_guard(call, state)
+    disk = on_disk.disk_guard(call, state)
+    if disk is not None:
+        return disk[0], disk[1], "disk" if disk[2] == "test" else "disk_tried"
+    found = on_disk.store_guard(call, state)
     if found is not None:
-        return found[0], found[1], "disk"
+        return found[0], found[1], "store"
     return None
 
 

@@ -1,7 +1,7 @@
 """Values kept beyond one call that a roots read hides behind (MR211): a module container filled per key and
-tested before the read, an attribute's container of the function's own object, a path of the module served
-while it exists on disk, and a value memoized on a session's attribute. Each gives (what, line) for the
-marker, or None."""
+tested before the read, an attribute's container of the function's own object, and a value memoized on a
+session's attribute (a path of the module served while it exists on disk: program/on_disk.py). Each gives
+(what, line) for the marker, or None."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from migrate_roots.codemods._read import read
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program.flow import (
     _FILLS,
-    _ends_in_return,
     _is_container,
     _names,
     _returns,
@@ -32,12 +31,23 @@ def returned_cache(node: cst.CSTNode, state: FileState) -> tuple[str, int] | Non
     containers = _filled_containers(state) | (
         _per_function(state, func, "filled", _filled_attributes) if func else frozenset()
     )
+    return returned_from(node, state, containers)
+
+
+def returned_from(node: cst.CSTNode, state: FileState, containers: frozenset[str]) -> tuple[str, int] | None:
+    """`returned_cache` for the given containers (names or attribute chains the function or module fills)."""
+    func = state.function
     if not containers or func is not None and not _may_test(state, func, containers):
         return None
     child: cst.CSTNode = node
     current = state.parent(node)
     while current is not None and child is not func:
         if isinstance(current, cst.If) and child is not current.test:
+            names = _mentions(current.test) & containers
+            if names:
+                return sorted(names)[0], state.pos(current)[0]
+        # `ws = _CACHE[key] if key in _CACHE else await _read(ctx)`: the same (sweep M r07 of session 22)
+        if isinstance(current, cst.IfExp) and child is not current.test:
             names = _mentions(current.test) & containers
             if names:
                 return sorted(names)[0], state.pos(current)[0]
@@ -93,8 +103,8 @@ def _may_test(state: FileState, func: cst.FunctionDef, held: frozenset[str]) -> 
 
 
 def _tested(func: cst.FunctionDef) -> frozenset[str]:
-    """What `func`'s `if` tests read (names, attribute chains, `hasattr`/`getattr` pairs), its `try` bodies and
-    the left sides of its `or`s."""
+    """What `func`'s `if` tests read (names, attribute chains, `hasattr`/`getattr` pairs), its `try` bodies, the
+    tests of its conditional expressions and the left sides of its `or`s."""
     found: set[str] = set()
 
     class Tests(cst.CSTVisitor):
@@ -103,6 +113,9 @@ def _tested(func: cst.FunctionDef) -> frozenset[str]:
 
         def visit_Try(self, node: cst.Try) -> None:
             found.update(_mentions(node.body))
+
+        def visit_IfExp(self, node: cst.IfExp) -> None:  # `_CACHE[key] if key in _CACHE else <read>`
+            found.update(_mentions(node.test))
 
         def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
             if isinstance(node.operator, cst.Or):  # `_CACHE.get(key) or await _read(ctx)`
@@ -218,121 +231,6 @@ def _filled_containers(state: FileState) -> frozenset[str]:
     result = frozenset(bound & filled)
     state.extra["filled_containers"] = result
     return result
-
-
-_EXISTS = frozenset({"exists", "is_file", "is_dir", "isfile", "isdir"})
-_READS = frozenset({"read_text", "read_bytes", "open"})
-
-
-def disk_guard(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
-    """An `if` around `node` (or an `if ...: return` before it) that asks whether a path of the module exists on
-    disk (`if not INDEX_DIR.exists():`, `os.path.isfile(CACHE)`): what `node` builds is kept there and served
-    while it exists, an on-disk cache. (the module-level name, line of the `if`), or None."""
-    func = state.function
-    child: cst.CSTNode = node
-    current = state.parent(node)
-    while current is not None and current is not func:
-        for test in _tests_at(current, child):
-            found = _exists_on(test, state)
-            if found is not None:
-                return found, state.pos(test)[0]
-        for tried in _tried_first(current, child):
-            found = _read_on(tried, state)
-            if found is not None:
-                return found, state.pos(tried)[0]
-        child, current = current, state.parent(current)
-    return None
-
-
-def _tried_first(parent: cst.CSTNode, child: cst.CSTNode) -> list[cst.CSTNode]:
-    """The statements before `child` that return what they read unless it fails (sweep K r05 of session 22):
-    `try: return json.loads(STATE.read_text())` / `except FileNotFoundError: pass`, or `with
-    contextlib.suppress(FileNotFoundError): return STATE.read_text()`, an on-disk cache read first."""
-    body = getattr(parent, "body", None)
-    if not isinstance(body, (list, tuple)) or child not in body:
-        return []
-    return [
-        s
-        for s in body[: body.index(child)]
-        if (isinstance(s, cst.Try) or isinstance(s, cst.With) and _suppresses(s)) and _returns(s.body)
-    ]
-
-
-def _suppresses(node: cst.With) -> bool:
-    return any(
-        isinstance(item.item, cst.Call) and (dotted(item.item.func) or "").rpartition(".")[2] == "suppress"
-        for item in node.items
-    )
-
-
-def _read_on(node: cst.CSTNode, state: FileState) -> str | None:
-    """The module-level name a file read in `node` is made on (`STATE.read_text()`, `open(CACHE)`)."""
-    found: list[str] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            func = call.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-            if name not in _READS:
-                return
-            subject = (
-                call.args[0].value if call.args else func.value if isinstance(func, cst.Attribute) else None
-            )
-            while isinstance(subject, (cst.Attribute, cst.Subscript, cst.BinaryOperation)):
-                subject = subject.left if isinstance(subject, cst.BinaryOperation) else subject.value
-            if isinstance(subject, cst.Name) and _module_level(subject, state):
-                found.append(subject.value)
-
-    read(node, Calls())
-    return found[0] if found else None
-
-
-def _tests_at(parent: cst.CSTNode, child: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The test of an `if` holding `child`, and those of `if ...: return` statements before it in a block."""
-    tests = [parent.test] if isinstance(parent, cst.If) else []
-    body = getattr(parent, "body", None)
-    if isinstance(body, (list, tuple)) and child in body:
-        tests += [
-            s.test for s in body[: body.index(child)] if isinstance(s, cst.If) and _ends_in_return(s.body)
-        ]
-    return tests
-
-
-def _exists_on(test: cst.BaseExpression, state: FileState) -> str | None:
-    """The module-level name an existence check in `test` is made on (`INDEX_DIR.exists()`,
-    `(INDEX_DIR / "f").is_file()`, `os.path.exists(CACHE)`)."""
-    found: list[str] = []
-
-    class Calls(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-            if name not in _EXISTS:
-                return
-            subject = (
-                node.args[0].value if node.args else func.value if isinstance(func, cst.Attribute) else None
-            )
-            while isinstance(subject, (cst.Attribute, cst.Subscript, cst.Call, cst.BinaryOperation)):
-                subject = (
-                    subject.left
-                    if isinstance(subject, cst.BinaryOperation)
-                    else subject.func
-                    if isinstance(subject, cst.Call)
-                    else subject.value
-                )
-            if isinstance(subject, cst.Name) and _module_level(subject, state):
-                found.append(subject.value)
-
-    read(test, Calls())
-    return found[0] if found else None
-
-
-def _module_level(name: cst.Name, state: FileState) -> bool:
-    from libcst.metadata import GlobalScope
-
-    scope = state.scope(name)
-    bound = list(scope[name.value]) if scope is not None and name.value in scope else []
-    return bool(bound) and all(isinstance(getattr(b, "scope", None), GlobalScope) for b in bound)
 
 
 def attribute_memo(node: cst.CSTNode, state: FileState) -> tuple[str, int] | None:
