@@ -9,7 +9,9 @@ client, in-process and over stdio, in both eras:
   project's Context subclass with a `list_roots` of its own (mcp-use);
 - a capability check imported from `caps.py` (`guarded.py`);
 - tools sharing one helper, one with a local `root`, and a path-like parameter typed as no path (`shared.py`);
-- a tool nested in a class's `__init__` that reaches roots through `self.ws`, bound once (`held.py`).
+- a tool nested in a class's `__init__` that reaches roots through `self.ws`, bound once (`held.py`);
+- reads typed by the project's own types of `shapes.py` (`typed.py`, sweep N of session 22): an alias of the
+  Context, a Protocol whose base declares the session, a Protocol whose `list_roots()` is the session's.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     results = run_engine(migrated)
     assert [r for r in results if r.status.value == "failed"] == []
     rewritten = [f for r in results for f in r.findings if f.code == "MR101"]
-    assert len(rewritten) == 7 and all(f.action.value == "rewritten" for f in rewritten), rewritten
+    assert len(rewritten) == 10 and all(f.action.value == "rewritten" for f in rewritten), rewritten
     # The helper's own parameter carries `project_dir`: no second path argument on `where`.
     assert "root" not in (migrated / "tools.py").read_text().split("async def where")[1].split("\n")[0]
 
@@ -63,12 +65,15 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
                 "recall",
                 "ticket",
                 "where_held",
+                "where_aliased",
+                "where_by_base",
+                "where_by_session",
             )
         ]
         + [{"era": "legacy-noroots", "tool": "where_checked", "args": {}, "roots": []}],
         "--lenient-warnings",
     )
-    assert [r["text"] for r in before] == [str(client_dir)] * 11 + ["no roots"]
+    assert [r["text"] for r in before] == [str(client_dir)] * 14 + ["no roots"]
 
     calls = [
         ("where", {}, roots, str(client_dir)),
@@ -121,6 +126,17 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
         ("where_held", {}, roots, str(client_dir)),
         ("where_held", {"root": str(arg_dir)}, [], str(arg_dir)),
         ("where_held", {}, [], "`root`"),
+        # Typed by `shapes.py`: an alias of the Context, a Protocol's base, a Protocol's `list_roots()`.
+        *[
+            call
+            for tool in ("where_aliased", "where_by_base", "where_by_session")
+            for call in (
+                (tool, {}, roots, str(client_dir)),
+                (tool, {"root": str(arg_dir)}, roots, str(arg_dir)),
+                (tool, {"root": str(arg_dir)}, [], str(arg_dir)),
+                (tool, {}, [], "`root`"),
+            )
+        ],
     ]
     after = drive(
         python,
@@ -143,6 +159,8 @@ def test_migrated_crossmodule_server(tmp_path, workspace, transport):
     assert "root_path" in schemas["remember"]["properties"] and "root_path" in schemas["recall"]["properties"]
     assert set(schemas["ticket"]["properties"]) == {"project", "root_path"}
     assert "root" in schemas["where_held"]["properties"]
+    for tool in ("where_aliased", "where_by_base", "where_by_session"):
+        assert set(schemas[tool]["properties"]) == {"root"}, schemas[tool]
     for (tool, args, _, expected), result in zip(calls, after, strict=True):
         if expected.startswith("`"):
             assert result["is_error"] or result["raised"], (tool, args, result)

@@ -269,7 +269,7 @@ def _exported(path: str, module: str, root: str, depth: int = 0) -> frozenset[st
         source = _sdk_alias.first_party(root, detail[0]) if kind == "import" else None
         offered = _exported(source, detail[0], root, depth + 1) if source else frozenset()
         for prefix in ("", _era.DATE, MIXED):
-            if kind == "def" and prefix + bound in own or source and prefix + detail[1] in offered:
+            if kind in ("def", "alias") and prefix + bound in own or source and prefix + detail[1] in offered:
                 names.add(prefix + bound)
             else:
                 names.discard(prefix + bound)

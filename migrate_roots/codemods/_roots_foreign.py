@@ -40,9 +40,10 @@ def foreign_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState)
     annotation = nodes[0].annotation.annotation
     if _sdk.annotation_kind(state, annotation) != _sdk.FOREIGN:
         return None
-    protocol = _sdk_types.untold(state, holder, chain[0]) if chain else None
+    member = chain[0] if chain else _sdk_types.ROOTS
+    protocol = _sdk_types.untold(state, holder, member)
     if protocol is not None:
-        return _untold_site(call, receiver, holder, chain[0], protocol, state)
+        return _untold_site(call, receiver, holder, member, protocol, state)
     named = _foreign_class(annotation, state)
     if named is None:
         return None
@@ -74,6 +75,16 @@ def _untold_site(
     Context too (sweep L r03 of session 22)."""
     code = state.wrapper.module.code_for_node
     site = Site(state.pos(call), "result", "list", maybe=not state.extra.get("imports_sdk"))
+    if member == _sdk_types.ROOTS:  # `src.list_roots()` on `src: RootsSource` (sweep N r05 of session 22)
+        site.refusal = (
+            "MR103",
+            f"roots read through `{holder.value}` typed by `{protocol}`, a Protocol of the project that does not "
+            "say its `list_roots()` returns the SDK's roots (a `ListRootsResult`, or a list of `Root`), so "
+            "migrate-roots cannot tell and rewrites nothing here; if it is an MCP session or fastmcp Context, this "
+            "asks the client for roots/list, which fails on MCP 2026-07-28 requests: annotate what `list_roots()` "
+            "returns with the SDK's type and run again, or give the tool a path argument by hand and use it here",
+        )
+        return site
     site.refusal = (
         "MR103",
         f"roots read through `{code(receiver)}`, of `{holder.value}` typed by `{protocol}`, a Protocol of the "

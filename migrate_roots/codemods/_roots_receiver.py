@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from migrate_roots.codemods import _sdk, _sdk_imports
+from migrate_roots.codemods import _sdk, _sdk_imports, _sdk_types
 from migrate_roots.codemods._roots_foreign import foreign_site
 from migrate_roots.codemods._roots_local import local_checks
 from migrate_roots.codemods._roots_model import Site
@@ -23,6 +23,8 @@ def receiver_site(call: cst.Call, receiver: cst.BaseExpression, state: FileState
     captured or held session, an untyped value, `super()` in an SDK subclass), with the local refusals; None
     for a call on anything else (a user's own `list_roots()`)."""
     kind = _sdk.expr_kind(state, receiver)
+    if kind == _sdk.FOREIGN:  # `src: RootsSource`, a Protocol whose `list_roots()` is the SDK's (_sdk_types)
+        kind = _sdk_types.roots_kind(state, receiver) or kind
     if kind == _sdk.SESSION:
         shape = "result"
     elif kind == _sdk.FASTMCP_CONTEXT:

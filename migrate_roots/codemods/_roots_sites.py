@@ -377,7 +377,7 @@ class SiteIndex:
             if found.pending is None:
                 scope = state.qualname(func_node) if func_node is not None else ""
                 code = state.wrapper.module.code_for_node
-                spelling = f"{code(node.func)}({code(node.args[0].value)})"
+                spelling = found.spelled or f"{code(node.func)}({code(node.args[0].value)})"
                 value = node.args[0].value
                 fq = sorted(_fq(state, value)) if imported_ref(value, state) else []
                 imported = fq[0] if len(fq) == 1 and not fq[0].startswith(f"{state.module}.") else ""

@@ -17,7 +17,9 @@ deep; a module that defines the name itself (`class Context(...)`) is not an ali
 such a name (`class MyMCP(FastMCP)`, in the module itself or another of the project): then it stands for its
 SDK base, so an instance is a server object and its `@mcp.tool()` functions are tools. So does a type variable
 bound to one (`C = TypeVar("C", bound=Context)`), or constrained to such names only: `ctx: C` is a Context
-(sweep L r03 of session 22; a PEP 695 `[C: Context]` is scoped to its function, read by `_sdk_types`).
+(sweep L r03 of session 22; a PEP 695 `[C: Context]` is scoped to its function, read by `_sdk_types`). So does a
+type alias of one (`Ctx = Context[AppState, Any]`, `Ctx: TypeAlias = Context | None`, `type Ctx = Context`):
+`ctx: Ctx` imported from `pkg/types.py` is a Context as it is in that module (sweep N r04 of session 22).
 """
 
 from __future__ import annotations
@@ -82,6 +84,10 @@ def _fold(
             found[name] = found[next(b for b in detail if b in found)]
         elif kind == "typevar" and detail and all(b in found for b in detail):
             found[name] = found[detail[0]]  # `C = TypeVar("C", bound=Context)`: `ctx: C` is a Context
+        elif kind == "alias" and any(b in found for b in detail):
+            # `Ctx = Context[AppState, Any]`: `ctx: Ctx` is a Context, as the annotation itself would be
+            # (`_sdk.names_kind`: an SDK class in a union says the kind)
+            found[name] = found[next(b for b in detail if b in found)]
         else:  # defined here after all: the project's own class or value, not the SDK's
             found.pop(name, None)
     return found
@@ -90,9 +96,10 @@ def _fold(
 def top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, tuple[str, ...]]]:
     """The module's top-level bindings, in order: ("import", bound name, (module, imported name)) for an
     absolute `from M import N [as A]` (a relative one too, resolved against `package` when given), ("class",
-    name, base names), ("typevar", name, its bound or constraints) for `C = TypeVar("C", bound=B)`, ("def",
-    name, ()) for a function or another assignment. With `ast`; syntax newer than
-    this interpreter (`def f[**P]`, 3.12) with libcst (absolute imports only)."""
+    name, base names), ("typevar", name, its bound or constraints) for `C = TypeVar("C", bound=B)`, ("alias",
+    name, its names) for a type alias (`_alias_of`), ("def", name, ()) for a function or
+    another assignment. With `ast`; syntax newer than this interpreter (`def f[**P]`, 3.12) with libcst
+    (absolute imports only)."""
     try:
         tree = ast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -109,14 +116,44 @@ def top_level(data: bytes, package: str | None = None) -> list[tuple[str, str, t
             out.append(("class", node.name, tuple(b.id for b in bases if isinstance(b, ast.Name))))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.append(("def", node.name, ()))
-        elif isinstance(node, ast.Assign):
-            bounds = _typevar_bounds(node.value)
+        elif isinstance(node, ast.Assign) or isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bounds = _typevar_bounds(node.value) if node.value is not None else ()
+            alias = _alias_of(node.value) if node.value is not None else ()
             out += [
-                ("typevar", t.id, bounds) if bounds else ("def", t.id, ())
-                for t in node.targets
+                ("typevar", t.id, bounds)
+                if bounds
+                else ("alias", t.id, alias)
+                if alias
+                else ("def", t.id, ())
+                for t in targets
                 if isinstance(t, ast.Name)
             ]
+        elif type(node).__name__ == "TypeAlias":  # `type Ctx = Context` (3.12)
+            name, value = getattr(node, "name", None), getattr(node, "value", None)
+            alias = _alias_of(value) if isinstance(value, ast.expr) else ()
+            if isinstance(name, ast.Name):
+                out.append(("alias", name.id, alias) if alias else ("def", name.id, ()))
     return out
+
+
+def _alias_of(value: ast.expr) -> tuple[str, ...]:
+    """The names a type alias stands for: `Context`, `Context[AppState, Any]`, `Context | None`,
+    `Optional[Context]`, `Union[Context, ServerSession]`; () for any other value (a call, an attribute)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+        parts = [_alias_of(v) for v in (value.left, value.right) if not _is_none(v)]
+    elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        if value.value.id not in ("Optional", "Union"):
+            return (value.value.id,)  # `Context[AppState, Any]`: the class
+        index = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+        parts = [_alias_of(v) for v in index if not _is_none(v)]
+    else:
+        return (value.id,) if isinstance(value, ast.Name) else ()
+    return tuple(n for p in parts for n in p) if parts and all(parts) else ()
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _typevar_bounds(value: ast.expr) -> tuple[str, ...]:
@@ -179,14 +216,45 @@ def _top_level_module(module: object) -> list[tuple[str, str, tuple[str, ...]]]:
                         bound = alias.asname.name if alias.asname is not None else alias.name
                         if isinstance(bound, cst.Name):
                             out.append(("import", bound.value, (source, module.code_for_node(alias.name))))
-                elif isinstance(small, cst.Assign):
+                elif isinstance(small, cst.Assign) or isinstance(small, cst.AnnAssign) and small.value:
+                    targets = small.targets if isinstance(small, cst.Assign) else [small]
                     bounds = _typevar_bounds_cst(small.value)
+                    alias = _alias_of_cst(small.value)
                     out += [
-                        ("typevar", t.target.value, bounds) if bounds else ("def", t.target.value, ())
-                        for t in small.targets
+                        ("typevar", t.target.value, bounds)
+                        if bounds
+                        else ("alias", t.target.value, alias)
+                        if alias
+                        else ("def", t.target.value, ())
+                        for t in targets
                         if isinstance(t.target, cst.Name)
                     ]
+                elif isinstance(small, cst.TypeAlias):  # `type Ctx = Context`
+                    alias = _alias_of_cst(small.value)
+                    out.append(("alias", small.name.value, alias) if alias else ("def", small.name.value, ()))
     return out
+
+
+def _alias_of_cst(value: Any) -> tuple[str, ...]:
+    """`_alias_of` of a libcst expression."""
+    import libcst as cst
+
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.BitOr):
+        parts = [_alias_of_cst(v) for v in (value.left, value.right) if not _named_none(v)]
+    elif isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):
+        if value.value.value not in ("Optional", "Union"):
+            return (value.value.value,)  # `Context[AppState, Any]`: the class
+        index = [e.slice.value for e in value.slice if isinstance(e.slice, cst.Index)]
+        parts = [_alias_of_cst(v) for v in index if not _named_none(v)]
+    else:
+        return (value.value,) if isinstance(value, cst.Name) else ()
+    return tuple(n for p in parts for n in p) if parts and all(parts) else ()
+
+
+def _named_none(node: Any) -> bool:
+    import libcst as cst
+
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def _typevar_bounds_cst(value: Any) -> tuple[str, ...]:

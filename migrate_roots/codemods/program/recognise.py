@@ -61,6 +61,7 @@ class Found:
 
     name: str
     pending: Registration | None = None
+    spelled: str = ""  # the registration as written, when it is no `x.tool(fn)` (`map(app.tool, TOOLS)`)
 
 
 def _string(node: cst.BaseExpression | None) -> str | None:
@@ -283,6 +284,13 @@ def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, F
     `x.tool(name=...)(fn)`, `x.add_tool(fn)`, `x.tool(self.method)`, `Tool.from_function(fn)`."""
     func, args = node.func, [a for a in node.args if a.keyword is None and not a.star]
     inner: cst.Call | None = None
+    handed = next((a.value for a in node.args if _bound_registrar(state, a.value) is not None), None)
+    if handed is not None:
+        # `map(app.tool, TOOLS)`, `partial(reg, ...)`: the registrar as a value, registering what it is given
+        # somewhere migrate-roots does not follow (sweep N r07 of session 22)
+        return OPAQUE, Found("", spelled=_code(state, node))
+    bound = _bound_registrar(state, func) if isinstance(func, cst.Name) else None
+    func = bound if bound is not None else func  # `reg = app.tool`, then `reg(fn)`: `app.tool(fn)`
     if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute):
         inner, func = func, func.func  # x.tool(...)(fn)
         if func.attr.value not in TOOL_DECORATORS:
@@ -312,6 +320,21 @@ def call(state: FileState, node: cst.Call, pos: tuple[int, int]) -> tuple[str, F
         return qualname, Found(name)
     spelling = f"{_code(state, func)}({_code(state, args[0].value)})"
     return qualname, Found(name, Registration(qualname, name, tuple(n for n in names if n), spelling, pos))
+
+
+def _bound_registrar(state: FileState, expr: cst.BaseExpression) -> cst.Attribute | None:
+    """`app.tool` (or `app.add_tool`) on a server object, or a name bound only to one (`reg = app.tool`): the
+    registrar as a value, not called where it is spelled."""
+    if isinstance(expr, cst.Name):
+        scope = state.scope(expr)
+        bound = list(scope[expr.value]) if scope is not None and expr.value in scope else []
+        node = getattr(bound[0], "node", None) if len(bound) == 1 else None
+        target = state.parent(node) if isinstance(node, cst.Name) else None
+        assign = state.parent(target) if isinstance(target, cst.AssignTarget) else None
+        expr = assign.value if isinstance(assign, cst.Assign) else expr
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value in TOOL_DECORATORS | TOOL_ADDERS):
+        return None
+    return expr if receiver(state, expr.value) is not None else None
 
 
 def _unfollowed(state: FileState, value: cst.BaseExpression, qualname: str | None) -> bool:

@@ -3,8 +3,10 @@ the server class is the project's own subclass of the SDK's, and so is its conte
 the tools call (mcp-use's shape)."""
 
 from mcp.server.fastmcp import Context, FastMCP
+from mcp.server.session import ServerSession
+from mcp.types import ListRootsResult
 
-__all__ = ["App", "AppContext", "Context", "FastMCP"]
+__all__ = ["App", "AppContext", "Context", "FastMCP", "ListRootsResult", "ServerSession"]
 
 
 class AppContext(Context):

@@ -4,6 +4,7 @@ import guarded  # noqa: F401  (registers its tools)
 import held  # noqa: F401  (registers its tool)
 import shared  # noqa: F401  (registers its tools)
 import tools  # noqa: F401  (registers the tools)
+import typed  # noqa: F401  (registers its tools)
 from app import mcp
 
 if __name__ == "__main__":
