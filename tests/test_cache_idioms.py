@@ -190,3 +190,36 @@ def test_a_store_of_another_module_behind_its_look_up(tmp_path):
     found = [f for r in helpers.run_engine(root, write=False) for f in r.findings]
     assert helpers.codes(found) == ["MR212", "MR212"], found
     assert any("stay on `_BY` (a global of module `pkg.cache`" in f.message for f in found), found
+
+
+@pytest.mark.parametrize(
+    "keeps",
+    [
+        "    global _PROJECT\n    if not _PROJECT:\n        _PROJECT = found\n    return _PROJECT\n",
+        "    global _PROJECT\n    _PROJECT = _PROJECT or found\n    return _PROJECT\n",
+    ],
+    ids=["if-not", "or"],
+)
+def test_first_wins_functions_in_other_spellings(tmp_path, keeps):
+    """sweep M r03 (session 22): not only `if _P is None: _P = found`."""
+    found = findings(
+        tmp_path, READ + f"    return str(remember({FIRST}))\n", "def remember(found):\n" + keeps
+    )
+    assert helpers.codes(found) == ["MR212", "MR212"], found
+    assert any("which keeps the first value only" in f.message for f in found), found
+
+
+def test_noop_a_function_that_replaces_the_global_each_time(tmp_path):
+    keeps = "    global _PROJECT\n    _PROJECT = found or _PROJECT\n    return _PROJECT\n"
+    found = findings(
+        tmp_path, READ + f"    return str(remember({FIRST}))\n", "def remember(found):\n" + keeps
+    )
+    assert "MR212" not in helpers.codes(found), found
+
+
+def test_a_first_wins_method_spelled_with_or(tmp_path):
+    extra = "class Binding:\n    project = None\n\n    def bind_once(self, p):\n        self.project = self.project or p\n"
+    extra += "        return self.project\n\n\nbinding = Binding()\n"
+    found = findings(tmp_path, READ + f"    return str(binding.bind_once({FIRST}))\n", extra)
+    assert helpers.codes(found) == ["MR212", "MR212"], found
+    assert any("it sets `self.project` while that is unset" in f.message for f in found), found

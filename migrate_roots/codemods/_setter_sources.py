@@ -44,20 +44,12 @@ def first_wins_function(path: str, name: str) -> str:
         params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
         declared = {g for n in ast.walk(fn) if isinstance(n, ast.Global) for g in n.names}
         for node in ast.walk(fn):
-            if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1:
-                left, right = node.test.left, node.test.comparators[0]
-                unset = (
-                    isinstance(node.test.ops[0], (ast.Is, ast.Eq))
-                    and isinstance(right, ast.Constant)
-                    and right.value is None
-                )
-                if (
-                    unset
-                    and isinstance(left, ast.Name)
-                    and left.id in declared
-                    and left.id in _assigned(node.body)
-                ):
-                    return left.id
+            # `if _P is None: _P = found`, `if not _P: _P = found`, `_P = _P or found` (sweep M r03 of session 22)
+            if isinstance(node, ast.If) and _unset_name(node.test) in declared & _assigned(node.body):
+                return _unset_name(node.test)
+            kept = _kept_by_or(node)
+            if kept in declared:
+                return kept
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -72,6 +64,39 @@ def first_wins_function(path: str, name: str) -> str:
             ):
                 return node.func.value.id
     return ""
+
+
+def _unset_name(test: ast.expr) -> str:
+    """`_P is None`, `_P == None`, `not _P`: `_P`; else ''."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand.id if isinstance(test.operand, ast.Name) else ""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.Eq))
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+        and isinstance(test.left, ast.Name)
+    ):
+        return test.left.id
+    return ""
+
+
+def _kept_by_or(node: ast.AST) -> str:
+    """`_P = _P or found`, `self.p = self.p or found`: what keeps its first value (`_P`, `self.p`); else ''."""
+    if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(node.value, ast.BoolOp):
+        return ""
+    first = node.value.values[0]
+    if not isinstance(node.value.op, ast.Or) or ast.unparse(first) != ast.unparse(node.targets[0]):
+        return ""
+    target = node.targets[0]
+    return (
+        target.id
+        if isinstance(target, ast.Name)
+        else f"self.{target.attr}"
+        if isinstance(target, ast.Attribute) and is_self(target.value)
+        else ""
+    )
 
 
 def _assigned(body: list[ast.stmt]) -> set[str]:
@@ -190,6 +215,10 @@ def first_wins(path: str, method: str) -> str:
                 unset = unset_attribute(test.test)
                 if unset and unset in self_writes(test.body):
                     return unset
+            for assign in ast.walk(node):  # `self.project = self.project or p` (sweep M r03 of session 22)
+                kept = _kept_by_or(assign)
+                if kept.startswith("self."):
+                    return kept[len("self.") :]
             # `if self.project is not None: return`, then `self.project = p` (sweep I r06 of session 21)
             for index, statement in enumerate(node.body):
                 if not isinstance(statement, ast.If) or not isinstance(statement.body[-1], ast.Return):
