@@ -90,3 +90,101 @@ def test_migrated_bound_server(tmp_path, workspace, line, transport):
             want = table.get((era, name))
             assert not got["is_error"], (era, name, got)
             assert got["text"] == want if want else got["text"].startswith("denied: "), (era, name, got)
+
+
+# A class of the project that derives from a bounding class in another module (sweep N of session 22): one that
+# still calls the base's check by name keeps the bound (MR110, r01); one whose check checks nothing, or that lists
+# a trusting mixin before the base, holds none (MR101: the tool takes the caller's `root`, r02 and r03).
+SANDBOX = """\
+from pathlib import Path
+
+
+class Sandbox:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+
+    def check(self, rel: str) -> Path:
+        target = (self.root / rel).resolve()
+        if not target.is_relative_to(self.root):
+            raise PermissionError(f"{rel} is outside the workspace")
+        return target
+
+    def read(self, rel: str) -> str:
+        return self.check(rel).read_text()
+"""
+DERIVED = {
+    "by-name": "class Box(Sandbox):\n    def check(self, rel: str) -> Path:\n        return Sandbox.check(self, rel)\n",
+    "unchecked": "class Box(Sandbox):\n    def check(self, rel: str) -> Path:\n        return self.root / rel\n",
+    "mixin-first": (
+        "class Trusting:\n    root: Path\n\n    def check(self, rel: str) -> Path:\n        return self.root / rel\n"
+        "\n\nclass Box(Trusting, Sandbox):\n    pass\n"
+    ),
+}
+TOOL = """\
+from pathlib import Path
+from urllib.parse import unquote
+
+from mcp.server.mcpserver import Context, MCPServer
+
+from pkg.extra import Box
+
+mcp = MCPServer("overridden")
+
+
+async def workspace(ctx: Context) -> Path:
+    result = await ctx.session.list_roots()
+    return Path(unquote(result.roots[0].uri.path))
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context) -> str:
+    return Box(await workspace(ctx)).read(path)
+"""
+
+
+@pytest.mark.parametrize("derived", sorted(DERIVED))
+def test_migrated_overridden_check(tmp_path, workspace, derived):
+    python = sdk_python_or_skip("mcp2")
+    client_dir, outside = workspace
+    (client_dir / "a.txt").write_text("client file")
+    (outside / "b.txt").write_text("outside file")
+    original, migrated = tmp_path / "orig", tmp_path / "new"
+    for folder in (original, migrated):
+        (folder / "pkg").mkdir(parents=True)
+        (folder / "pkg" / "__init__.py").write_text("")
+        (folder / "pkg" / "sandbox.py").write_text(SANDBOX)
+        extra = "from pathlib import Path\n\nfrom pkg.sandbox import Sandbox\n\n\n" + DERIVED[derived]
+        (folder / "pkg" / "extra.py").write_text(extra)
+        (folder / "pkg" / "server.py").write_text(TOOL)
+        (folder / "main.py").write_text("from pkg.server import mcp\n")
+
+    results = run_engine(migrated)
+    bounded = derived == "by-name"
+    codes = sorted(f.code for r in results for f in r.findings)
+    assert codes == (["MR110"] if bounded else ["MR101", "MR107"]), codes
+
+    escape = f"../{outside.name}/b.txt"
+    roots = [client_dir.as_uri()]
+    calls = [
+        {"era": "legacy-roots", "tool": "read", "args": {"path": "a.txt"}, "roots": roots},
+        {"era": "legacy-roots", "tool": "read", "args": {"path": escape}, "roots": roots},
+        {"era": "modern", "tool": "read", "args": {"path": "a.txt"}, "roots": roots},
+    ]
+    before = drive(python, original / "main.py", "mcp2", "inproc", calls, "--lenient-warnings")
+    after = drive(python, migrated / "main.py", "mcp2", "inproc", calls)
+    # Legacy clients with roots: as before (the escape refused by a bound, read where there is none).
+    assert [(r["is_error"], r["text"]) for r in after[:2]] == [(r["is_error"], r["text"]) for r in before[:2]]
+    assert after[0]["text"] == "client file" and after[1]["is_error"] is bounded
+    explicit = [
+        {"era": "modern", "tool": "read", "args": {"path": "b.txt", "root": str(outside)}, "roots": []},
+        {"era": "modern", "tool": "read", "args": {"path": escape}, "roots": []},
+    ]
+    # With the operator's list where a bound is kept; the caller's own `root` where there is none.
+    env = {"MCP_ROOTS_ALLOWED_PATHS": str(client_dir)} if bounded else None
+    listed = drive(python, migrated / "main.py", "mcp2", "inproc", explicit, env=env)
+    if bounded:
+        # No argument the caller could move the bound with; the operator's list bounds 2026-07-28 requests.
+        assert after[2]["is_error"] and all(r["is_error"] for r in listed), (after, listed)
+    else:
+        # The caller's folder, as a legacy client's roots were: the check never ran.
+        assert listed[0] == {**listed[0], "is_error": False, "text": "outside file"}, listed

@@ -5,13 +5,12 @@ values to. `refuse` is what the roots-call plan asks (MR109, and MR110's sign).
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from migrate_roots.codemods._bounds import RECEIVER, BoundFacts, Pos, taint
-from migrate_roots.codemods._sdk_alias import source_tree
+from migrate_roots.codemods._bounds_classes import Classes, Step
 from migrate_roots.codemods.program.typed import RETURNED
 
 K = TypeVar("K")
@@ -25,8 +24,16 @@ _CONFIGURES = re.compile(
     r"root|base|sandbox|allow|permit|workspace|project|dir|folder|path|scope|confine|jail"
 )
 _CHECKING = re.compile(r"valid|check|ensure|inside|within|allow|confine|guard|safe|permit|contain")
-# Classes of the project -> their bases of the project (ModuleFacts.bases), when the plan gives none.
-_NO_BASES: Mapping[str, tuple[str, ...]] = {}
+# The classes of the project, when the plan gives none.
+_NO_CLASSES = Classes()
+
+
+class Found(NamedTuple):
+    """A sign and the function holding it; `note`, what the marker adds about an override around it."""
+
+    sign: str
+    where: str
+    note: str = ""
 
 
 def _unread(fq: str, parsed: frozenset[str]) -> bool:
@@ -61,7 +68,7 @@ def _sign_for(
     by_fq: Mapping[str, tuple[str, Any]],
     every: Mapping[str, Mapping[Pos, list[str]]],
     parsed: frozenset[str] = frozenset(),
-    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
+    classes: Classes = _NO_CLASSES,
 ) -> str | None:
     """A sign in `fq` (or in a function it hands the values to) that checks what the calls at `positions` return;
     else `UNREAD ...` when the values go to a function of the project the run did not read."""
@@ -87,11 +94,11 @@ def _sign_for(
         if position in fed:
             hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
         for callee in calls.get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, every, parsed=parsed, bases=bases)
+            found = _bound_parameter_sign(callee, hit, by_fq, every, parsed=parsed, classes=classes)
             if found is not None and found[0] == UNREAD:
                 unread = unread or f"{UNREAD}: `{found[1]}`"
             elif found is not None:
-                return f"{found[0]} in `{found[1].rpartition('.')[2]}`"
+                return f"{found[0]} in `{found[1].rpartition('.')[2]}`{found.note}"
     return unread
 
 
@@ -126,15 +133,15 @@ def _bound_parameter_sign(
     calls: Mapping[str, Mapping[Pos, list[str]]],
     depth: int = 0,
     parsed: frozenset[str] = frozenset(),
-    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
-) -> tuple[str, str] | None:
+    classes: Classes = _NO_CLASSES,
+) -> Found | None:
     """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
     flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
     `resolve(path, roots)`: a few calls deep); (UNREAD, fq) for a function of the project not read."""
     if RECEIVER in keys and depth < 3:
         # Roots the object a method is called on holds (`box = Sandbox(); box.set_root(<roots>)`, or `box.root =
         # <roots>` then `box.read(name)`): its class's bound, as when handed to the constructor (sweep I r02).
-        held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, bases)
+        held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, classes)
         if held is not None:
             return held
     mine = by_fq[fq][1].bound_sign if fq in by_fq else None
@@ -149,17 +156,17 @@ def _bound_parameter_sign(
         # ... and roots handed to a method of such a class that checks nothing itself and, by its name, sets
         # where it works (`box.set_root(<roots>)`, `set_project_path`, `update_from_client_roots`): which
         # attribute they fill is not followed, as for the constructor; `registry.adopt(repo)` is no bound (clew)
-        held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, bases)
+        held = _held_bound(fq.rpartition(".")[0], by_fq, calls, depth, parsed, classes)
         if held is not None:
             return held
     func = by_fq[fq][1] if fq in by_fq else None
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
     if func is None:
-        held = _held_bound(fq, by_fq, calls, depth, parsed, bases)
+        held = _held_bound(fq, by_fq, calls, depth, parsed, classes)
         # Four calls from the read: a module past those the engine follows, when the run did not read it (a
         # nearer one unread holds nothing the plan needs: the engine left it out of the group).
         far = depth >= 3 and _unread(fq, parsed)
-        return held if held is not None or not far else (UNREAD, fq)
+        return held if held is not None or not far else Found(UNREAD, fq)
     if theirs is None:
         return None
     params = list(func.params)
@@ -172,14 +179,14 @@ def _bound_parameter_sign(
         return None
     for sign, bound in _signs(theirs, by_fq, calls.get(fq, {})):
         if bound & tainted:
-            return sign, fq
+            return Found(sign, fq)
     if depth >= 3:
         return None
     unread = None
     for position, arguments in sorted(theirs.args):
         hit = [key for key, mentioned in arguments if mentioned & tainted]
         for callee in calls.get(fq, {}).get(position, ()) if hit else ():
-            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, bases)
+            found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, classes)
             if found is not None and found[0] != UNREAD:
                 return found
             unread = unread or found
@@ -192,29 +199,50 @@ def _held_bound(
     calls: Mapping[str, Mapping[Pos, list[str]]] | None = None,
     depth: int = 0,
     parsed: frozenset[str] = frozenset(),
-    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
-    shadowed: frozenset[str] = frozenset(),
-) -> tuple[str, str] | None:
+    classes: Classes = _NO_CLASSES,
+) -> Found | None:
     """Roots handed to the constructor of a class of the project (`Box(Path(roots[0].uri.path))`) bound paths
     when a method of the class checks a path it is given against one of its own attributes
     (`inside(self, name)`: `target.is_relative_to(self.root)` and a refusal): the object holds the bound. A
     method that checks the files it walks itself (`path.relative_to(self._base)` over its own listing) bounds
     no caller. Which attribute the roots fill is not followed: any counts,
-    since marking a read that bounds nothing costs a review and rewriting one that does widens the bound."""
-    prefix = f"{cls}."
+    since marking a read that bounds nothing costs a review and rewriting one that does widens the bound.
+    A method the class inherits from a base of the project counts unless one before it in the MRO replaces it
+    (`_bounds_classes`: sweep H r02 and I r03 of session 21, N r01-r03 and r08 of session 22)."""
+    lineage = classes.lineage(cls) if depth < 3 else classes.lineage(cls)[:1]
+    steps = {step.cls: step for step in lineage}
+    for step in lineage:
+        found = _own_bound(step, steps, by_fq, calls, depth, parsed, classes)
+        if found is not None:
+            return found
+    return None
+
+
+def _own_bound(
+    step: Step,
+    steps: Mapping[str, Step],
+    by_fq: Mapping[str, tuple[str, Any]],
+    calls: Mapping[str, Mapping[Pos, list[str]]] | None,
+    depth: int,
+    parsed: frozenset[str],
+    classes: Classes,
+) -> Found | None:
+    """`_held_bound` by the methods `step`'s class defines itself (those a class before it replaces left out)."""
+    prefix = f"{step.cls}."
     # The methods named as checks first (`validate_path`, `ensure_inside`): the sign the marker names is then the
     # class's refusal, not a cache lookup of another method (netcoredbg-mcp's `_get_worktree_paths`)
     for fq in sorted(by_fq, key=lambda f: (not _CHECKING.search(f.rpartition(".")[2]), f)):
         theirs: BoundFacts | None = by_fq[fq][1].bound_sign if fq.startswith(prefix) else None
-        if theirs is None or "." in fq[len(prefix) :] or fq[len(prefix) :] in shadowed:
-            continue  # ... not one a derived class overrides (sweep I r03 of session 21)
+        method = fq[len(prefix) :]
+        if theirs is None or "." in method or method in step.replaced:
+            continue
         own = taint(theirs, frozenset({"self"}))  # `for r in self.roots: ... r in p.parents`
         # ... checking a path the method is given: `inside(self, name)`, not the files it walks itself
         given = taint(theirs, frozenset(p for p in by_fq[fq][1].params if p not in ("self", "cls")))
         checked = {sign for sign, names, _ in theirs.checks if names & given}
         for sign, names in theirs.signs:
             if names & own and sign in checked:
-                return sign, fq
+                return _caught(Found(sign, fq), step, method)
         # ... or hands its own attribute, beside the path it is given, to a function whose check takes it as the
         # bound (`_ensure_inside(self._root, target)`; sweep H r01 of session 21)
         mine = calls.get(fq, {}) if calls is not None and depth < 3 else {}
@@ -224,61 +252,41 @@ def _held_bound(
                 continue
             for callee in mine.get(position, ()):
                 assert calls is not None
-                if callee.rpartition(".")[0] == cls and callee.rpartition(".")[2] in shadowed:
+                owner, _, name = callee.rpartition(".")
+                if owner in steps and name in steps[owner].replaced:
                     continue  # `self.check(...)` runs the derived class's override
-                found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, bases)
+                found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, classes)
                 if found is not None and found[0] != UNREAD:
-                    return found
-    # ... or a method it inherits from a base of the project does (sweep H r02 of session 21)
-    overrides = shadowed | _overrides(cls, by_fq) if bases.get(cls) else shadowed
-    for base in bases.get(cls, ()) if depth < 3 else ():
-        found = _held_bound(base, by_fq, calls, depth + 1, parsed, bases, overrides)
-        if found is not None:
-            return found
+                    inner = _caught(found, steps[owner], name) if owner in steps else found
+                    return _caught(inner, step, method)
     return None
+
+
+def _caught(found: Found, step: Step, method: str) -> Found:
+    """`found`, saying which override calls the checking method inside a `try` that catches its refusal."""
+    by = step.caught.get(method)
+    if by is None or found.note:
+        return found
+    note = (
+        f", unless `{by}`, which calls it in a `try` that catches its refusal, lets the path through: what it "
+        "does then is not read, so the bound is kept"
+    )
+    return Found(found.sign, found.where, note)
 
 
 def _resolved(
     callee: str,
     by_fq: Mapping[str, tuple[str, Any]],
     resolve: Callable[[str], str | None],
-    bases: Mapping[str, tuple[str, ...]],
+    classes: Classes,
 ) -> str:
     """The function a call stands for. A method a class inherits (`Unconfined().read`, `Sandbox.read`) stays
-    the derived class's when that class overrides a method of its bases: the base's body calls the override
-    (`self.check`), so the class's bound is `_held_bound` of the derived class, overrides left out."""
+    the derived class's when a class of its MRO replaces a method of the classes after it: the base's body
+    calls the override (`self.check`), so the class's bound is `_held_bound` of the derived class."""
     written = callee.replace(RETURNED, ".")
-    derived = [written.rpartition(".")[0]]
-    for _ in range(
-        6
-    ):  # the class and its derived ancestors (`Derived(Middle)`, `Middle(Sandbox)`), not a cycle
-        cls = derived.pop(0) if derived else ""
-        if bases.get(cls):
-            if _overrides(cls, by_fq):
-                return written
-            derived.extend(bases[cls])
+    if classes.replaces(written.rpartition(".")[0]):
+        return written
     return resolve(callee) or written
-
-
-def _overrides(cls: str, by_fq: Mapping[str, tuple[str, Any]]) -> frozenset[str]:
-    """The methods the class `cls` defines itself without calling `super()`: its base's methods of those
-    names never run for it (`class Unconfined(Sandbox)` whose `check` checks nothing). Read from the class's
-    file, found through any function of its module; none when that cannot be read."""
-    module, _, name = cls.rpartition(".")
-    path = next((by_fq[fq][0] for fq in sorted(by_fq) if fq.startswith(f"{module}.")), None)
-    tree = source_tree(path) if path else None
-    for node in tree.body if tree is not None else ():
-        if isinstance(node, ast.ClassDef) and node.name == name:
-            return frozenset(
-                item.name
-                for item in node.body
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
-                and not any(
-                    isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super"
-                    for n in ast.walk(item)
-                )
-            )
-    return frozenset()
 
 
 def refuse(
@@ -286,7 +294,7 @@ def refuse(
     allowlist_env: str,
     resolve: Callable[[str], str | None] = lambda fq: None,
     parsed: frozenset[str] = frozenset(),
-    bases: Mapping[str, tuple[str, ...]] = _NO_BASES,
+    classes: Classes = _NO_CLASSES,
 ) -> dict[tuple[str, Pos], tuple[tuple[str, str], str]]:
     """The sites to refuse (MR109) because their roots bound paths (see the module docstring): a sign checking
     the read's result in the function holding it, or the result of a call into the way in a function on the way
@@ -302,7 +310,7 @@ def refuse(
     for caller in by_fq:
         for callee, position in by_fq[caller][1].calls:
             # `Roots().fetch` (a method of what a constructor returns, program/typed.py) is `Roots.fetch`.
-            callee = callee if callee in by_fq else _resolved(callee, by_fq, resolve, bases)
+            callee = callee if callee in by_fq else _resolved(callee, by_fq, resolve, classes)
             callers.setdefault(callee, set()).add(caller)
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
     for fq in sorted(by_fq):
@@ -311,7 +319,7 @@ def refuse(
         open_sites = [s for s in func.sites if (s.refusal is None or s.refusal[0] == "MR105") and not s.done]
         if not open_sites:
             continue
-        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of, parsed, bases)
+        sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of, parsed, classes)
         unread = sign if sign is not None and sign.startswith(UNREAD) else None
         sign = None if unread else sign
         way, todo = {fq}, [fq]
@@ -324,7 +332,7 @@ def refuse(
                 todo.append(caller)
                 mine = calls_of.get(caller, {})
                 positions = [p for p, callees in mine.items() if current in callees]
-                found = _sign_for(caller, positions, by_fq, calls_of, parsed, bases)
+                found = _sign_for(caller, positions, by_fq, calls_of, parsed, classes)
                 if found is not None and found.startswith(UNREAD):
                     unread = unread or found
                 else:

@@ -30,6 +30,7 @@ from migrate_roots.codemods import (
     _roots_wrappers,
     _shim_place,
 )
+from migrate_roots.codemods._bounds_classes import Classes
 from migrate_roots.codemods._param_types import path_param
 from migrate_roots.codemods._roots_functions import (
     Functions,
@@ -39,6 +40,7 @@ from migrate_roots.codemods._roots_functions import (
     resolved_name,
 )
 from migrate_roots.codemods._roots_model import Func, Plan, Pos, Summary, import_root, reusable
+from migrate_roots.codemods._sdk_alias import module_file
 from migrate_roots.codemods.program import reuse
 from migrate_roots.codemods.program.model import KEPT, ProgramModel
 
@@ -71,7 +73,8 @@ def plan_package(
     for root in sorted({r for r, _ in by_key}):
         view = {fq: entry for (r, fq), entry in by_key.items() if r == root or len(funcs.roots_of[fq]) == 1}
         resolve = partial(resolved_name, funcs, root)
-        bound_reads = _bounds_refuse.refuse(view, settings.allowlist_env, resolve, parsed, funcs.bases)
+        classes = Classes(funcs.bases, partial(module_file, root))  # a class's file, wherever the run read it
+        bound_reads = _bounds_refuse.refuse(view, settings.allowlist_env, resolve, parsed, classes)
         for (fq, pos), (why, sign) in bound_reads.items():
             key = (root, fq) if (root, fq) in by_key else (funcs.roots_of[fq][0], fq)
             # No sign: roots handed to a module the run did not read, a bound or not (MR109, no MR110).
