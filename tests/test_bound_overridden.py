@@ -302,7 +302,11 @@ IMPORTS = {
     "plain": "from pathlib import Path\n\nfrom pkg.sandbox import Sandbox\n\n\n",
     "aliased": "from pathlib import Path\n\nfrom pkg.sandbox import Sandbox as Base\n\n\n",
     "relative": "from pathlib import Path\n\nfrom .sandbox import Sandbox\n\n\n",
+    # the base named through its module (`class Derived(sb.Sandbox)`): the module was not followed before
+    "module-alias": "from pathlib import Path\n\nimport pkg.sandbox as sb\n\n\n",
+    "module-dotted": "from pathlib import Path\n\nimport pkg.sandbox\n\n\n",
 }
+SPELLED = {"aliased": "Base", "module-alias": "sb.Sandbox", "module-dotted": "pkg.sandbox.Sandbox"}
 
 
 def _run_apart(tmp_path, classes: str, made: str, imports: str = "plain"):
@@ -310,7 +314,7 @@ def _run_apart(tmp_path, classes: str, made: str, imports: str = "plain"):
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "__init__.py").write_text("")
     (root / "pkg" / "sandbox.py").write_text(SANDBOX_MODULE)
-    classes = classes.replace("Sandbox", "Base") if imports == "aliased" else classes
+    classes = classes.replace("Sandbox", SPELLED.get(imports, "Sandbox"))
     (root / "pkg" / "extra.py").write_text(IMPORTS[imports] + textwrap.dedent(classes))
     server = root / "pkg" / "server.py"
     server.write_text(TOOL_MODULE.format(made=made))

@@ -95,6 +95,13 @@ def module_facts(
                         bound = alias.asname.name if alias.asname is not None else alias.name
                         if isinstance(bound, cst.Name):
                             imports.append((bound.value, f"{source}.{alias.name.value}".lstrip(".")))
+            if isinstance(small, cst.Import):
+                # `import pkg.sandbox as sb` binds `sb` to the module; `import pkg.sandbox` makes `pkg.sandbox`
+                # name it: either way the module is imported (followed from here: a base class's check there)
+                for alias in small.names:
+                    dotted = cst.Module(body=()).code_for_node(alias.name)
+                    named = alias.asname.name if alias.asname is not None else None
+                    imports.append((named.value if isinstance(named, cst.Name) else dotted, dotted))
             if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
                 continue
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
