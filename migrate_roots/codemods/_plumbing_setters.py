@@ -20,6 +20,7 @@ from migrate_roots.codemods._plumbing_state import (
     _names_global,
 )
 from migrate_roots.codemods._read import read
+from migrate_roots.codemods.program.flow import _names as names_in
 
 if TYPE_CHECKING:
     from migrate_roots.codemods._plumbing_base import _PlumbingBase
@@ -212,9 +213,9 @@ def _function_setter(
 def _tests_global(test: cst.BaseExpression, wanted: set[str], glob: str, state: FileState) -> bool:
     """`test` reads the global (`if _project is None:`), or calls a getter of it without arguments (`if
     get_project() is None:` with `def get_project(): return _project`; sweep M r02 of session 22)."""
-    if any(state.qnames(n) & wanted for n in _names_in(test)):
+    if any(state.qnames(n) & wanted for n in names_in(test)):
         return True
-    return any(n.value == glob for value in _returned_by_helpers(test, state) for n in _names_in(value))
+    return any(n.value == glob for value in _returned_by_helpers(test, state) for n in names_in(value))
 
 
 def _said(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, spelled: str, sentence: str) -> bool:
@@ -222,17 +223,6 @@ def _said(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, spelled: 
     owner.attr_writes.append((func, node, target))
     owner.setter_said[node] = (f"{spelled}()", sentence)
     return True
-
-
-def _names_in(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            found.append(n)
-
-    read(node, Names())
-    return found
 
 
 def _shared_default_setter(

@@ -17,6 +17,7 @@ from migrate_roots.codemods._roots_model import Func, Pos
 from migrate_roots.codemods.base import FileState
 from migrate_roots.codemods.program import bindings, flow, kept_calls, keyed, on_disk
 from migrate_roots.codemods.program import memo as kept_values
+from migrate_roots.codemods.program.flow import _names as _names_in
 
 
 def _climb(call: cst.CSTNode, state: FileState) -> cst.CSTNode:
@@ -402,17 +403,6 @@ def _derived_names(func: cst.FunctionDef, seed: str) -> set[str]:
     for _ in range(2):
         read(func.body, Assigns())
     return names
-
-
-def _names_in(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            found.append(n)
-
-    read(node, Names())
-    return found
 
 
 def _compares_none(func: cst.FunctionDef, names: set[str]) -> bool:
