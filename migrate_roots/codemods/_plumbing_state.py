@@ -4,6 +4,7 @@ to, where an import comes from, and what a module-level value holds.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from typing import Any
@@ -162,61 +163,54 @@ def _long_lived_value(value: cst.BaseExpression, state: FileState) -> bool:
         return True  # `b = binding.get()`, a ContextVar's one default object (sweep M r05 of session 22)
     if _memo_call(value, state):
         return True  # `project = _project_for(client)`, an `@lru_cache` factory (sweep K r06 of session 22)
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and not value.args):
-        return False
-    module = state.wrapper.module
-    defs = [n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == value.func.value]
-    if not defs:
-        # `from pkg.state import get_binding`: read in its own module (sweep I r04 of session 21)
-        return any(_getter_of_global(state.import_root, fq) for fq in sorted(state.qnames(value.func)))
-    if len(defs) != 1:
-        return False
-    tops = {
-        t.target.value
-        for n in module.body
-        if isinstance(n, cst.SimpleStatementLine)
-        for small in n.body
-        if isinstance(small, cst.Assign)
-        for t in small.targets
-        if isinstance(t.target, cst.Name)
-    }
-    returned: list[cst.BaseExpression | None] = []
-
-    class Returns(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            returned.append(node.value)
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is defs[0]
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    read(defs[0], Returns())
-    local = {
-        p.name.value
-        for p in (*defs[0].params.params, *defs[0].params.posonly_params, *defs[0].params.kwonly_params)
-    }
-    return bool(returned) and all(
-        isinstance(r, cst.Name) and r.value in tops and r.value not in local for r in returned
-    )
+    return _lasting_call(value, state)
 
 
-def _getter_of_global(import_root: str, fq: str) -> bool:
-    """Whether `fq` (`pkg.state.get_binding`) is a function of a project module that takes no argument and
-    returns one of that module's top-level names every time (`return _binding`)."""
-    import ast
-
+def _lasting_call(value: cst.BaseExpression, state: FileState) -> bool:
+    """A call of a project function whose every return is an object that outlives the request (read in its
+    module's source): one of that module's top-level names (`def get_binding(): return binding`, here or
+    imported, sweeps F r07 and I r04), the lifespan context (`def app_state(ctx): return
+    ctx.request_context.lifespan_context`, sweep P r04 of session 22), or, for a classmethod, a class attribute
+    (`ProjectBinding.instance()` returning `cls._instance`, sweep P r03)."""
     from migrate_roots.codemods._sdk_alias import module_file, source_tree
 
-    module, _, name = fq.rpartition(".")
-    path = module_file(import_root, module) if module and import_root else None
-    tree = source_tree(path) if path else None
-    if tree is None:
+    if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
         return False
-    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
-    if len(defs) != 1 or defs[0].args.args or defs[0].args.posonlyargs or defs[0].args.kwonlyargs:
+    func = value.func
+    holder = func.value if isinstance(func, cst.Attribute) else None
+    if holder is not None and not isinstance(holder, cst.Name):
         return False
+    named = holder if holder is not None else func
+    assert isinstance(named, cst.Name)
+    for fq in sorted(q if "." in q else f"{state.module}.{q}" for q in state.qnames(named)):
+        module, _, name = fq.rpartition(".")
+        path = (
+            state.path
+            if module == state.module
+            else module_file(state.import_root, module)
+            if state.import_root
+            else None
+        )
+        tree = source_tree(path) if path else None
+        body: list[ast.stmt] = tree.body if tree is not None else []
+        owner = ""
+        if holder is not None:  # `Cls.method()`: the class's own body
+            cls = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == name), None)
+            body, owner, name = (
+                (cls.body if cls is not None else []),
+                name,
+                cst.ensure_type(func, cst.Attribute).attr.value,
+            )
+        fn = next(
+            (n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name),
+            None,
+        )
+        if fn is not None and tree is not None:
+            return _lasting_returns(tree, fn, owner)
+    return False
+
+
+def _lasting_returns(tree: ast.Module, fn: ast.FunctionDef | ast.AsyncFunctionDef, owner: str) -> bool:
     tops = {
         t.id
         for n in tree.body
@@ -224,8 +218,29 @@ def _getter_of_global(import_root: str, fq: str) -> bool:
         for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
         if isinstance(t, ast.Name)
     }
-    returns = [n for n in ast.walk(defs[0]) if isinstance(n, ast.Return)]
-    return bool(returns) and all(isinstance(r.value, ast.Name) and r.value.id in tops for r in returns)
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    returns: list[ast.expr | None] = []
+    todo: list[ast.AST] = list(fn.body)
+    while todo:  # its own returns, not a nested function's
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node.value)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+
+    def lasting(value: ast.expr | None) -> bool:
+        if isinstance(value, ast.Name):
+            return value.id in tops and value.id not in params
+        if isinstance(value, ast.Attribute) and value.attr == "lifespan_context":
+            return True
+        return (
+            bool(owner)
+            and isinstance(value, ast.Attribute)
+            and isinstance(value.value, ast.Name)
+            and value.value.id in ("cls", owner)
+        )
+
+    return bool(returns) and all(lasting(r) for r in returns)
 
 
 def _memoised_elsewhere(import_root: str, fq: str) -> bool:

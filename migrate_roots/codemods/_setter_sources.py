@@ -170,6 +170,13 @@ def globals_set(path: str, name: str) -> set[str]:
                     found.add(head.id)
                 elif isinstance(target, ast.Name) and target.id in declared:
                     found.add(target.id)
+        # `BINDING.bind(root)`: handed on to a method of a module global (sweep P r02 of session 22); which
+        # attribute it fills is the caller's test to show (`if not is_bound():` reading `BINDING`)
+        for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+            owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+            handed = {n.id for a in call.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+            if isinstance(owner, ast.Name) and owner.id in top - params and handed & params:
+                found.add(owner.id)
     return found
 
 
