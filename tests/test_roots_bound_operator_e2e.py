@@ -188,3 +188,123 @@ def test_migrated_overridden_check(tmp_path, workspace, derived):
     else:
         # The caller's folder, as a legacy client's roots were: the check never ran.
         assert listed[0] == {**listed[0], "is_error": False, "text": "outside file"}, listed
+
+
+# Roots handed to a class chosen at run time among the project's (sweep P r01 of session 22), and to the bound
+# parameter of a constructor that checks against it (r05): MR110, no argument. Before: a `root` argument, and
+# `{"path": "b.txt", "root": <outside>}` read a file past the legacy client's root.
+CHOSEN = {
+    "table": ('BOXES = {"notes": Sandbox, "docs": Plain}\n', "BOXES[area](await workspace(ctx)).read(path)"),
+    "get": ('BOXES = {"notes": Sandbox}\n', "BOXES.get(area, Plain)(await workspace(ctx)).read(path)"),
+    "conditional": ("", '(Plain if area == "docs" else Sandbox)(await workspace(ctx)).read(path)'),
+    "constructor": ("", "GuardedPath(await workspace(ctx), path).full.read_text()"),
+    "dataclass": ("", "GuardedFile(await workspace(ctx), path).full.read_text()"),
+}
+GUARDS = """\
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pkg.sandbox import Sandbox
+
+
+class Plain:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def read(self, rel: str) -> str:
+        return (self.root / rel).read_text()
+
+
+class GuardedPath:
+    def __init__(self, base: Path, rel: str) -> None:
+        base = base.resolve()
+        self.full = (base / rel).resolve()
+        if not self.full.is_relative_to(base):
+            raise PermissionError(f"{rel} is outside the workspace")
+
+
+@dataclass
+class GuardedFile:
+    base: Path
+    rel: str
+    full: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        base = self.base.resolve()
+        self.full = (base / self.rel).resolve()
+        if not self.full.is_relative_to(base):
+            raise PermissionError(f"{self.rel} is outside the workspace")
+"""
+CHOSEN_TOOL = """\
+from pathlib import Path
+from urllib.parse import unquote
+
+from mcp.server.mcpserver import Context, MCPServer
+
+from pkg.guards import GuardedFile, GuardedPath, Plain, Sandbox
+
+mcp = MCPServer("chosen")
+{table}
+
+async def workspace(ctx: Context) -> Path:
+    result = await ctx.session.list_roots()
+    return Path(unquote(result.roots[0].uri.path))
+
+
+@mcp.tool()
+async def read(path: str, ctx: Context, area: str = "notes") -> str:
+    return {made}
+"""
+
+
+@pytest.mark.parametrize("case", sorted(CHOSEN))
+def test_migrated_chosen_or_constructor_bound(tmp_path, workspace, case):
+    python = sdk_python_or_skip("mcp2")
+    client_dir, outside = workspace
+    (client_dir / "a.txt").write_text("client file")
+    (outside / "b.txt").write_text("outside file")
+    table, made = CHOSEN[case]
+    original, migrated = tmp_path / "orig", tmp_path / "new"
+    for folder in (original, migrated):
+        (folder / "pkg").mkdir(parents=True)
+        (folder / "pkg" / "__init__.py").write_text("")
+        (folder / "pkg" / "sandbox.py").write_text(SANDBOX)
+        (folder / "pkg" / "guards.py").write_text(GUARDS)
+        (folder / "pkg" / "server.py").write_text(CHOSEN_TOOL.format(table=table, made=made))
+        (folder / "main.py").write_text("from pkg.server import mcp\n")
+
+    results = run_engine(migrated)
+    assert sorted(f.code for r in results for f in r.findings) == ["MR110"]
+    assert (
+        "root" not in (migrated / "pkg" / "server.py").read_text().split("async def read(")[1].split(")")[0]
+    )
+
+    escape = f"../{outside.name}/b.txt"
+    roots = [client_dir.as_uri()]
+    calls = [
+        {"era": "legacy-roots", "tool": "read", "args": {"path": "a.txt"}, "roots": roots},
+        {"era": "legacy-roots", "tool": "read", "args": {"path": escape}, "roots": roots},
+        {
+            "era": "legacy-roots",
+            "tool": "read",
+            "args": {"path": "b.txt", "root": str(outside)},
+            "roots": roots,
+        },
+        {"era": "modern", "tool": "read", "args": {"path": "a.txt"}, "roots": roots},
+    ]
+    before = drive(python, original / "main.py", "mcp2", "inproc", calls, "--lenient-warnings")
+    after = drive(python, migrated / "main.py", "mcp2", "inproc", calls)
+    # Unset, exactly as before: the legacy client's root bounds it (the escape and another `root` refused).
+    assert [(r["is_error"], r["text"]) for r in after] == [(r["is_error"], r["text"]) for r in before]
+    assert after[0]["text"] == "client file" and after[1]["is_error"] and after[3]["is_error"], after
+    assert "outside file" not in after[2]["text"], after
+    # A 2026-07-28 request is bound by the operator's list: inside it read, past it refused.
+    modern = [
+        {"era": "modern", "tool": "read", "args": {"path": "a.txt"}, "roots": []},
+        {"era": "modern", "tool": "read", "args": {"path": escape}, "roots": []},
+        {"era": "modern", "tool": "read", "args": {"path": "b.txt", "root": str(outside)}, "roots": []},
+    ]
+    env = {"MCP_ROOTS_ALLOWED_PATHS": str(client_dir)}
+    listed = drive(python, migrated / "main.py", "mcp2", "inproc", modern, env=env)
+    assert listed[0] == {**listed[0], "is_error": False, "text": "client file"}, listed
+    assert listed[1]["is_error"] and "outside file" not in listed[2]["text"], listed

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from migrate_roots.codemods._sdk_alias import relative, source_tree
 
@@ -40,6 +41,54 @@ class Step:
     cls: str
     replaced: frozenset[str] = frozenset()
     caught: Mapping[str, str] = field(default_factory=dict)
+
+
+class Init(NamedTuple):
+    """What `Cls(...)` runs: `method`, an `__init__` by its dotted name (its parameters past `self` take the
+    arguments); else a dataclass's: `fields` in the order they are its parameters, `post_init` by its dotted name,
+    and the `InitVar` fields, which it takes as its own parameters, in order."""
+
+    method: str | None
+    fields: tuple[str, ...] = ()
+    post_init: str | None = None
+    init_vars: tuple[str, ...] = ()
+
+
+def _dataclass_init(node: ast.ClassDef) -> bool:
+    """`@dataclass`, `@dataclasses.dataclass(...)` (pydantic's too), unless `init=False`."""
+    for decorator in node.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        target = call.func if call is not None else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if name != "dataclass":
+            continue
+        off = any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in (call.keywords if call is not None else ())
+        )
+        return not off
+    return False
+
+
+def _fields(node: ast.ClassDef) -> list[tuple[str, bool]]:
+    """A dataclass's own fields that its `__init__` takes: (name, an `InitVar`), in order; not a `ClassVar`,
+    the `KW_ONLY` marker or a `field(init=False)`."""
+    out = []
+    for item in node.body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        annotation = ast.unparse(item.annotation)
+        kind = annotation.rpartition(".")[2].partition("[")[0]
+        if kind in ("ClassVar", "KW_ONLY") or "ClassVar[" in annotation:
+            continue
+        value = item.value
+        if isinstance(value, ast.Call) and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in value.keywords
+        ):
+            continue
+        out.append((item.target.id, kind == "InitVar"))
+    return out
 
 
 def _no_file(module: str) -> str | None:
@@ -61,6 +110,43 @@ class Classes:
         if cls not in self._memo:
             self._memo[cls] = self._lineage(cls)
         return self._memo[cls]
+
+    def constructor(self, cls: str) -> Init | None:
+        """How `cls(...)` binds its arguments: the `__init__` the MRO runs first, or a dataclass's generated one
+        (its fields, bases' first, and the `__post_init__` that sees them as `self.<field>`). None when a class
+        of the MRO before the definer is not read, or none defines one."""
+        for step in self.lineage(cls):
+            found = self._class_def(step.cls)
+            if found is None:
+                return None
+            if "__init__" in self._methods(step.cls):
+                return Init(f"{step.cls}.__init__")
+            if _dataclass_init(found[2]):
+                return self._dataclass(cls)
+        return None
+
+    def _dataclass(self, cls: str) -> Init:
+        fields: dict[str, None] = {}
+        init_vars: list[str] = []
+        lineage = [step.cls for step in self.lineage(cls)]
+        for name in reversed(lineage):  # a base's fields first, a redefined one keeps its place
+            found = self._class_def(name)
+            if found is None or not _dataclass_init(found[2]):
+                continue
+            for field_name, init_var in _fields(found[2]):
+                fields[field_name] = None
+                if init_var and field_name not in init_vars:
+                    init_vars.append(field_name)
+        post_init = next((f"{n}.__post_init__" for n in lineage if "__post_init__" in self._methods(n)), None)
+        return Init(None, tuple(fields), post_init, tuple(init_vars))
+
+    def defines(self, cls: str, method: str) -> bool:
+        """The body of `cls` defines `method`."""
+        return method in self._methods(cls)
+
+    def is_class(self, name: str) -> bool:
+        """`name` is a class the run can read."""
+        return "." in name and self._class_def(name) is not None
 
     def replaces(self, cls: str) -> bool:
         """A method of the MRO of `cls` is replaced or caught by one before it (inherited calls stay `cls`'s)."""

@@ -7,18 +7,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from migrate_roots.codemods._bounds import RECEIVER, BoundFacts, Pos, taint
+from migrate_roots.codemods._bounds_choice import SUPER
+from migrate_roots.codemods._bounds_choice import UNKNOWN as CHOSEN
 from migrate_roots.codemods._bounds_classes import Classes, Step
+from migrate_roots.codemods._bounds_module import _kept_bound
 from migrate_roots.codemods.program.typed import RETURNED
-
-K = TypeVar("K")
 
 # The "sign" of roots handed to a first-party function of a module the run did not parse (past the modules the
 # engine follows, `engine.ONWARD_DEPTH`): whether it bounds anything is unknown, so the read is marked, not
 # rewritten (sweep I, r11). `_unread` says which; `refuse` words it.
 UNREAD = "handed to code migrate-roots did not read"
+# ... to a value chosen at run time that migrate-roots cannot tell (`factory(root)`, `_bounds_choice.UNKNOWN`):
+# a bound when a class of the project holds one, since the value may be that class (`refuse` decides).
+UNKNOWN = "handed to a value migrate-roots cannot tell"
+_MAYBE = (UNREAD, UNKNOWN)
 # A method that, by its name, sets where an object works (its bound, when the class checks paths against it).
 _CONFIGURES = re.compile(
     r"root|base|sandbox|allow|permit|workspace|project|dir|folder|path|scope|confine|jail"
@@ -80,26 +85,32 @@ def _sign_for(
     results = dict(here.results)
     seeds = frozenset().union(*(results.get(p, frozenset()) for p in positions))
     tainted = taint(here, seeds)
-    where = fq.rpartition(".")[2]
+    where = _short(fq)
     for sign, names in _signs(here, by_fq, calls):
         if names & tainted:
             return f"{sign} in `{where}`"
     # Calls that receive the values as the bound of their own check: through a name, or the call itself as
     # an argument (`check(path, await allowed(ctx))`).
-    keyed = dict(here.args)
     fed = {outer: inner for inner, outer in here.feeds if inner in positions}
     unread = None
-    for position, arguments in sorted(keyed.items()):
+    # Every call, two at one position too (`BOXES.get(area)(<roots>)`: the lookup's arguments, then the call's)
+    for position, arguments in sorted(here.args):
         hit = [key for key, names in arguments if names & tainted]
         if position in fed:
             hit += [key for key, _ in arguments]  # which argument holds the call is not recorded: any
         for callee in calls.get(position, ()) if hit else ():
             found = _bound_parameter_sign(callee, hit, by_fq, every, parsed=parsed, classes=classes)
-            if found is not None and found[0] == UNREAD:
-                unread = unread or f"{UNREAD}: `{found[1]}`"
+            if found is not None and found[0] in _MAYBE:
+                unread = unread or f"{found[0]}: `{found[1]}`"
             elif found is not None:
-                return f"{found[0]} in `{found[1].rpartition('.')[2]}`{found.note}"
+                return f"{found[0]} in `{_short(found[1])}`{found.note}"
     return unread
+
+
+def _short(fq: str) -> str:
+    """A function's name for a marker: `GuardedPath.__init__` for a class's special method."""
+    parts = fq.split(".")
+    return ".".join(parts[-2:]) if parts[-1].startswith("__") and len(parts) > 1 else parts[-1]
 
 
 def _defaulted(
@@ -138,6 +149,8 @@ def _bound_parameter_sign(
     """(the sign, the function holding it) whose bound side one of the parameters of `fq` named by `keys`
     flows into: in `fq` itself, or in a function it hands them on to (`upload(..., roots=roots)` then
     `resolve(path, roots)`: a few calls deep); (UNREAD, fq) for a function of the project not read."""
+    if fq.startswith(CHOSEN):
+        return Found(UNKNOWN, fq[len(CHOSEN) :])  # `BOXES[kind](<roots>)` of a collection it cannot read
     if RECEIVER in keys and depth < 3:
         # Roots the object a method is called on holds (`box = Sandbox(); box.set_root(<roots>)`, or `box.root =
         # <roots>` then `box.read(name)`): its class's bound, as when handed to the constructor (sweep I r02).
@@ -163,6 +176,7 @@ def _bound_parameter_sign(
     theirs: BoundFacts | None = func.bound_sign if func is not None else None
     if func is None:
         held = _held_bound(fq, by_fq, calls, depth, parsed, classes)
+        held = held or _constructor_bound(fq, keys, by_fq, calls, depth, parsed, classes)
         # Four calls from the read: a module past those the engine follows, when the run did not read it (a
         # nearer one unread holds nothing the plan needs: the engine left it out of the group).
         far = depth >= 3 and _unread(fq, parsed)
@@ -175,6 +189,21 @@ def _bound_parameter_sign(
     names = {params[int(k[1:])] if int(k[1:]) < len(params) else None for k in keys if k.startswith("#")}
     names |= {k for k in keys if not k.startswith("#") and k in params}
     tainted = taint(theirs, frozenset(n for n in names if n is not None))
+    return _tainted_sign(fq, theirs, tainted, by_fq, calls, depth, parsed, classes)
+
+
+def _tainted_sign(
+    fq: str,
+    theirs: BoundFacts,
+    tainted: set[str],
+    by_fq: Mapping[str, tuple[str, Any]],
+    calls: Mapping[str, Mapping[Pos, list[str]]],
+    depth: int,
+    parsed: frozenset[str],
+    classes: Classes,
+) -> Found | None:
+    """`_bound_parameter_sign` past the parameters: a sign of `fq` whose bound side the `tainted` names reach,
+    or one of a function it hands them on to."""
     if not tainted:
         return None
     for sign, bound in _signs(theirs, by_fq, calls.get(fq, {})):
@@ -187,10 +216,46 @@ def _bound_parameter_sign(
         hit = [key for key, mentioned in arguments if mentioned & tainted]
         for callee in calls.get(fq, {}).get(position, ()) if hit else ():
             found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, classes)
-            if found is not None and found[0] != UNREAD:
+            if found is not None and found[0] not in _MAYBE:
                 return found
             unread = unread or found
     return unread
+
+
+def _constructor_bound(
+    cls: str,
+    keys: list[str],
+    by_fq: Mapping[str, tuple[str, Any]],
+    calls: Mapping[str, Mapping[Pos, list[str]]],
+    depth: int,
+    parsed: frozenset[str],
+    classes: Classes,
+) -> Found | None:
+    """Roots handed to the parameter of a constructor that its own check takes as the bound
+    (`GuardedPath(<roots>, rel)`: `__init__(self, base, rel)` refuses `(base / rel)` outside `base`): `Cls(...)`
+    is its `__init__` with `self` dropped, as a function's parameters are (sweep P r05 of session 22). A
+    dataclass's fields are its `__init__`'s parameters, and its `__post_init__` reads them as `self.<field>`
+    (by the field's name: a local of that name counts too, which keeps a bound rather than losing one)."""
+    init = classes.constructor(cls) if depth < 3 else None
+    if init is None:
+        return None
+    if init.method is not None:
+        if init.method not in by_fq:
+            return None
+        return _bound_parameter_sign(init.method, keys, by_fq, calls, depth + 1, parsed, classes)
+    method = init.post_init
+    post = by_fq[method][1] if method is not None and method in by_fq else None
+    theirs: BoundFacts | None = post.bound_sign if post is not None else None
+    if method is None or post is None or theirs is None:
+        return None
+    fields = list(init.fields)
+    names = {fields[int(k[1:])] for k in keys if k.startswith("#") and int(k[1:]) < len(fields)}
+    names |= {k for k in keys if k in fields}
+    # An `InitVar` is no attribute: `__post_init__` takes it as its own parameter, in their order.
+    given = [p for p in post.params if p not in ("self", "cls")]
+    names |= {given[i] for i, v in enumerate(init.init_vars) if v in names and i < len(given)}
+    tainted = taint(theirs, frozenset(names))
+    return _tainted_sign(method, theirs, tainted, by_fq, calls, depth + 1, parsed, classes)
 
 
 def _held_bound(
@@ -256,7 +321,7 @@ def _own_bound(
                 if owner in steps and name in steps[owner].replaced:
                     continue  # `self.check(...)` runs the derived class's override
                 found = _bound_parameter_sign(callee, hit, by_fq, calls, depth + 1, parsed, classes)
-                if found is not None and found[0] != UNREAD:
+                if found is not None and found[0] not in _MAYBE:
                     inner = _caught(found, steps[owner], name) if owner in steps else found
                     return _caught(inner, step, method)
     return None
@@ -313,6 +378,16 @@ def refuse(
             callee = callee if callee in by_fq else _resolved(callee, by_fq, resolve, classes)
             callers.setdefault(callee, set()).add(caller)
             calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
+        # `BOXES[area](<roots>)`: a call of each class the value may be (sweep P r01 of session 22)
+        for position, options in by_fq[caller][1].chosen.items():
+            for option in options:
+                known = option in by_fq or option.startswith(CHOSEN)
+                callee = option if known else _resolved(option, by_fq, resolve, classes)
+                if option.startswith(SUPER):
+                    callee = _above(option[len(SUPER) :], classes)
+                callers.setdefault(callee, set()).add(caller)
+                calls_of.setdefault(caller, {}).setdefault(position, []).append(callee)
+    bounding = _Bounding(by_fq, calls_of, parsed, classes)
     for fq in sorted(by_fq):
         func = by_fq[fq][1]
         # A bound outranks the None-versus-empty question (MR105): a path argument must not widen it.
@@ -320,7 +395,7 @@ def refuse(
         if not open_sites:
             continue
         sign = _sign_for(fq, [s.pos for s in open_sites], by_fq, calls_of, parsed, classes)
-        unread = sign if sign is not None and sign.startswith(UNREAD) else None
+        unread = sign if sign is not None and sign.startswith(_MAYBE) else None
         sign = None if unread else sign
         way, todo = {fq}, [fq]
         while todo and sign is None:
@@ -333,11 +408,23 @@ def refuse(
                 mine = calls_of.get(caller, {})
                 positions = [p for p, callees in mine.items() if current in callees]
                 found = _sign_for(caller, positions, by_fq, calls_of, parsed, classes)
-                if found is not None and found.startswith(UNREAD):
+                if found is not None and found.startswith(_MAYBE):
                     unread = unread or found
                 else:
                     sign = sign or found
         sign = sign or _kept_bound(fq, [s.pos for s in open_sites], by_fq)
+        if sign is None and unread is not None and unread.startswith(UNKNOWN):
+            held = bounding.first()
+            if held is not None:
+                why = (
+                    f"roots are handed to `{unread.partition('`')[2].rstrip('`')}`, a value migrate-roots cannot "
+                    f"tell, and `{held[0]}` of this project holds a bound ({held[1]}): if the value may be such a "
+                    "class, an explicit argument would let the caller choose its own bound. Check what it can be, "
+                    f"keep any bound with the operator ({allowlist_env}), and migrate this by hand"
+                )
+                for site in open_sites:
+                    out[(fq, site.pos)] = (("MR109", why), "")
+            continue
         if sign is None and unread is not None:
             module, _, name = unread.partition("`")[2].rstrip("`").rpartition(".")
             why = (
@@ -362,58 +449,49 @@ def refuse(
     return out
 
 
-def _kept_bound(fq: str, positions: list[Pos], by_fq: Mapping[str, tuple[str, Any]]) -> str | None:
-    """A sign of another function of the module whose bound is a name this function fills from the read and
-    that function does not bind itself: roots kept in a global (`ALLOWED[:] = [...]`, `global _allowed`) by one
-    tool and enforced by another (B's r03 and r10: `refresh` fills it, `read` checks paths against it)."""
-    path, func = by_fq[fq]
-    here: BoundFacts | None = func.bound_sign
-    if here is None:
-        return None
-    results = dict(here.results)
-    tainted = taint(here, frozenset().union(*(results.get(p, frozenset()) for p in positions)))
-    if not tainted:
-        return None
-    for other in sorted(by_fq):
-        other_path, other_func = by_fq[other]
-        facts: BoundFacts | None = other_func.bound_sign
-        if other == fq or other_path != path or facts is None:
-            continue
-        own = frozenset().union(*(targets for targets, _ in facts.flows))
-        for sign, names in facts.signs:
-            if (names - own) & tainted:
-                kept = ", ".join(f"`{n}`" for n in sorted((names - own) & tainted))
-                return f"{sign} in `{other.rpartition('.')[2]}`, against {kept}, which this function fills"
-    return None
+class _Bounding:
+    """The first class of the project that holds a bound (`_held_bound`, or its constructor's check of a parameter
+    it is built with), found once per plan: a value the plan cannot tell may be it."""
+
+    def __init__(
+        self,
+        by_fq: Mapping[str, tuple[str, Any]],
+        calls: Mapping[str, Mapping[Pos, list[str]]],
+        parsed: frozenset[str],
+        classes: Classes,
+    ) -> None:
+        self.args = (by_fq, calls, parsed, classes)
+        self.found: tuple[tuple[str, str] | None] | None = None
+
+    def first(self) -> tuple[str, str] | None:
+        """(the class's name, its sign with its place)."""
+        if self.found is None:
+            self.found = (self._first(),)
+        return self.found[0]
+
+    def _first(self) -> tuple[str, str] | None:
+        by_fq, calls, parsed, classes = self.args
+        owners = sorted({fq.rpartition(".")[0] for fq, (_, f) in by_fq.items() if f.bound_sign is not None})
+        every = [f"#{i}" for i in range(8)]
+        first = None
+        for owner in owners:
+            if not classes.is_class(owner):
+                continue
+            found = _held_bound(owner, by_fq, calls, 0, parsed, classes)
+            found = found or _constructor_bound(owner, every, by_fq, calls, 0, parsed, classes)
+            if found is None or found.sign in _MAYBE:
+                continue
+            said = owner.rpartition(".")[2], f"{found.sign} in `{_short(found.where)}`"
+            if found.where.startswith(f"{owner}."):
+                return said  # the class whose own method checks, before those inheriting it
+            first = first or said
+        return first
 
 
-def same_module(
-    by_key: Mapping[K, tuple[str, Any]],
-    bounded: Mapping[K, Mapping[Pos, Any]],
-    signs: Mapping[tuple[K, Pos], str],
-    allowlist_env: str,
-) -> dict[K, dict[Pos, tuple[tuple[str, str], str]]]:
-    """Every other open read of a module whose roots bound a path (`refuse`): the same bound. `list_roots` beside
-    `is_path_allowed` (the roots demo, hiil) must report the directories `read_dir` enforces, and a tool that
-    works in `roots[0]` must not let the caller choose a folder `read_dir` refuses. Reads already refused for a
-    nearer reason (MR109's checked or handed-out paths) keep it."""
-    bound_in: dict[str, str] = {}
-    for key in sorted(bounded, key=repr):
-        for pos in sorted(bounded[key]):
-            bound_in.setdefault(by_key[key][0], signs[(key, pos)])
-    out: dict[K, dict[Pos, tuple[tuple[str, str], str]]] = {}
-    for key in sorted(by_key, key=repr):
-        path, func = by_key[key]
-        if path not in bound_in or func.refusal is not None:
-            continue
-        sign = bound_in[path]
-        reason = (
-            f"roots bound what this module's tools may touch ({sign}): an explicit argument here would let the "
-            f"caller name a folder that bound refuses. Keep the bound with the operator ({allowlist_env}) and "
-            "migrate this by hand"
-        )
-        for site in func.sites:
-            open_site = site.refusal is None or site.refusal[0] == "MR105"
-            if open_site and not site.done and site.pos not in bounded.get(key, {}):
-                out.setdefault(key, {})[site.pos] = (("MR109", reason), f"in this module: {sign}")
-    return out
+def _above(method: str, classes: Classes) -> str:
+    """`pkg.mod.Docs.__init__` called as `super().__init__` in `Docs`: the next class of its MRO that defines it."""
+    cls, _, name = method.rpartition(".")
+    for step in classes.lineage(cls)[1:]:
+        if classes.defines(step.cls, name):
+            return f"{step.cls}.{name}"
+    return method

@@ -8,7 +8,7 @@ import sys
 
 import libcst as cst
 
-from migrate_roots.codemods import _except_widen, _fastmcp_forms, _sdk
+from migrate_roots.codemods import _bounds_choice, _except_widen, _fastmcp_forms, _sdk
 from migrate_roots.codemods._roots_handed_to import _fq, _self_method, _starred
 from migrate_roots.codemods._roots_model import Func, Pos
 from migrate_roots.codemods._roots_refusals import record_guards
@@ -40,6 +40,9 @@ def record(
         caller.untyped.append((target.attr.value, position, spelled))
     for name in callees:
         caller.calls.append((name, position))
+    options = _bounds_choice.chosen(node, state) if state.phase == "index" else None
+    if options:
+        caller.chosen[position] = options  # `BOXES[area](root)`: each candidate, for the bound analysis
     for name in _fastmcp_forms.registered_fn(target, state, lambda n: _fq(state, n)):
         caller.calls.append((name, position))  # `where.fn(ctx)` after `where = mcp.tool(tools.where)`
     if caller.star and func_node is not None and state.phase == "index":

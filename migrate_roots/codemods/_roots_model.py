@@ -98,6 +98,9 @@ class Func:
     strings: list[Pos] = field(default_factory=list)
     taken: frozenset[str] = frozenset()  # names of the parameter's candidate family the body uses (_names)
     bound_sign: Any = None  # _bounds.BoundFacts: where its body checks paths against a bound
+    # Call position -> what a value chosen at run time may be (`BOXES[area](root)`: _bounds_choice), for the
+    # bound analysis only.
+    chosen: dict[Pos, tuple[str, ...]] = field(default_factory=dict)
     # Parameters annotated with our own alias (`root: RootPath = None`, from an earlier or interrupted run):
     # name -> shape, so a rerun types the helpers as the first run did.
     aliased: dict[str, str] = field(default_factory=dict)

@@ -13,6 +13,7 @@ from functools import partial
 from typing import Any
 
 from migrate_roots.codemods import (
+    _bounds_module,
     _bounds_refuse,
     _checked_params,
     _fastmcp_forms,
@@ -180,7 +181,7 @@ def plan_package(
     for key, refusals in checked.items():
         funcs.refuse_sites(key, refusals)
     # The other open reads of a module whose roots bound a path take that bound (MR110) too.
-    extended = _bounds_refuse.same_module(by_key, bounded, signs, settings.allowlist_env)
+    extended = _bounds_module.same_module(by_key, bounded, signs, settings.allowlist_env)
     for key, found in extended.items():
         for pos, (why, sign) in found.items():
             bounded.setdefault(key, {})[pos] = why

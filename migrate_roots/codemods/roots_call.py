@@ -196,6 +196,7 @@ class RootsCall(SiteIndex, Rule):
             for q, f in self.functions.items()
             if f.sites
             or f.calls
+            or f.chosen
             or f.tool
             or f.strings
             or f.gives
