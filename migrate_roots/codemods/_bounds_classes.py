@@ -21,8 +21,11 @@ bound is kept.
 from __future__ import annotations
 
 import ast
+import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from migrate_roots.codemods._sdk_alias import relative, source_tree
@@ -202,7 +205,9 @@ class Classes:
     def _find_def(self, cls: str, depth: int) -> _Found | None:
         module, _, name = cls.rpartition(".")
         path = self.locate(module) if module else None
-        tree = source_tree(path) if path else None
+        # Most dotted names asked about are functions (`pkg.server.list_files`): parse a file only when its text
+        # may bind the name as a class, an alias or an import (benchmark 3: every server's own file, parsed again).
+        tree = source_tree(path) if path and _may_bind(path, name) else None
         if path is None or tree is None:
             return None
         for node in tree.body:
@@ -210,6 +215,37 @@ class Classes:
                 return module, path, node, tree
         source = (_imported(tree, module, path, name) or _bound_to(tree, module, name)) if depth < 3 else None
         return self._class_def(source, depth + 1) if source else None
+
+
+_IMPORTS = re.compile(
+    rb"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]*(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)", re.M
+)
+
+
+def _may_bind(path: str, name: str) -> bool:
+    """Whether the file's text may bind `name` at its top: `class name`, `name = ...`, or an import naming it."""
+    text = _text(path)
+    word = re.escape(name.encode())
+    if re.search(rb"^[ \t]*class[ \t]+" + word + rb"\b|^" + word + rb"[ \t]*(?::[^\n=]*)?=", text, re.M):
+        return True
+    return any(re.search(rb"\b" + word + rb"\b", m.group(0)) for m in _IMPORTS.finditer(text))
+
+
+@lru_cache(maxsize=256)
+def _read(path: str, size: int, mtime: int) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _text(path: str) -> bytes:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return b""
+    return _read(os.path.abspath(path), info.st_size, info.st_mtime_ns)
 
 
 def _bound_to(tree: ast.Module, module: str, name: str) -> str | None:
