@@ -116,7 +116,13 @@ def setattr_call(node: cst.Call, func: cst.FunctionDef, owner: _PlumbingBase, st
     """`setattr(self, "_project", <roots>)`, `object.__setattr__(self, ...)` (a frozen dataclass's memo),
     `setattr(sys.modules[__name__], "X", <roots>)`: an attribute write of an object that outlives the request,
     as `self._project = <roots>` is (MR212; sweep K r02, r03 of session 22). True when it is one."""
-    name = state.wrapper.module.code_for_node(node.func)
+    func_node = node.func
+    if isinstance(func_node, cst.Name):
+        name = func_node.value
+    elif isinstance(func_node, cst.Attribute) and isinstance(func_node.value, cst.Name):
+        name = f"{func_node.value.value}.{func_node.attr.value}"
+    else:
+        return False
     if name not in ("setattr", "object.__setattr__") or len(node.args) < 3 or not owner.funcs[func].sites:
         return False
     holder, attribute, value = (a.value for a in node.args[:3])
@@ -157,17 +163,17 @@ def _function_setter(
     only (`_remember(found)`, K r09); a store behind a look-up of the same module returned from before the
     read (`if (hit := cache.lookup(k)) is not None: return hit`, then `cache.store(k, <roots>)`, K r11).
     `path`: the file of a module the call reaches the function through (`cache.store`). True when it is one."""
-    spelled = state.wrapper.module.code_for_node(node.func)
-    if not any(_mentions_site(arg.value, func, owner) for arg in node.args):
-        return False
     local = isinstance(node.func, cst.Name) and node.func.value in owner.top
-    fq = next(iter(sorted(state.qnames(node.func))), "")
-    module, _, name = fq.rpartition(".")
     path = (
         state.path
         if local
         else path or (_imported_file(node.func, state) if isinstance(node.func, cst.Name) else "")
     )
+    if not path or not any(_mentions_site(arg.value, func, owner) for arg in node.args):
+        return False  # not a function of the project (`str(...)`, `Path(...)`), or handed no roots
+    spelled = state.wrapper.module.code_for_node(node.func)
+    fq = next(iter(sorted(state.qnames(node.func))), "")
+    module, _, name = fq.rpartition(".")
     where = "this module" if local else f"module `{module}`"
     said = f"roots handed to `{spelled}()` stay on `{{}}` (a global of {where}, shared by every request), "
     kept = _setter_sources.first_wins_function(path, name)

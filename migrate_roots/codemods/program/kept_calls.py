@@ -59,7 +59,8 @@ def _later_setdefault(
     session 22)."""
     targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
     tainted = {t.value for t in targets if isinstance(t, cst.Name)}
-    if not tainted or ".setdefault(" not in state.wrapper.module.code_for_node(func):
+    first_line, last_line = state.pos(func)[0], state.end_line(func)
+    if not tainted or not any(".setdefault(" in line for line in state.lines[first_line - 1 : last_line]):
         return None
     start = state.pos(assign)
     for name, value, node in bindings.plain_assignments(func):  # in the order they are written
