@@ -21,14 +21,12 @@ bound is kept.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple
 
-from migrate_roots.codemods._sdk_alias import relative, source_tree
+from migrate_roots.codemods._sdk_alias import relative, source_bytes, source_tree
 
 KEEPS, CATCHES, REPLACES = "keeps", "catches", "replaces"
 _Found = tuple[str, str, ast.ClassDef, ast.Module]  # a class's module, file, statement and the module's tree
@@ -224,28 +222,11 @@ _IMPORTS = re.compile(
 
 def _may_bind(path: str, name: str) -> bool:
     """Whether the file's text may bind `name` at its top: `class name`, `name = ...`, or an import naming it."""
-    text = _text(path)
+    text = source_bytes(path)
     word = re.escape(name.encode())
     if re.search(rb"^[ \t]*class[ \t]+" + word + rb"\b|^" + word + rb"[ \t]*(?::[^\n=]*)?=", text, re.M):
         return True
     return any(re.search(rb"\b" + word + rb"\b", m.group(0)) for m in _IMPORTS.finditer(text))
-
-
-@lru_cache(maxsize=256)
-def _read(path: str, size: int, mtime: int) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return b""
-
-
-def _text(path: str) -> bytes:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return b""
-    return _read(os.path.abspath(path), info.st_size, info.st_mtime_ns)
 
 
 def _bound_to(tree: ast.Module, module: str, name: str) -> str | None:

@@ -211,13 +211,9 @@ def _lasting_call(value: cst.BaseExpression, state: FileState) -> bool:
 
 
 def _lasting_returns(tree: ast.Module, fn: ast.FunctionDef | ast.AsyncFunctionDef, owner: str) -> bool:
-    tops = {
-        t.id
-        for n in tree.body
-        if isinstance(n, (ast.Assign, ast.AnnAssign))
-        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-        if isinstance(t, ast.Name)
-    }
+    from migrate_roots.codemods._setter_sources import top_names
+
+    tops = top_names(tree)
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
     returns: list[ast.expr | None] = []
     todo: list[ast.AST] = list(fn.body)

@@ -295,10 +295,30 @@ def source_tree(path: str) -> ast.Module | None:
 
 @lru_cache(maxsize=256)
 def _parsed(path: str, size: int, mtime: int) -> ast.Module | None:
+    data = _bytes(path, size, mtime)
+    try:
+        return ast.parse(data) if data is not None else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def source_bytes(path: str) -> bytes:
+    """The bytes of a project file, read once while it stays the same (as `source_tree`'s), b'' when unreadable."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return b""
+    if not stat.S_ISREG(info.st_mode):
+        return b""
+    return _bytes(os.path.abspath(path), info.st_size, info.st_mtime_ns) or b""
+
+
+@lru_cache(maxsize=256)
+def _bytes(path: str, size: int, mtime: int) -> bytes | None:
     try:
         with open(path, "rb") as handle:
-            return ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return handle.read()
+    except OSError:
         return None
 
 

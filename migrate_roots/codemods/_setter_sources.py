@@ -20,7 +20,7 @@ def returned(path: str, name: str) -> str:
     return ""
 
 
-def _top_names(tree: ast.Module | None) -> set[str]:
+def top_names(tree: ast.Module | None) -> set[str]:
     """The names a module's top-level assignments bind."""
     return _assigned(tree.body) if tree is not None else set()
 
@@ -32,7 +32,7 @@ def first_wins_function(path: str, name: str) -> str:
     from migrate_roots.codemods.program.kept_calls import source_keyed_by
 
     tree = source_tree(path) if path else None
-    top = _top_names(tree)
+    top = top_names(tree)
     for fn in tree.body if tree is not None else ():
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name != name:
             continue
@@ -144,7 +144,7 @@ def globals_set(path: str, name: str) -> set[str]:
     """The module globals the function `name` of the file at `path` sets from its parameters: `binding` of
     `binding.project = p`, `_project` of `global _project; _project = p`."""
     tree = source_tree(path) if path else None
-    top = _top_names(tree)
+    top = top_names(tree)
     top |= (
         {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
         if tree
